@@ -1,0 +1,9 @@
+/**
+ * The wire contract of the Organization Administration Service (SERVICE_API.md) as code:
+ * representations, permission names, error codes and path builders. Shared by the service, the
+ * SDK and the provider; nothing else is shared between them.
+ */
+export * from './permissions';
+export * from './errors';
+export * from './paths';
+export * from './representations';

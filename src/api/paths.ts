@@ -1,0 +1,56 @@
+/**
+ * Path builders for every operation in SERVICE_API.md. Each segment is percent-encoded, so ids
+ * that contain `/` or spaces stay one path parameter.
+ */
+const seg = encodeURIComponent;
+
+/** `/realms/{realm}` */
+export const realmPath = (realm: string): string => `/realms/${seg(realm)}`;
+/** Token endpoint. */
+export const tokenPath = (realm: string): string => `${realmPath(realm)}/protocol/openid-connect/token`;
+/** JWKS endpoint. */
+export const certsPath = (realm: string): string => `${realmPath(realm)}/protocol/openid-connect/certs`;
+/** OpenID discovery document. */
+export const discoveryPath = (realm: string): string => `${realmPath(realm)}/.well-known/openid-configuration`;
+/** Organization collection. */
+export const orgsPath = (realm: string): string => `${realmPath(realm)}/orgs`;
+/** Organization count. */
+export const orgsCountPath = (realm: string): string => `${orgsPath(realm)}/count`;
+/** Get member info (the caller's own organizations). */
+export const orgsMePath = (realm: string): string => `${orgsPath(realm)}/me`;
+/** One organization. */
+export const orgPath = (realm: string, orgId: string): string => `${orgsPath(realm)}/${seg(orgId)}`;
+/** Admin portal link of one organization. */
+export const portalLinkPath = (realm: string, orgId: string): string => `${orgPath(realm, orgId)}/portal-link`;
+/** Members of one organization. */
+export const membersPath = (realm: string, orgId: string): string => `${orgPath(realm, orgId)}/members`;
+/** Member count of one organization. */
+export const membersCountPath = (realm: string, orgId: string): string => `${membersPath(realm, orgId)}/count`;
+/** One membership. */
+export const memberPath = (realm: string, orgId: string, userId: string): string =>
+  `${membersPath(realm, orgId)}/${seg(userId)}`;
+/** User lookup. */
+export const usersPath = (realm: string): string => `/admin/realms/${seg(realm)}/users`;
+
+/** The issuer (`iss`) of a realm's tokens for a given base address (no trailing slash). */
+export const issuer = (baseUrl: string, realm: string): string => `${baseUrl.replace(/\/+$/, '')}${realmPath(realm)}`;
+
+/** The default admin user's username of an organization. */
+export const orgAdminUsername = (orgId: string): string => `org-admin-${orgId}`;
+
+/**
+ * The realm implied by a base address: the first DNS label of its host (`https://acme.example.com`
+ * → `acme`). Returns undefined for IP addresses and single-label hosts such as `localhost`.
+ */
+export function realmFromBaseUrl(baseUrl: string): string | undefined {
+  let host: string;
+  try {
+    host = new URL(baseUrl).hostname;
+  } catch {
+    return undefined;
+  }
+  if (/^[\d.]+$/.test(host) || host.startsWith('[')) return undefined;
+  const labels = host.split('.');
+  if (labels.length < 2) return undefined;
+  return labels[0] || undefined;
+}

@@ -1,0 +1,29 @@
+/**
+ * Permissions an API key can hold (SERVICE_API.md, "API keys and permissions").
+ *
+ * `manage-organizations` implies `view-organizations`; use {@link hasPermission} rather than
+ * checking set membership directly so that the implication lives in one place.
+ */
+export const PERMISSIONS = [
+  'view-organizations',
+  'manage-organizations',
+  'create-organization',
+  'view-users',
+] as const;
+
+/** One permission name. */
+export type Permission = (typeof PERMISSIONS)[number];
+
+/** True when `value` is one of the documented permission names. */
+export function isPermission(value: string): value is Permission {
+  return (PERMISSIONS as readonly string[]).includes(value);
+}
+
+/**
+ * True when a holder of `granted` may do what `needed` allows.
+ * `manage-organizations` implies `view-organizations`.
+ */
+export function hasPermission(granted: readonly string[], needed: Permission): boolean {
+  if (granted.includes(needed)) return true;
+  return needed === 'view-organizations' && granted.includes('manage-organizations');
+}

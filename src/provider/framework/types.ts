@@ -1,0 +1,160 @@
+/**
+ * The resource contract of the provider framework. Resources and data sources implement these
+ * interfaces with plain JavaScript values; the framework (the runtime that serves them) handles
+ * protobuf, msgpack, schemas and the plan/apply choreography of Terraform's plugin protocol.
+ *
+ * Values: a Terraform value is `null`, {@link UNKNOWN}, a string, a number, a boolean, an array
+ * (lists and sets), or a plain object (maps and objects). Objects of a resource always carry every
+ * schema attribute (null when absent).
+ */
+import type { Unknown } from '../protocol/unknown';
+
+/** A Terraform type, written as Terraform's JSON type constraint. */
+export type AttributeType =
+  | 'string'
+  | 'number'
+  | 'bool'
+  | readonly ['list' | 'set' | 'map', AttributeType]
+  | readonly ['object', { readonly [name: string]: AttributeType }];
+
+/** One attribute of a schema. */
+export interface AttributeSchema {
+  /** Terraform type of the attribute. */
+  readonly type: AttributeType;
+  /** What the attribute is, in Markdown; rendered into the gRPC schema, schema JSON and docs. */
+  readonly description: string;
+  /** The user must set it. */
+  readonly required?: boolean;
+  /** The user may set it. */
+  readonly optional?: boolean;
+  /** The provider may set it (alone: read-only; with optional: defaulted by the provider). */
+  readonly computed?: boolean;
+  /** Terraform hides the value in plan output and marks it sensitive in state. */
+  readonly sensitive?: boolean;
+  /** A change of this attribute replaces the resource instead of updating it. */
+  readonly requiresReplace?: boolean;
+  /**
+   * For computed attributes: keep the prior state's value when planning an update instead of
+   * planning it unknown (ids, for example, never change in place).
+   */
+  readonly useStateForUnknown?: boolean;
+}
+
+/** The schema of a provider, resource or data source. */
+export interface Schema {
+  /** Schema version recorded in state; bump it together with an upgrade. */
+  readonly version?: number;
+  /** What the block is, in Markdown. */
+  readonly description: string;
+  /** Attributes by name. */
+  readonly attributes: { readonly [name: string]: AttributeSchema };
+}
+
+/** A decoded Terraform value. */
+export type Value = null | Unknown | string | number | boolean | Value[] | { [key: string]: Value };
+
+/** An object value with every attribute of a schema. */
+export type ObjectValue = { [name: string]: Value };
+
+/** A path to an attribute: names and, inside collections, keys or indexes. */
+export type AttributePath = ReadonlyArray<string | number>;
+
+/** Collects diagnostics for one call; errors fail the call, warnings are shown. */
+export interface Diagnostics {
+  /** Adds an error. `summary` is short; `detail` says what happened and what to do. */
+  error(summary: string, detail?: string, path?: AttributePath): void;
+  /** Adds a warning. */
+  warning(summary: string, detail?: string, path?: AttributePath): void;
+  /** True once an error was added. */
+  hasErrors(): boolean;
+}
+
+/** Writes structured logs (hclog-style JSON on stderr); never pass secrets. */
+export interface Logger {
+  debug(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+/** What a plan modification may change. */
+export interface PlanModification {
+  /** The planned state; the hook may replace values (for example fill a default). */
+  plannedState: ObjectValue;
+  /** Extra attribute paths whose change forces replacement. */
+  requiresReplace: AttributePath[];
+}
+
+/**
+ * A managed resource. `TContext` is what the provider's `configure` returns (for orgadmin: the SDK
+ * client and the default realm). Methods report problems through `diags`; a thrown exception is a
+ * bug and becomes a generic error diagnostic.
+ */
+export interface Resource<TContext> {
+  /** Full type name, e.g. `orgadmin_organization`. */
+  readonly typeName: string;
+  /** Schema of the resource. */
+  readonly schema: Schema;
+  /** Static checks of the configuration (values may be unknown). Optional. */
+  validate?(config: ObjectValue, diags: Diagnostics): void;
+  /**
+   * Adjusts the framework's plan (defaults, extra replacement paths). Called for create and
+   * update, not destroy. `priorState` is null on create. Optional.
+   */
+  modifyPlan?(
+    ctx: TContext,
+    req: { config: ObjectValue; priorState: ObjectValue | null; plannedState: ObjectValue },
+    plan: PlanModification,
+    diags: Diagnostics,
+  ): Promise<void> | void;
+  /** Creates the remote object; returns the new state (no unknowns left), or null on error. */
+  create(ctx: TContext, req: { plannedState: ObjectValue; config: ObjectValue }, diags: Diagnostics): Promise<ObjectValue | null>;
+  /** Reads the remote object; returns null when it is gone (Terraform then plans a create). */
+  read(ctx: TContext, req: { state: ObjectValue }, diags: Diagnostics): Promise<ObjectValue | null>;
+  /** Updates in place; returns the new state. */
+  update(
+    ctx: TContext,
+    req: { plannedState: ObjectValue; priorState: ObjectValue; config: ObjectValue },
+    diags: Diagnostics,
+  ): Promise<ObjectValue | null>;
+  /** Deletes the remote object; an already-gone object is not an error. */
+  delete(ctx: TContext, req: { priorState: ObjectValue }, diags: Diagnostics): Promise<void>;
+  /**
+   * Turns an import id into a state the framework then reads. Optional: without it, import is
+   * refused with a diagnostic.
+   */
+  importState?(ctx: TContext, req: { id: string }, diags: Diagnostics): Promise<ObjectValue | null>;
+}
+
+/** A data source. */
+export interface DataSource<TContext> {
+  /** Full type name, e.g. `orgadmin_user`. */
+  readonly typeName: string;
+  /** Schema of the data source. */
+  readonly schema: Schema;
+  /** Static checks of the configuration. Optional. */
+  validate?(config: ObjectValue, diags: Diagnostics): void;
+  /** Reads; returns the full state or null on error. */
+  read(ctx: TContext, req: { config: ObjectValue }, diags: Diagnostics): Promise<ObjectValue | null>;
+}
+
+/** A whole provider: its configuration and what it serves. */
+export interface ProviderDefinition<TContext> {
+  /** Provider type name, e.g. `orgadmin`. */
+  readonly typeName: string;
+  /** Schema of the provider block. */
+  readonly schema: Schema;
+  /** Static checks of the provider configuration. Optional. */
+  validate?(config: ObjectValue, diags: Diagnostics): void;
+  /**
+   * Builds the context from the provider configuration (called once per process). Returns
+   * undefined with error diagnostics when the configuration cannot work.
+   */
+  configure(config: ObjectValue, diags: Diagnostics, logger: Logger): Promise<TContext | undefined>;
+  /** Managed resources. */
+  readonly resources: ReadonlyArray<Resource<TContext>>;
+  /** Data sources. */
+  readonly dataSources: ReadonlyArray<DataSource<TContext>>;
+  /** Called when Terraform stops the plugin (close HTTP connections). Optional. */
+  close?(ctx: TContext | undefined): Promise<void>;
+}
