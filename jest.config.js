@@ -7,8 +7,11 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  // fastify's inject() needs `cookie@2`, shipped as ESM-flavoured JS that jest's CommonJS runtime
+  // cannot load untransformed; let SWC transform that one package too.
+  transformIgnorePatterns: ['/node_modules/(?!cookie/)'],
   transform: {
-    '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
+    '^.+\\.(t|j)s$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
   },
   moduleFileExtensions: ['ts', 'js', 'json'],
   testTimeout: 30000,

@@ -1,0 +1,249 @@
+#!/usr/bin/env node
+/**
+ * Benchmark of the installed Terraform provider (`npm run bench:provider`, which builds first).
+ * Prints one table from one run:
+ *
+ *   (a) start-up: the installed provider's start-to-handshake time, median of 20, next to
+ *       `node -e ''` (measured by bench/provider-startup.mjs, which this script runs);
+ *   (b) `terraform plan` wall time with 50 organizations and 500 memberships applied, next to the
+ *       same number (550) of `terraform_data` resources (Terraform's own cost per resource);
+ *       target: at most 2x;
+ *   (c) requests the provider sends per refresh, per resource, from the service's request log.
+ *
+ * Everything is real: the service from dist/ on a free port with a SQLite file in a temporary
+ * directory, the provider installed by dist/provider/install.js into a temporary mirror, and
+ * /usr/local/bin/terraform. Environment: BENCH_PLANS (plans per configuration, default 3).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const TERRAFORM = process.env.TERRAFORM_BIN ?? '/usr/local/bin/terraform';
+const ORGS = 50;
+const USERS_PER_ORG = 10;
+const PLANS = Number(process.env.BENCH_PLANS ?? 3);
+
+function fromDist(path) {
+  const full = join(ROOT, 'dist', path);
+  if (!existsSync(full)) throw new Error(`${full} is missing: run "npm run bench:provider" (it builds first)`);
+  return require(full);
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** An environment free of the machine's TF_* / ORGADMIN_* settings. */
+function cleanEnv(extra) {
+  const env = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('TF_') && !k.startsWith('ORGADMIN_')) env[k] = v;
+  return { ...env, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1', ...extra };
+}
+
+/** Runs terraform; resolves with the wall time in ms; rejects with its output on failure. */
+function terraform(cwd, args, env, okCodes = [0]) {
+  return new Promise((resolvePromise, reject) => {
+    const started = performance.now();
+    const child = spawn(TERRAFORM, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const ms = performance.now() - started;
+      if (okCodes.includes(code)) resolvePromise(ms);
+      else reject(new Error(`terraform ${args.join(' ')} exited ${code}:\n${output.slice(-4000)}`));
+    });
+  });
+}
+
+/**
+ * (a) Start-up to handshake of the installed launcher (which requires the bundle next to it), as
+ * measured by bench/provider-startup.mjs; its text table is parsed into rows here.
+ */
+function startupRows(executable) {
+  const script = join(ROOT, 'bench', 'provider-startup.mjs');
+  if (!existsSync(script)) return { note: 'bench/provider-startup.mjs not found: start-up not measured' };
+  const run = spawnSync(process.execPath, [script, executable, '--runs', '20'], { cwd: ROOT, encoding: 'utf8', timeout: 300_000 });
+  if (run.status !== 0) return { note: `bench/provider-startup.mjs failed: ${(run.stderr || run.stdout).trim().split('\n').slice(-3).join(' ')}` };
+  const medianOf = (label) => {
+    const line = run.stdout.split('\n').find((l) => l.startsWith(label));
+    const value = line === undefined ? NaN : Number(line.slice(label.length).trim().split(/\s+/)[0]);
+    if (!Number.isFinite(value)) throw new Error(`cannot read "${label}" from bench/provider-startup.mjs output:\n${run.stdout}`);
+    return value;
+  };
+  return { node: medianOf("node -e ''"), provider: medianOf('provider, spawn to handshake (TLS)') };
+}
+
+/** The two configurations of (b): same shape, orgadmin resources or terraform_data. */
+function planConfig(kind) {
+  const pairs = `{ for pair in setproduct(range(${ORGS}), var.user_ids) : "\${pair[0]}/\${pair[1]}" => pair }`;
+  if (kind === 'orgadmin') {
+    return `terraform {
+  required_providers {
+    orgadmin = { source = "orgadmin/orgadmin" }
+  }
+}
+
+provider "orgadmin" {}
+
+variable "user_ids" {
+  type = list(string)
+}
+
+resource "orgadmin_organization" "org" {
+  count = ${ORGS}
+  name  = "bench-org-\${count.index}"
+}
+
+resource "orgadmin_membership" "member" {
+  for_each        = ${pairs}
+  organization_id = orgadmin_organization.org[each.value[0]].id
+  user_id         = each.value[1]
+}
+`;
+  }
+  return `variable "user_ids" {
+  type = list(string)
+}
+
+resource "terraform_data" "org" {
+  count = ${ORGS}
+  input = "bench-org-\${count.index}"
+}
+
+resource "terraform_data" "member" {
+  for_each = ${pairs}
+  input    = { organization_id = terraform_data.org[each.value[0]].id, user_id = each.value[1] }
+}
+`;
+}
+
+async function main() {
+  const { installProvider } = fromDist('provider/install.js');
+  const { buildApp } = fromDist('service/app.js');
+  const { SqliteStore } = fromDist('service/store/sqlite-store.js');
+  const { Admin } = fromDist('service/admin.js');
+  const { PERMISSIONS } = fromDist('api/index.js');
+
+  const work = await mkdtemp(join(tmpdir(), 'orgadmin-bench-provider-'));
+  const store = SqliteStore.open(join(work, 'service.db'));
+  const app = await buildApp({ store, logger: false });
+  const requests = [];
+  app.addHook('onResponse', async (request, reply) => {
+    requests.push({ method: request.method, url: request.url.split('?')[0], status: reply.statusCode });
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const baseUrl = `http://127.0.0.1:${app.server.address().port}`;
+
+  try {
+    const installed = await installProvider({ dir: join(work, 'mirror') });
+    const cliConfig = join(work, 'terraform.rc');
+    await writeFile(
+      cliConfig,
+      `provider_installation {\n  filesystem_mirror {\n    path    = ${JSON.stringify(join(work, 'mirror'))}\n    include = ["registry.terraform.io/orgadmin/*"]\n  }\n  direct {\n    exclude = ["registry.terraform.io/orgadmin/*"]\n  }\n}\n`,
+    );
+
+    // (a)
+    process.stderr.write('measuring provider start-up...\n');
+    const startup = startupRows(installed.path);
+
+    // (b) set-up: realm, key, users, then apply both configurations once.
+    const admin = new Admin(store);
+    await admin.createRealm('bench', {});
+    const key = await admin.createApiKey('bench', { name: 'bench', permissions: [...PERMISSIONS] });
+    const userIds = [];
+    for (let i = 0; i < USERS_PER_ORG; i++) userIds.push((await admin.createUser('bench', { username: `bench-user-${i}` })).id);
+    const tfvars = JSON.stringify({ user_ids: userIds });
+
+    const env = cleanEnv({
+      TF_CLI_CONFIG_FILE: cliConfig,
+      ORGADMIN_BASE_URL: baseUrl,
+      ORGADMIN_REALM: 'bench',
+      ORGADMIN_CLIENT_ID: key.clientId,
+      ORGADMIN_CLIENT_SECRET: key.clientSecret,
+    });
+    const timings = {};
+    let refreshRequests;
+    for (const kind of ['orgadmin', 'terraform_data']) {
+      const dir = join(work, kind);
+      await mkdir(dir);
+      await writeFile(join(dir, 'main.tf'), planConfig(kind));
+      await writeFile(join(dir, 'terraform.tfvars.json'), tfvars);
+      await terraform(dir, ['init', '-input=false', '-no-color'], env);
+      process.stderr.write(`applying ${ORGS + ORGS * USERS_PER_ORG} ${kind} resources...\n`);
+      const applyMs = await terraform(dir, ['apply', '-auto-approve', '-input=false', '-no-color'], env);
+      const plans = [];
+      for (let i = 0; i < PLANS; i++) {
+        const since = requests.length;
+        plans.push(await terraform(dir, ['plan', '-detailed-exitcode', '-input=false', '-no-color'], env));
+        if (kind === 'orgadmin' && i === 0) refreshRequests = requests.slice(since);
+      }
+      timings[kind] = { applyMs, planMs: median(plans), plans };
+    }
+
+    // (c) classify the requests of one refresh.
+    const isToken = (r) => r.method === 'POST' && r.url.endsWith('/protocol/openid-connect/token');
+    const isOrgGet = (r) => r.method === 'GET' && /^\/realms\/[^/]+\/orgs\/[^/]+$/.test(r.url);
+    const isCheck = (r) => r.method === 'GET' && /^\/realms\/[^/]+\/orgs\/[^/]+\/members\/[^/]+$/.test(r.url);
+    const others = refreshRequests.filter((r) => !isToken(r) && !isOrgGet(r) && !isCheck(r));
+    const token = refreshRequests.filter(isToken).length;
+    const orgGets = refreshRequests.filter(isOrgGet).length;
+    const checks = refreshRequests.filter(isCheck).length;
+    const memberships = ORGS * USERS_PER_ORG;
+
+    const rows = [];
+    if (startup.note) {
+      rows.push(['(a) start-up', 'n/a', startup.note]);
+    } else {
+      rows.push(["(a) node -e ''", `${startup.node.toFixed(0)} ms`, 'median of 20']);
+      rows.push([
+        '(a) installed provider, spawn to handshake (TLS)',
+        `${startup.provider.toFixed(0)} ms`,
+        `median of 20; ${(startup.provider / startup.node).toFixed(2)}x node -e ''`,
+      ]);
+    }
+    const ratio = timings.orgadmin.planMs / timings.terraform_data.planMs;
+    rows.push([
+      `(b) terraform plan, ${ORGS} orgadmin_organization + ${memberships} orgadmin_membership`,
+      `${(timings.orgadmin.planMs / 1000).toFixed(2)} s`,
+      `median of ${PLANS}; apply took ${(timings.orgadmin.applyMs / 1000).toFixed(1)} s`,
+    ]);
+    rows.push([
+      `(b) terraform plan, ${ORGS + memberships} terraform_data`,
+      `${(timings.terraform_data.planMs / 1000).toFixed(2)} s`,
+      `median of ${PLANS}`,
+    ]);
+    rows.push(['(b) ratio orgadmin / terraform_data', `${ratio.toFixed(2)}x`, ratio <= 2 ? 'target <= 2x: met' : 'target <= 2x: NOT met']);
+    rows.push(['(c) requests per refresh, total', String(refreshRequests.length), `for ${ORGS + memberships} resources`]);
+    rows.push(['(c) per orgadmin_organization (GET org)', (orgGets / ORGS).toFixed(2), `${orgGets} for ${ORGS}`]);
+    rows.push(['(c) per orgadmin_membership (membership check)', (checks / memberships).toFixed(2), `${checks} for ${memberships}`]);
+    rows.push(['(c) token requests per plan', String(token), 'one provider process configures per command']);
+    rows.push(['(c) other requests', String(others.length), [...new Set(others.map((r) => `${r.method} ${r.url}`))].slice(0, 3).join('; ')]);
+
+    const widths = [0, 1, 2].map((c) => Math.max(...rows.map((r) => r[c].length), ['measure', 'value', 'note'][c].length));
+    const line = (cells) => cells.map((cell, c) => cell.padEnd(widths[c])).join(' | ').trimEnd();
+    process.stdout.write(`${line(['measure', 'value', 'note'])}\n${widths.map((w) => '-'.repeat(w)).join('-|-')}\n${rows.map(line).join('\n')}\n`);
+
+    // Leave the service clean: destroy what the orgadmin configuration made.
+    await terraform(join(work, 'orgadmin'), ['destroy', '-auto-approve', '-input=false', '-no-color'], env);
+  } finally {
+    await app.close();
+    await store.close();
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`bench/provider: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,244 @@
+/**
+ * Drift check for a synthesized orgadmin stack: what a pipeline runs on a schedule.
+ *
+ * Runs `terraform plan -detailed-exitcode` in the stack's directory and exits like it does:
+ * 0 no drift, 2 drift (or unapplied changes), 1 the check itself failed. On drift it prints a
+ * readable summary built from `terraform show -json` of the saved plan: what changed outside
+ * Terraform (a member removed by hand, a renamed organization) and what an apply would do, each
+ * resource named by its Terraform address and its construct path.
+ *
+ * ```sh
+ * node --require ./examples/register.js examples/gitops/drift-check.ts cdktf.out/stacks/gitops
+ * ```
+ *
+ * The `terraform` process gets this process's environment (provider settings `ORGADMIN_*`, state
+ * backend `PG_CONN_STR`...); `TERRAFORM` overrides the binary.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+/** Exit codes of the drift check (the same as `terraform plan -detailed-exitcode`). */
+export const DRIFT_EXIT = { none: 0, failed: 1, drift: 2 } as const;
+
+/** One resource change in `terraform show -json` output (the parts the summary uses). */
+interface ResourceChange {
+  address: string;
+  type: string;
+  change: {
+    actions: string[];
+    before: Record<string, unknown> | null;
+    after: Record<string, unknown> | null;
+    after_unknown?: Record<string, unknown>;
+    before_sensitive?: unknown;
+    after_sensitive?: unknown;
+  };
+}
+
+/** The parts of a plan's JSON the summary reads. */
+export interface PlanJson {
+  resource_drift?: ResourceChange[];
+  resource_changes?: ResourceChange[];
+}
+
+/** Options of {@link checkDrift}. */
+export interface DriftCheckOptions {
+  /** The synthesized stack's directory (holding `cdk.tf.json`, already `terraform init`ed). */
+  readonly dir: string;
+  /** The terraform binary. @default `$TERRAFORM` or `terraform` on PATH */
+  readonly terraform?: string;
+  /** Environment of the terraform processes. @default this process's environment */
+  readonly env?: NodeJS.ProcessEnv;
+  /** How long to wait for a state lock held by another run. @default '60s' */
+  readonly lockTimeout?: string;
+}
+
+/** What {@link checkDrift} found. */
+export interface DriftReport {
+  /** 0 no drift, 2 drift, 1 the check failed. */
+  readonly exitCode: number;
+  /** The human summary (several lines). */
+  readonly summary: string;
+}
+
+/** Runs a command and collects its output; never throws for a non-zero exit. */
+function run(command: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      resolvePromise({ code: code ?? -1, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }),
+    );
+  });
+}
+
+/** Plans the stack in `dir` and reports drift. */
+export async function checkDrift(options: DriftCheckOptions): Promise<DriftReport> {
+  const dir = resolve(options.dir);
+  const terraform = options.terraform ?? process.env.TERRAFORM ?? 'terraform';
+  const env = { CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1', ...(options.env ?? process.env) };
+  if (!existsSync(join(dir, 'cdk.tf.json'))) {
+    return { exitCode: DRIFT_EXIT.failed, summary: `Drift check failed: ${dir} holds no cdk.tf.json; synthesize the stack first.` };
+  }
+  const work = await mkdtemp(join(tmpdir(), 'orgadmin-drift-'));
+  try {
+    const planFile = join(work, 'drift.tfplan');
+    const plan = await run(
+      terraform,
+      [`-chdir=${dir}`, 'plan', '-detailed-exitcode', '-input=false', '-no-color', `-lock-timeout=${options.lockTimeout ?? '60s'}`, `-out=${planFile}`],
+      env,
+    );
+    if (plan.code === 0) return { exitCode: DRIFT_EXIT.none, summary: `No drift: the service matches ${dir}.` };
+    if (plan.code !== 2) {
+      return { exitCode: DRIFT_EXIT.failed, summary: `Drift check failed: terraform plan exited ${plan.code}.\n${plan.stderr.trim() || plan.stdout.trim()}` };
+    }
+    const show = await run(terraform, [`-chdir=${dir}`, 'show', '-json', planFile], env);
+    if (show.code !== 0) {
+      return { exitCode: DRIFT_EXIT.failed, summary: `Drift check failed: terraform show exited ${show.code}.\n${show.stderr.trim()}` };
+    }
+    const summary = summarizePlan(JSON.parse(show.stdout) as PlanJson, constructPaths(dir));
+    return { exitCode: DRIFT_EXIT.drift, summary: `Drift detected in ${dir}.\n${summary}` };
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Maps Terraform addresses (`orgadmin_membership.acme_Member-alice_BE346D15`) to construct paths
+ * (`basic/acme/Member-alice`) from the metadata cdktf writes into `cdk.tf.json`.
+ */
+export function constructPaths(dir: string): Map<string, string> {
+  const paths = new Map<string, string>();
+  const file = join(dir, 'cdk.tf.json');
+  if (!existsSync(file)) return paths;
+  const config = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  for (const [kind, prefix] of [['resource', ''], ['data', 'data.']] as const) {
+    const byType = (config[kind] ?? {}) as Record<string, Record<string, { '//'?: { metadata?: { path?: string } } }>>;
+    for (const [type, byName] of Object.entries(byType)) {
+      for (const [name, block] of Object.entries(byName)) {
+        const path = block['//']?.metadata?.path;
+        if (path !== undefined) paths.set(`${prefix}${type}.${name}`, path.replace(/\/Default$/, ''));
+      }
+    }
+  }
+  return paths;
+}
+
+/** Verbs for the action lists Terraform writes. */
+function describeActions(actions: readonly string[]): { symbol: string; verb: string } {
+  const key = actions.join(',');
+  if (key === 'create') return { symbol: '+', verb: 'create' };
+  if (key === 'delete') return { symbol: '-', verb: 'delete' };
+  if (key === 'update') return { symbol: '~', verb: 'update' };
+  if (key === 'delete,create' || key === 'create,delete') return { symbol: '-/+', verb: 'replace' };
+  if (key === 'read') return { symbol: '<=', verb: 'read' };
+  return { symbol: '?', verb: key };
+}
+
+/** Renders one value briefly for a summary line. */
+function brief(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  return JSON.stringify(value);
+}
+
+/** True when `path` of a `*_sensitive` mask marks the attribute sensitive. */
+function isSensitive(mask: unknown, name: string): boolean {
+  return typeof mask === 'object' && mask !== null && (mask as Record<string, unknown>)[name] === true;
+}
+
+/** The attribute-level differences of one change, one short phrase each. */
+function attributeDifferences(change: ResourceChange['change']): string[] {
+  const before = change.before ?? {};
+  const after = change.after ?? {};
+  const names = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
+  const phrases: string[] = [];
+  for (const name of names) {
+    if (isSensitive(change.before_sensitive, name) || isSensitive(change.after_sensitive, name)) {
+      if (JSON.stringify(before[name]) !== JSON.stringify(after[name])) phrases.push(`${name} (sensitive) changed`);
+      continue;
+    }
+    if (change.after_unknown && (change.after_unknown as Record<string, unknown>)[name] === true) continue;
+    const a = before[name];
+    const b = after[name];
+    if (JSON.stringify(a) === JSON.stringify(b)) continue;
+    if (Array.isArray(a) && Array.isArray(b)) {
+      // Sets (domains, member sets) read best as what joined and what left.
+      const added = b.filter((item) => !a.some((other) => JSON.stringify(other) === JSON.stringify(item)));
+      const removed = a.filter((item) => !b.some((other) => JSON.stringify(other) === JSON.stringify(item)));
+      const parts = [...added.map((item) => `+${brief(item)}`), ...removed.map((item) => `-${brief(item)}`)];
+      phrases.push(`${name}: ${parts.length > 0 ? parts.join(' ') : 'reordered'}`);
+    } else {
+      phrases.push(`${name}: ${brief(a)} → ${brief(b)}`);
+    }
+  }
+  return phrases;
+}
+
+/** One resource of the summary: address, construct path and what happened to it. */
+function describeChange(change: ResourceChange, paths: ReadonlyMap<string, string>, outside: boolean): string[] {
+  const { symbol, verb } = describeActions(change.change.actions);
+  const path = paths.get(change.address);
+  const name = `${change.address}${path !== undefined ? ` (${path})` : ''}`;
+  const head = outside
+    ? `  ${symbol} ${name}: ${verb === 'delete' ? 'deleted outside Terraform' : verb === 'update' ? 'changed outside Terraform' : verb}`
+    : `  ${symbol} ${verb} ${name}`;
+  const lines = [head];
+  if (outside && verb === 'delete' && change.change.before) {
+    const identity = Object.entries(change.change.before)
+      .filter(([key, value]) => key !== 'id' && typeof value === 'string' && !isSensitive(change.change.before_sensitive, key))
+      .map(([key, value]) => `${key}=${brief(value)}`);
+    if (identity.length > 0) lines.push(`      was ${identity.join(', ')}`);
+  } else if (verb === 'update' || verb === 'replace') {
+    for (const phrase of attributeDifferences(change.change)) lines.push(`      ${phrase}`);
+  }
+  return lines;
+}
+
+/**
+ * The human summary of a plan with changes: what drifted outside Terraform, then what an apply
+ * would do. Resource names come with their construct path when `paths` knows it.
+ */
+export function summarizePlan(plan: PlanJson, paths: ReadonlyMap<string, string> = new Map()): string {
+  const drift = (plan.resource_drift ?? []).filter((c) => !c.change.actions.every((a) => a === 'no-op'));
+  const changes = (plan.resource_changes ?? []).filter((c) => !c.change.actions.every((a) => a === 'no-op' || a === 'read'));
+  const lines: string[] = [];
+  if (drift.length > 0) {
+    lines.push(`Changed outside Terraform (${drift.length}):`);
+    for (const change of drift) lines.push(...describeChange(change, paths, true));
+  } else {
+    lines.push('Nothing changed outside Terraform: the configuration has changes that are not applied yet.');
+  }
+  if (changes.length > 0) {
+    lines.push(`An apply would make ${changes.length} change${changes.length === 1 ? '' : 's'}:`);
+    for (const change of changes) lines.push(...describeChange(change, paths, false));
+  }
+  lines.push('Run `terraform apply` on this stack (or merge the change that explains the drift) to bring the service back in line.');
+  return lines.join('\n');
+}
+
+/** The command line: `drift-check [DIR]` (default `cdktf.out/stacks/gitops`). */
+async function main(argv: readonly string[]): Promise<number> {
+  if (argv.length > 1 || argv[0]?.startsWith('-')) {
+    process.stderr.write('usage: drift-check [STACK_DIR]   (default cdktf.out/stacks/gitops)\n');
+    return DRIFT_EXIT.failed;
+  }
+  const report = await checkDrift({ dir: argv[0] ?? join('cdktf.out', 'stacks', 'gitops') });
+  (report.exitCode === DRIFT_EXIT.failed ? process.stderr : process.stdout).write(`${report.summary}\n`);
+  return report.exitCode;
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => (process.exitCode = code),
+    (error: unknown) => {
+      process.stderr.write(`Drift check failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = DRIFT_EXIT.failed;
+    },
+  );
+}

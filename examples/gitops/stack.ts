@@ -1,0 +1,83 @@
+/**
+ * The GitOps example: organizations and their members declared as data (`organizations.json`,
+ * changed through reviewed pull requests), Terraform state in PostgreSQL so that every pipeline
+ * run shares it and runs are serialized by the backend's lock.
+ */
+import { PgBackend, TerraformStack } from 'cdktf';
+import type { Construct } from 'constructs';
+import { OrgAdminProvider, Organization, User } from '../../src/constructs';
+
+/** One organization in `organizations.json`. */
+export interface OrganizationDeclaration {
+  readonly name: string;
+  readonly displayName?: string;
+  readonly url?: string;
+  readonly domains?: string[];
+  readonly attributes?: Record<string, string[]>;
+  /**
+   * Members by email: `authoritative` when this file is the only place that manages the
+   * organization's members, `additive` when others (the admin portal) add members too.
+   */
+  readonly members?: { readonly authoritative: string[] } | { readonly additive: string[] };
+}
+
+/** The content of `organizations.json`. */
+export interface GitopsConfig {
+  readonly organizations: readonly OrganizationDeclaration[];
+}
+
+/** Props of {@link GitopsStack}. */
+export interface GitopsStackProps {
+  /** The declarations. */
+  readonly config: GitopsConfig;
+  /**
+   * PostgreSQL connection string of the state backend, without the password (give that to
+   * Terraform as `PGPASSWORD`), e.g. `postgres://terraform@db.internal/terraform_state`.
+   */
+  readonly stateConnectionString: string;
+  /**
+   * PostgreSQL schema holding the state.
+   * @default `terraform_remote_state`
+   */
+  readonly stateSchema?: string;
+}
+
+/** A construct id for a user, from an email (`alice@example.com` → `alice_at_example.com`). */
+function userConstructId(email: string): string {
+  return email.replace('@', '_at_').replace(/[^A-Za-z0-9_.-]/g, '-');
+}
+
+/** Every declared organization with its members, state in PostgreSQL. */
+export class GitopsStack extends TerraformStack {
+  constructor(scope: Construct, id: string, props: GitopsStackProps) {
+    super(scope, id);
+    new PgBackend(this, { connStr: props.stateConnectionString, schemaName: props.stateSchema });
+    new OrgAdminProvider(this, 'orgadmin');
+
+    // One look-up per person, however many organizations they are in.
+    const users = new Map<string, User>();
+    const user = (email: string): User => {
+      let found = users.get(email);
+      if (found === undefined) {
+        found = User.fromEmail(this, userConstructId(email), email);
+        users.set(email, found);
+      }
+      return found;
+    };
+
+    for (const declaration of props.config.organizations) {
+      const members = declaration.members;
+      const organization = new Organization(this, declaration.name, {
+        name: declaration.name,
+        displayName: declaration.displayName,
+        url: declaration.url,
+        domains: declaration.domains,
+        attributes: declaration.attributes,
+        members: members !== undefined && 'authoritative' in members ? { authoritative: members.authoritative.map(user) } : undefined,
+      });
+      if (members !== undefined && 'additive' in members) {
+        for (const email of members.additive) organization.addMember(user(email));
+      }
+    }
+  }
+}

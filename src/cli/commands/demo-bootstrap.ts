@@ -1,0 +1,110 @@
+/**
+ * The demo's data: realm `demo`, an API key `demo` with every permission, and the users alice, bob
+ * and carol. Idempotent, so `npm start` can run again and again on the same data file: the key's
+ * secret is kept in a 0600 file next to the data, because the service stores only its hash.
+ */
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PERMISSIONS, type Member } from '../../api';
+import type { Admin } from '../../service/admin';
+
+/** The demo realm's name. */
+export const DEMO_REALM = 'demo';
+/** The demo API key's name. */
+export const DEMO_KEY_NAME = 'demo';
+/** File name, inside the demo directory, of the saved demo credentials. */
+export const DEMO_CREDENTIALS_FILE = 'demo-credentials.json';
+
+/** The demo users (username, email, names). */
+export const DEMO_USERS: ReadonlyArray<{ username: string; email: string; firstName: string; lastName: string }> = [
+  { username: 'alice', email: 'alice@example.com', firstName: 'Alice', lastName: 'Anders' },
+  { username: 'bob', email: 'bob@example.com', firstName: 'Bob', lastName: 'Brandt' },
+  { username: 'carol', email: 'carol@example.com', firstName: 'Carol', lastName: 'Castro' },
+];
+
+/** What the demo set up. */
+export interface DemoBootstrap {
+  /** The realm name (`demo`). */
+  realm: string;
+  /** Client ID of the demo API key. */
+  clientId: string;
+  /** Its secret (also saved in {@link DEMO_CREDENTIALS_FILE}). */
+  clientSecret: string;
+  /** alice, bob and carol, in that order. */
+  users: Member[];
+}
+
+/** The saved credentials file's content. */
+interface SavedCredentials {
+  realm: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+/** Reads the saved credentials; a missing or unreadable file means "none" (the key is recreated). */
+function readSavedCredentials(file: string): SavedCredentials | undefined {
+  if (!existsSync(file)) return undefined;
+  try {
+    const value = JSON.parse(readFileSync(file, 'utf8')) as Partial<SavedCredentials>;
+    if (typeof value.clientId === 'string' && typeof value.clientSecret === 'string' && value.realm === DEMO_REALM) {
+      return { realm: value.realm, clientId: value.clientId, clientSecret: value.clientSecret };
+    }
+  } catch {
+    // A damaged file is treated like a missing one: the key is revoked and made again.
+  }
+  return undefined;
+}
+
+/**
+ * Writes the credentials readable by the owner only. The file is written under a temporary name
+ * (created 0600, so the secret is never readable by others, not even briefly) and renamed into
+ * place, so a crash never leaves half a file.
+ */
+function writeSavedCredentials(file: string, credentials: SavedCredentials): void {
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(temporary, 0o600);
+  renameSync(temporary, file);
+}
+
+/**
+ * Sets up the demo data through `admin`, reusing what exists: the realm, the key (when `dir` holds
+ * its saved secret and the key is still active with every permission; otherwise every active
+ * `demo` key is revoked and a new one is made and saved), and the users.
+ *
+ * @param dir directory of the credentials file (created when missing).
+ */
+export async function bootstrapDemo(admin: Admin, dir: string): Promise<DemoBootstrap> {
+  mkdirSync(dir, { recursive: true });
+  if (!(await admin.getRealm(DEMO_REALM))) {
+    await admin.createRealm(DEMO_REALM, {});
+  }
+
+  const credentialsFile = join(dir, DEMO_CREDENTIALS_FILE);
+  const saved = readSavedCredentials(credentialsFile);
+  const activeDemoKeys = (await admin.listApiKeys(DEMO_REALM)).filter(
+    (key) => key.name === DEMO_KEY_NAME && key.revokedTimestamp === null,
+  );
+  const reusable =
+    saved !== undefined &&
+    activeDemoKeys.some((key) => key.clientId === saved.clientId && PERMISSIONS.every((p) => key.permissions.includes(p)));
+
+  let credentials: SavedCredentials;
+  if (reusable) {
+    credentials = saved;
+  } else {
+    // Without its secret a key is useless to the demo; revoke it so the name is free again.
+    for (const key of activeDemoKeys) await admin.revokeApiKey(key.clientId);
+    const key = await admin.createApiKey(DEMO_REALM, { name: DEMO_KEY_NAME, permissions: [...PERMISSIONS] });
+    credentials = { realm: DEMO_REALM, clientId: key.clientId, clientSecret: key.clientSecret };
+    writeSavedCredentials(credentialsFile, credentials);
+  }
+
+  const users: Member[] = [];
+  for (const user of DEMO_USERS) {
+    const existing = await admin.findUserByUsername(DEMO_REALM, user.username);
+    users.push(existing ?? (await admin.createUser(DEMO_REALM, user)));
+  }
+
+  return { realm: DEMO_REALM, clientId: credentials.clientId, clientSecret: credentials.clientSecret, users };
+}

@@ -1,0 +1,154 @@
+/**
+ * `orgadmin serve`: runs the Organization Administration Service in the foreground until SIGINT or
+ * SIGTERM. Prints exactly one line when it accepts connections, so scripts and tests can wait for
+ * it and read the real port (`--port 0`).
+ */
+import { startServer } from '../../service/server';
+import { defineCommand } from '../command';
+import { COMMON_FLAGS, resolveDataFile } from '../context';
+import { CliError, EXIT, UsageError } from '../errors';
+import type { CliIO } from '../io';
+
+/** The options `orgadmin serve` passes to the service. */
+export interface ServeOptions {
+  dataFile: string;
+  host: string;
+  port: number;
+  domain: string;
+  rateLimit?: { requests: number; windowSeconds: number };
+}
+
+/** The signals that stop a foreground service. */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
+/** A pending wait for SIGINT or SIGTERM. */
+export interface StopSignal {
+  /** Resolves with the name of the first stop signal received. */
+  readonly received: Promise<NodeJS.Signals>;
+  /** Stops listening (the signals kill the process again). Idempotent. */
+  dispose(): void;
+}
+
+/**
+ * Starts listening for SIGINT and SIGTERM. While it listens, the signals do not kill the process,
+ * so the caller can close the server and the database first; after the first signal (or
+ * `dispose()`) the default behaviour is back, so a second Ctrl-C kills at once.
+ */
+export function listenForStopSignal(): StopSignal {
+  let onSignal: (signal: NodeJS.Signals) => void = () => undefined;
+  const dispose = (): void => {
+    for (const name of STOP_SIGNALS) process.off(name, onSignal);
+  };
+  const received = new Promise<NodeJS.Signals>((resolve) => {
+    onSignal = (signal) => {
+      dispose();
+      resolve(signal);
+    };
+  });
+  for (const name of STOP_SIGNALS) process.on(name, onSignal);
+  return { received, dispose };
+}
+
+/**
+ * Parses `--port`: a whole number from 0 (any free port) to 65535.
+ * @throws UsageError otherwise.
+ */
+export function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^[0-9]+$/.test(value) || port > 65535) {
+    throw new UsageError(`--port must be a whole number from 0 to 65535, not "${value}".`);
+  }
+  return port;
+}
+
+/**
+ * Parses `--rate-limit N/SECONDS` (at most N requests per client per SECONDS).
+ * @throws UsageError when either part is not a positive whole number.
+ */
+export function parseRateLimit(value: string): { requests: number; windowSeconds: number } {
+  const match = /^([0-9]+)\/([0-9]+)$/.exec(value);
+  const requests = match ? Number(match[1]) : 0;
+  const windowSeconds = match ? Number(match[2]) : 0;
+  if (!match || requests <= 0 || windowSeconds <= 0 || !Number.isSafeInteger(requests) || !Number.isSafeInteger(windowSeconds)) {
+    throw new UsageError(`--rate-limit must be REQUESTS/SECONDS with two positive whole numbers (e.g. 100/60), not "${value}".`);
+  }
+  return { requests, windowSeconds };
+}
+
+/**
+ * Starts the service, prints `orgadmin listening on URL`, and keeps it running until `stop`
+ * settles; then closes the server and its store. `stop` is a parameter so tests and the demo can
+ * decide what ends the service.
+ */
+export async function serveUntil(options: ServeOptions, io: CliIO, stop: Promise<unknown>): Promise<void> {
+  const server = await startServer({ ...options, logger: false }).catch((error: unknown) => {
+    throw explainListenError(error, options);
+  });
+  try {
+    io.stdout(`orgadmin listening on ${server.url}\n`);
+    await stop;
+  } finally {
+    await server.close();
+  }
+}
+
+/** Turns the usual reasons a listen fails into a one-sentence {@link CliError}; anything else stays a bug. */
+export function explainListenError(error: unknown, options: { host: string; port: number }): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'EADDRINUSE') {
+    return new CliError(`port ${options.port} on ${options.host} is already in use; choose another with --port.`);
+  }
+  if (code === 'EACCES') {
+    return new CliError(`not allowed to listen on port ${options.port} of ${options.host}; choose a port above 1023 with --port.`);
+  }
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
+    return new CliError(`cannot listen on host ${options.host}: it is not an address of this machine.`);
+  }
+  return error;
+}
+
+const serve = defineCommand(
+  {
+    command: 'serve',
+    summary: 'Runs the Organization Administration Service until SIGINT or SIGTERM.',
+    flags: {
+      host: { type: 'string', valueName: 'HOST', description: 'Address to listen on (default 127.0.0.1).' },
+      port: { type: 'string', valueName: 'PORT', description: 'Port to listen on; 0 picks a free one (default 8080).' },
+      domain: {
+        type: 'string',
+        valueName: 'DOMAIN',
+        description: 'Domain whose subdomains name realms: acme.DOMAIN is realm acme (default localhost).',
+      },
+      'rate-limit': {
+        type: 'string',
+        valueName: 'N/SECONDS',
+        description: 'At most N requests per client per SECONDS, answered 429 beyond (default: off).',
+      },
+      data: COMMON_FLAGS.data,
+    },
+  },
+  async ({ flags }, io) => {
+    // Validate everything before touching the data file or the network.
+    const port = flags.port === undefined ? 8080 : parsePort(flags.port);
+    const rateLimit = flags['rate-limit'] === undefined ? undefined : parseRateLimit(flags['rate-limit']);
+    const options: ServeOptions = {
+      dataFile: resolveDataFile(flags.data, io),
+      host: flags.host ?? '127.0.0.1',
+      port,
+      domain: flags.domain ?? 'localhost',
+      rateLimit,
+    };
+    const stop = listenForStopSignal();
+    try {
+      await serveUntil(options, io, stop.received);
+    } finally {
+      stop.dispose();
+    }
+    return EXIT.ok;
+  },
+);
+
+/** `orgadmin serve ...` */
+export const runServeCommand = serve.run;
+/** The spec of `orgadmin serve`, for the top-level help. */
+export const serveSpec = serve.spec;

@@ -1,0 +1,69 @@
+/**
+ * What every data-handling command shares: the `--data` and `--json` flags, where the data file
+ * lives, and opening the service's administration API on it for the duration of one command.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { Admin } from '../service/admin';
+import { SqliteStore } from '../service/store/sqlite-store';
+import { CliError } from './errors';
+import type { CliIO } from './io';
+
+/** The data file used when neither `--data` nor `ORGADMIN_DATA` says otherwise (relative to cwd). */
+export const DEFAULT_DATA_FILE = '.orgadmin/orgadmin.db';
+
+/** The flags every data-handling command accepts. */
+export const COMMON_FLAGS = {
+  data: {
+    type: 'string',
+    valueName: 'PATH',
+    description: `SQLite data file (default: $ORGADMIN_DATA or ${DEFAULT_DATA_FILE}).`,
+  },
+  json: { type: 'boolean', description: 'Print machine-readable JSON.' },
+} as const;
+
+/**
+ * The absolute path of the data file: `--data`, else `ORGADMIN_DATA`, else
+ * {@link DEFAULT_DATA_FILE}, resolved against the command's working directory. Creates the
+ * directory that holds it, so a first run on a fresh machine just works.
+ */
+export function resolveDataFile(flag: string | undefined, io: CliIO): string {
+  const fromEnv = io.env.ORGADMIN_DATA;
+  const chosen = flag ?? (fromEnv !== undefined && fromEnv !== '' ? fromEnv : DEFAULT_DATA_FILE);
+  const file = resolve(io.cwd, chosen);
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+  } catch (error) {
+    throw new CliError(`cannot create the directory of data file ${file}: ${(error as Error).message}`);
+  }
+  return file;
+}
+
+/**
+ * Opens the SQLite store of `dataFile`; a file that cannot be opened (a directory, no permission,
+ * not a database) is the user's to fix, so it becomes one sentence rather than a stack trace.
+ */
+export function openStore(dataFile: string): SqliteStore {
+  try {
+    return SqliteStore.open(dataFile);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string' && (code.startsWith('SQLITE_') || code.startsWith('E'))) {
+      throw new CliError(`cannot open data file ${dataFile}: ${(error as Error).message}`);
+    }
+    throw error;
+  }
+}
+
+/**
+ * Opens the data file, runs `work` with the administration API on it, and closes the store
+ * whatever happens, so a failed command leaves no open database behind.
+ */
+export async function withAdmin<T>(dataFile: string, work: (admin: Admin) => Promise<T>): Promise<T> {
+  const store = openStore(dataFile);
+  try {
+    return await work(new Admin(store));
+  } finally {
+    await store.close();
+  }
+}

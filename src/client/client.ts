@@ -1,0 +1,550 @@
+/**
+ * {@link OrgAdminClient}: one method per operation of the Organization Administration Service
+ * (SERVICE_API.md), typed with the representations of `src/api`. Methods build the path and
+ * query, hand the request to the pipeline of `./http` (token, timeout, retries, typed errors) and
+ * read the answer.
+ */
+import { Agent, type Dispatcher } from 'undici';
+import {
+  MEMBERS_PAGE,
+  ORGS_PAGE,
+  memberPath,
+  membersCountPath,
+  membersPath,
+  orgPath,
+  orgsCountPath,
+  orgsMePath,
+  orgsPath,
+  portalLinkPath,
+  realmFromBaseUrl,
+  usersPath,
+  type Member,
+  type MemberInfo,
+  type Organization,
+  type OrganizationInput,
+  type PortalLink,
+} from '../api';
+import { NotFoundError, UnexpectedResponseError } from './errors';
+import { defaultSleep, RequestPipeline, type ApiRequest, type ApiResponse, type SleepFunction } from './http';
+import type { TokenSource } from './token-source';
+
+/** Per-call options of every {@link OrgAdminClient} method. */
+export interface RequestOptions {
+  /** Override the client's realm for this call. */
+  realm?: string;
+  /** Cancels the call, including retries and backoff waits; its reason is thrown as is. */
+  signal?: AbortSignal;
+}
+
+/** Options of {@link OrgAdminClient}. */
+export interface OrgAdminClientOptions {
+  /** The service's base address, e.g. `https://acme.example.com` or `http://127.0.0.1:8080`. */
+  baseUrl: string;
+  /**
+   * The realm (project name). @default the first DNS label of `baseUrl`'s host
+   * (`https://acme.example.com` → `acme`); required when the host is an IP address or `localhost`.
+   */
+  realm?: string;
+  /** Supplies bearer tokens, e.g. a {@link ClientCredentialsTokenSource}. */
+  tokenSource: TokenSource;
+  /** Sends the requests (a `MockAgent` in tests). @default a private keep-alive undici `Agent` */
+  dispatcher?: Dispatcher;
+  /** Limit of one attempt (token, headers and body), in milliseconds. @default 30000 */
+  timeoutMs?: number;
+  /** Retries of an idempotent request after a 429, 502, 503, 504 or network error. @default 3 */
+  maxRetries?: number;
+  /** First backoff ceiling; doubles per retry, full jitter. @default 250 */
+  retryBaseDelayMs?: number;
+  /** Cap of every wait between attempts, `Retry-After` included. @default 10000 */
+  retryMaxDelayMs?: number;
+  /** The `User-Agent` header. @default `orgadmin-client (node <version>)` */
+  userAgent?: string;
+  /** Waits between attempts. Tests inject one that records the waits. @default a timer */
+  sleep?: SleepFunction;
+  /** Random source of the backoff jitter, in [0, 1). @default Math.random */
+  random?: () => number;
+}
+
+/** Query of {@link OrgAdminClient.listOrganizations}. */
+export interface ListOrganizationsQuery {
+  /** Case-insensitive substring of `name` or `displayName`. */
+  search?: string;
+  /** Exact attribute matches: a raw `key:value` string, or an object rendered by {@link formatAttributeQuery}. */
+  q?: string | Record<string, string>;
+  /** Offset. @default 0 */
+  first?: number;
+  /** Page size; the service cuts it to 100. @default 100 */
+  max?: number;
+}
+
+/** Query of {@link OrgAdminClient.listMembers}. */
+export interface ListMembersQuery {
+  /** Comma-separated terms matching username, email, first or last name. */
+  search?: string;
+  /** Offset. @default 0 */
+  first?: number;
+  /** Page size; the service caps it at 1000. @default 100 */
+  max?: number;
+  /** Leave out the organization's default admin user. */
+  excludeAdminAccounts?: boolean;
+  /** Fill each member's `organizations`. */
+  includeOrgs?: boolean;
+}
+
+/** Query of {@link OrgAdminClient.findUsers}. */
+export interface FindUsersQuery {
+  /** Username (substring unless `exact`). */
+  username?: string;
+  /** Email (substring unless `exact`). */
+  email?: string;
+  /** Free-text search over username, email, first and last name. */
+  search?: string;
+  /** Match `username` and `email` exactly. */
+  exact?: boolean;
+  /** Offset. */
+  first?: number;
+  /** Page size. */
+  max?: number;
+}
+
+/** Characters that force quoting in a `q` term: whitespace, and in a key also the colon. */
+const Q_VALUE_NEEDS_QUOTES = /\s/;
+const Q_KEY_NEEDS_QUOTES = /[\s:]/;
+
+/** Checks one `q` term and quotes it when `needsQuotes` says so. */
+function renderQueryTerm(what: string, term: string, needsQuotes: RegExp): string {
+  if (term === '') throw new TypeError(`q: ${what} must not be empty`);
+  // Neither the service nor the hosted service can express a double quote inside a term.
+  if (term.includes('"')) throw new TypeError(`q: ${what} ${JSON.stringify(term)} contains a double quote, which q cannot express`);
+  return needsQuotes.test(term) ? `"${term}"` : term;
+}
+
+/**
+ * Renders attribute matches as the `q` parameter: `key:value` pairs separated by spaces; a key or
+ * value with spaces (or a key with a colon) is double-quoted (`tier:"gold plus"`).
+ *
+ * @example formatAttributeQuery({ tier: 'gold plus', region: 'eu' }) // 'tier:"gold plus" region:eu'
+ * @throws TypeError when a key or value is empty or contains a double quote (q cannot express either)
+ */
+export function formatAttributeQuery(q: Record<string, string>): string {
+  return Object.entries(q)
+    .map(([key, value]) => {
+      if (typeof value !== 'string') throw new TypeError(`q: the value of attribute ${JSON.stringify(key)} must be a string`);
+      const k = renderQueryTerm('an attribute name', key, Q_KEY_NEEDS_QUOTES);
+      const v = renderQueryTerm(`the value of attribute ${JSON.stringify(key)}`, value, Q_VALUE_NEEDS_QUOTES);
+      return `${k}:${v}`;
+    })
+    .join(' ');
+}
+
+/** Throws a TypeError unless `value` is a non-empty string (an id that becomes a path segment). */
+function requireId(name: string, value: unknown): asserts value is string {
+  if (typeof value !== 'string' || value === '') {
+    throw new TypeError(`${name} must be a non-empty string, got ${JSON.stringify(value)}`);
+  }
+}
+
+/** Throws a TypeError unless `value` is undefined or an integer >= `min`. */
+function requireInteger(name: string, value: unknown, min: number): void {
+  if (value === undefined) return;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
+    throw new TypeError(`${name} must be an integer >= ${min}, got ${JSON.stringify(value)}`);
+  }
+}
+
+/** Throws a TypeError unless `value` is a finite number >= `min` (options of the constructor). */
+function requireNumberOption(name: string, value: number | undefined, min: number, integer = false): void {
+  if (value === undefined) return;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || (integer && !Number.isInteger(value))) {
+    throw new TypeError(`OrgAdminClient: ${name} must be ${integer ? 'an integer' : 'a number'} >= ${min}, got ${value}`);
+  }
+}
+
+/**
+ * A typed client of the Organization Administration Service.
+ *
+ * @example
+ * const client = new OrgAdminClient({
+ *   baseUrl: 'https://acme.example.com',
+ *   tokenSource: new ClientCredentialsTokenSource({ baseUrl: 'https://acme.example.com', clientId, clientSecret }),
+ * });
+ * const id = await client.createOrganization({ name: 'globex' });
+ * await client.addMember(id, userId);
+ * await client.close();
+ */
+export class OrgAdminClient {
+  /** The base address, without a trailing slash. */
+  readonly baseUrl: string;
+  /** The realm every call uses unless its options name another. */
+  readonly realm: string;
+  private readonly pipeline: RequestPipeline;
+  /** Our own agent, closed by {@link close}; undefined when the caller passed a dispatcher. */
+  private readonly ownAgent: Agent | undefined;
+
+  /** @param options where the service is and how to authenticate; see {@link OrgAdminClientOptions} */
+  constructor(options: OrgAdminClientOptions) {
+    let url: URL;
+    try {
+      url = new URL(options.baseUrl);
+    } catch {
+      throw new TypeError(`OrgAdminClient: baseUrl ${JSON.stringify(options.baseUrl)} is not a URL`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new TypeError(`OrgAdminClient: baseUrl must be http or https, got ${url.protocol}`);
+    }
+    if (url.search || url.hash) throw new TypeError('OrgAdminClient: baseUrl must not have a query or fragment');
+    const realm = options.realm ?? realmFromBaseUrl(options.baseUrl);
+    if (!realm) {
+      throw new TypeError(
+        `OrgAdminClient: no realm: baseUrl ${url.origin} has no DNS label to take it from (an IP address or a ` +
+          'single-label host such as localhost); pass options.realm',
+      );
+    }
+    if (!options.tokenSource) throw new TypeError('OrgAdminClient: tokenSource is required');
+    requireNumberOption('timeoutMs', options.timeoutMs, 1);
+    requireNumberOption('maxRetries', options.maxRetries, 0, true);
+    requireNumberOption('retryBaseDelayMs', options.retryBaseDelayMs, 0);
+    requireNumberOption('retryMaxDelayMs', options.retryMaxDelayMs, 0);
+
+    this.baseUrl = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+    this.realm = realm;
+    this.ownAgent = options.dispatcher ? undefined : new Agent({ keepAliveTimeout: 10_000 });
+    this.pipeline = new RequestPipeline({
+      baseUrl: this.baseUrl,
+      tokenSource: options.tokenSource,
+      dispatcher: options.dispatcher ?? this.ownAgent!,
+      timeoutMs: options.timeoutMs ?? 30_000,
+      maxRetries: options.maxRetries ?? 3,
+      retryBaseDelayMs: options.retryBaseDelayMs ?? 250,
+      retryMaxDelayMs: options.retryMaxDelayMs ?? 10_000,
+      userAgent: options.userAgent ?? `orgadmin-client (node ${process.version})`,
+      sleep: options.sleep ?? defaultSleep,
+      random: options.random ?? Math.random,
+    });
+  }
+
+  /** "Get organizations": one page, sorted by name. */
+  async listOrganizations(query: ListOrganizationsQuery = {}, options?: RequestOptions): Promise<Organization[]> {
+    requireInteger('first', query.first, 0);
+    requireInteger('max', query.max, 0);
+    const realm = this.realmOf(options);
+    const response = await this.send({
+      method: 'GET',
+      path: orgsPath(realm),
+      query: { search: query.search, q: renderQ(query.q), first: query.first, max: query.max },
+      realm,
+      signal: options?.signal,
+    });
+    return expectArray<Organization>(response, 'GET', orgsPath(realm));
+  }
+
+  /** Every organization matching the query: pages of 100 until a short page. */
+  async listAllOrganizations(
+    query: { search?: string; q?: string | Record<string, string> } = {},
+    options?: RequestOptions,
+  ): Promise<Organization[]> {
+    const path = orgsPath(this.realmOf(options));
+    return collectPages(path, ORGS_PAGE.cap, (first, max) => this.listOrganizations({ ...query, first, max }, options));
+  }
+
+  /** "Get organizations count". */
+  async countOrganizations(
+    query: { search?: string; q?: string | Record<string, string> } = {},
+    options?: RequestOptions,
+  ): Promise<number> {
+    const realm = this.realmOf(options);
+    const path = orgsCountPath(realm);
+    const response = await this.send({
+      method: 'GET',
+      path,
+      query: { search: query.search, q: renderQ(query.q) },
+      realm,
+      signal: options?.signal,
+    });
+    return expectCount(response, 'GET', path);
+  }
+
+  /**
+   * "Create a new organization". Returns the new organization's id, read from `Location`.
+   * Never retried once sent (a retry could create it twice); see `./http`.
+   */
+  async createOrganization(input: OrganizationInput, options?: RequestOptions): Promise<string> {
+    if (typeof input !== 'object' || input === null) throw new TypeError('createOrganization: input must be an object');
+    const realm = this.realmOf(options);
+    const path = orgsPath(realm);
+    const response = await this.send({ method: 'POST', path, json: input, realm, signal: options?.signal });
+    return idFromLocation(response, 'POST', path);
+  }
+
+  /** "Get organization". @throws NotFoundError when it does not exist */
+  async getOrganization(orgId: string, options?: RequestOptions): Promise<Organization> {
+    requireId('orgId', orgId);
+    const realm = this.realmOf(options);
+    const path = orgPath(realm, orgId);
+    const response = await this.send({ method: 'GET', path, realm, signal: options?.signal });
+    return expectObject<Organization>(response, 'GET', path);
+  }
+
+  /**
+   * "Update organization": replaces `name`, `displayName`, `url` and `attributes` as given (absent
+   * means cleared); `domains` only when present.
+   */
+  async updateOrganization(orgId: string, input: OrganizationInput, options?: RequestOptions): Promise<void> {
+    requireId('orgId', orgId);
+    if (typeof input !== 'object' || input === null) throw new TypeError('updateOrganization: input must be an object');
+    const realm = this.realmOf(options);
+    await this.send({ method: 'PUT', path: orgPath(realm, orgId), json: input, realm, signal: options?.signal });
+  }
+
+  /** "Delete the organization" (and its default admin user). */
+  async deleteOrganization(orgId: string, options?: RequestOptions): Promise<void> {
+    requireId('orgId', orgId);
+    const realm = this.realmOf(options);
+    await this.send({ method: 'DELETE', path: orgPath(realm, orgId), realm, signal: options?.signal });
+  }
+
+  /** "Create admin portal link" for the organization, acting for `userId` (default: its admin user). */
+  async createPortalLink(
+    orgId: string,
+    input: { userId?: string; baseUri?: string } = {},
+    options?: RequestOptions,
+  ): Promise<PortalLink> {
+    requireId('orgId', orgId);
+    const realm = this.realmOf(options);
+    const path = portalLinkPath(realm, orgId);
+    const response = await this.send({
+      method: 'POST',
+      path,
+      form: { userId: input.userId, baseUri: input.baseUri },
+      realm,
+      signal: options?.signal,
+    });
+    return expectObject<PortalLink>(response, 'POST', path);
+  }
+
+  /** "Get member info": the organizations the token's subject belongs to, keyed by id. */
+  async getMemberInfo(options?: RequestOptions): Promise<MemberInfo> {
+    const realm = this.realmOf(options);
+    const path = orgsMePath(realm);
+    const response = await this.send({ method: 'GET', path, realm, signal: options?.signal });
+    return expectObject<MemberInfo>(response, 'GET', path);
+  }
+
+  /** "Get organization memberships": one page, in membership order. */
+  async listMembers(orgId: string, query: ListMembersQuery = {}, options?: RequestOptions): Promise<Member[]> {
+    requireId('orgId', orgId);
+    requireInteger('first', query.first, 0);
+    requireInteger('max', query.max, 0);
+    const realm = this.realmOf(options);
+    const path = membersPath(realm, orgId);
+    const response = await this.send({
+      method: 'GET',
+      path,
+      query: {
+        search: query.search,
+        first: query.first,
+        max: query.max,
+        excludeAdminAccounts: query.excludeAdminAccounts,
+        includeOrgs: query.includeOrgs,
+      },
+      realm,
+      signal: options?.signal,
+    });
+    return expectArray<Member>(response, 'GET', path);
+  }
+
+  /** Every member of the organization: pages of `pageSize` (default 100, at most 1000) until a short page. */
+  async listAllMembers(
+    orgId: string,
+    query: { search?: string; excludeAdminAccounts?: boolean; includeOrgs?: boolean; pageSize?: number } = {},
+    options?: RequestOptions,
+  ): Promise<Member[]> {
+    requireId('orgId', orgId);
+    requireInteger('pageSize', query.pageSize, 1);
+    const { pageSize = MEMBERS_PAGE.default, ...rest } = query;
+    // Above the service's cap a page would always look short and paging would stop early.
+    const size = Math.min(pageSize, MEMBERS_PAGE.cap);
+    return collectPages(membersPath(this.realmOf(options), orgId), size, (first, max) => this.listMembers(orgId, { ...rest, first, max }, options));
+  }
+
+  /** "Get organization members count". */
+  async countMembers(orgId: string, query: { excludeAdminAccounts?: boolean } = {}, options?: RequestOptions): Promise<number> {
+    requireId('orgId', orgId);
+    const realm = this.realmOf(options);
+    const path = membersCountPath(realm, orgId);
+    const response = await this.send({
+      method: 'GET',
+      path,
+      query: { excludeAdminAccounts: query.excludeAdminAccounts },
+      realm,
+      signal: options?.signal,
+    });
+    return expectCount(response, 'GET', path);
+  }
+
+  /**
+   * "Check organization membership": true on 204, false on 404 (not a member, or no such user or
+   * organization). A missing realm still throws {@link NotFoundError}: that is a setup mistake,
+   * not an answer.
+   */
+  async isMember(orgId: string, userId: string, options?: RequestOptions): Promise<boolean> {
+    requireId('orgId', orgId);
+    requireId('userId', userId);
+    const realm = this.realmOf(options);
+    try {
+      await this.send({ method: 'GET', path: memberPath(realm, orgId, userId), realm, signal: options?.signal });
+      return true;
+    } catch (error) {
+      if (error instanceof NotFoundError && error.error !== 'realm_not_found' && error.error !== 'realm_mismatch') {
+        return false;
+      }
+      throw error;
+    }
+  }
+
+  /** "Add organization member". Idempotent (PUT), so it is retried like a read. */
+  async addMember(orgId: string, userId: string, options?: RequestOptions): Promise<void> {
+    requireId('orgId', orgId);
+    requireId('userId', userId);
+    const realm = this.realmOf(options);
+    await this.send({ method: 'PUT', path: memberPath(realm, orgId, userId), realm, signal: options?.signal });
+  }
+
+  /** "Remove organization member". @throws ForbiddenError for the organization's default admin user */
+  async removeMember(orgId: string, userId: string, options?: RequestOptions): Promise<void> {
+    requireId('orgId', orgId);
+    requireId('userId', userId);
+    const realm = this.realmOf(options);
+    await this.send({ method: 'DELETE', path: memberPath(realm, orgId, userId), realm, signal: options?.signal });
+  }
+
+  /** User lookup (`view-users`), e.g. by email, to turn an address into a user id. */
+  async findUsers(query: FindUsersQuery, options?: RequestOptions): Promise<Member[]> {
+    if (typeof query !== 'object' || query === null) throw new TypeError('findUsers: query must be an object');
+    requireInteger('first', query.first, 0);
+    requireInteger('max', query.max, 0);
+    const realm = this.realmOf(options);
+    const path = usersPath(realm);
+    const response = await this.send({
+      method: 'GET',
+      path,
+      query: {
+        username: query.username,
+        email: query.email,
+        search: query.search,
+        exact: query.exact,
+        first: query.first,
+        max: query.max,
+      },
+      realm,
+      signal: options?.signal,
+    });
+    return expectArray<Member>(response, 'GET', path);
+  }
+
+  /** Closes the client's own connection pool. A dispatcher passed in is left open (it is the caller's). */
+  async close(): Promise<void> {
+    if (this.ownAgent && !this.ownAgent.closed) await this.ownAgent.close();
+  }
+
+  private realmOf(options: RequestOptions | undefined): string {
+    const realm = options?.realm ?? this.realm;
+    requireId('realm', realm);
+    return realm;
+  }
+
+  private send(request: ApiRequest): Promise<ApiResponse> {
+    return this.pipeline.send(request);
+  }
+}
+
+/** `q` as sent: a string as given, an object rendered. */
+function renderQ(q: string | Record<string, string> | undefined): string | undefined {
+  if (q === undefined || typeof q === 'string') return q;
+  const rendered = formatAttributeQuery(q);
+  return rendered === '' ? undefined : rendered;
+}
+
+/**
+ * Fetches pages of `size` until one comes back shorter. Stops with an error if the service
+ * repeats a page (it ignores `first`), which would otherwise loop forever.
+ */
+async function collectPages<T extends { id: string }>(
+  path: string,
+  size: number,
+  fetchPage: (first: number, max: number) => Promise<T[]>,
+): Promise<T[]> {
+  const all: T[] = [];
+  let previousFirstId: string | undefined;
+  for (let first = 0; ; first += size) {
+    const page = await fetchPage(first, size);
+    if (page.length > 0 && page[0]!.id === previousFirstId) {
+      throw new UnexpectedResponseError({
+        status: 200,
+        method: 'GET',
+        path,
+        reason: `the page at first=${first} repeats the previous page; the service seems to ignore "first"`,
+      });
+    }
+    previousFirstId = page[0]?.id;
+    all.push(...page);
+    if (page.length < size) return all;
+  }
+}
+
+function parseJson(response: ApiResponse, method: string, path: string): unknown {
+  try {
+    return JSON.parse(response.text);
+  } catch {
+    throw new UnexpectedResponseError({ status: response.status, method, path, reason: 'the body is not JSON' });
+  }
+}
+
+function expectArray<T>(response: ApiResponse, method: string, path: string): T[] {
+  const body = parseJson(response, method, path);
+  if (!Array.isArray(body)) {
+    throw new UnexpectedResponseError({ status: response.status, method, path, reason: 'expected a JSON array' });
+  }
+  return body as T[];
+}
+
+function expectObject<T>(response: ApiResponse, method: string, path: string): T {
+  const body = parseJson(response, method, path);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new UnexpectedResponseError({ status: response.status, method, path, reason: 'expected a JSON object' });
+  }
+  return body as T;
+}
+
+function expectCount(response: ApiResponse, method: string, path: string): number {
+  const body = parseJson(response, method, path);
+  if (typeof body !== 'number' || !Number.isInteger(body) || body < 0) {
+    throw new UnexpectedResponseError({ status: response.status, method, path, reason: 'expected a non-negative integer' });
+  }
+  return body;
+}
+
+/** The new resource's id: the last path segment of `Location` (`…/orgs/{id}`), decoded. */
+function idFromLocation(response: ApiResponse, method: string, path: string): string {
+  const header = response.headers.location;
+  const location = Array.isArray(header) ? header[0] : header;
+  if (!location) {
+    throw new UnexpectedResponseError({ status: response.status, method, path, reason: 'no Location header' });
+  }
+  let segment: string | undefined;
+  try {
+    segment = new URL(location, 'http://placeholder.invalid').pathname.split('/').filter(Boolean).pop();
+    segment = segment === undefined ? undefined : decodeURIComponent(segment);
+  } catch {
+    segment = undefined;
+  }
+  if (!segment) {
+    throw new UnexpectedResponseError({
+      status: response.status,
+      method,
+      path,
+      reason: `cannot read an id from Location ${JSON.stringify(location)}`,
+    });
+  }
+  return segment;
+}

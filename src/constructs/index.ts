@@ -1,0 +1,23 @@
+/**
+ * CDK for Terraform constructs for orgadmin (`orgadmin/constructs`), in the AWS CDK style:
+ * `OrgAdminProvider`, `Organization` (with additive `addMember` or an authoritative member set),
+ * `Membership`, and `User` look-ups by email or username.
+ *
+ * The generated, one-to-one bindings of every resource and data source are under `gen`
+ * (`OrgadminProvider`, `organization.Organization`, `dataOrgadminOrganizations...`) for what the
+ * hand-written constructs do not cover.
+ */
+export { OrgAdminProvider, type OrgAdminProviderProps } from './provider';
+export {
+  Organization,
+  OrganizationBase,
+  type IOrganization,
+  type OrganizationProps,
+  type OrganizationMembersProps,
+  type UserRef,
+} from './organization';
+export { Membership, type MembershipProps } from './membership';
+export { User, type IUser, type UserLookupOptions } from './users';
+export { ConstructValidationError } from './validation';
+/** The bindings generated from the provider's schema (never edited by hand). */
+export * as gen from './gen';

@@ -1,0 +1,100 @@
+/**
+ * The `OrgAdminProvider` construct: the orgadmin provider block of a stack, with camel-case props
+ * for every provider setting and the environment variables each falls back to.
+ */
+import type { Construct } from 'constructs';
+import { OrgadminProvider } from './gen/provider';
+import { Problems, checkHttpUrl, checkWholeNumber, isUnresolved, quote } from './validation';
+
+/** The provider's upper limit on `max_retries`. */
+const MAX_RETRIES = 20;
+
+/**
+ * Props of {@link OrgAdminProvider}. Every setting may be left out and given through the
+ * environment of the `terraform` process instead, which keeps secrets out of `cdk.tf.json`.
+ */
+export interface OrgAdminProviderProps {
+  /**
+   * Base address of the Organization Administration Service, e.g. `https://orgs.example.com`.
+   * @default `ORGADMIN_BASE_URL`
+   */
+  readonly baseUrl?: string;
+  /**
+   * Realm the API key belongs to, and the default realm of every resource.
+   * @default `ORGADMIN_REALM`, then the first DNS label of the base URL's host
+   */
+  readonly realm?: string;
+  /**
+   * API key client id (client-credentials grant).
+   * @default `ORGADMIN_CLIENT_ID`
+   */
+  readonly clientId?: string;
+  /**
+   * API key client secret. Written into `cdk.tf.json` in clear when given here: prefer the
+   * environment variable, or a `TerraformVariable` marked sensitive.
+   * @default `ORGADMIN_CLIENT_SECRET`
+   */
+  readonly clientSecret?: string;
+  /**
+   * A ready access token, instead of an API key (it is not refreshed).
+   * @default `ORGADMIN_ACCESS_TOKEN`
+   */
+  readonly accessToken?: string;
+  /**
+   * Limit of one HTTP request attempt, in seconds.
+   * @default `ORGADMIN_REQUEST_TIMEOUT`, then 30
+   */
+  readonly requestTimeout?: number;
+  /**
+   * Retries of an idempotent request after a 429, 502, 503, 504 or a network error (at most 20).
+   * @default `ORGADMIN_MAX_RETRIES`, then 3
+   */
+  readonly maxRetries?: number;
+  /**
+   * Alias, for a second configuration of the provider in the same stack (another realm).
+   * @default no alias: the stack's default orgadmin provider
+   */
+  readonly alias?: string;
+}
+
+/**
+ * The orgadmin provider (`registry.terraform.io/orgadmin/orgadmin`). A stack needs one before any
+ * organization, membership or user look-up; cdktf refuses to synthesize otherwise.
+ *
+ * @example
+ * new OrgAdminProvider(stack, 'orgadmin', { baseUrl: 'https://orgs.example.com', realm: 'acme' });
+ * // client id and secret from ORGADMIN_CLIENT_ID / ORGADMIN_CLIENT_SECRET
+ */
+export class OrgAdminProvider extends OrgadminProvider {
+  /** @throws ConstructValidationError listing every problem with the props. */
+  constructor(scope: Construct, id: string, props: OrgAdminProviderProps = {}) {
+    const problems = new Problems();
+    checkHttpUrl(props.baseUrl, problems, 'baseUrl');
+    if (props.realm !== undefined && !isUnresolved(props.realm) && props.realm.trim() === '') {
+      problems.add(`realm must not be empty when given (got ${quote(props.realm)}).`);
+    }
+    if (props.requestTimeout !== undefined && !isUnresolved(props.requestTimeout) && !(props.requestTimeout > 0)) {
+      problems.add(`requestTimeout must be a positive number of seconds (got ${quote(props.requestTimeout)}).`);
+    }
+    checkWholeNumber(props.maxRetries, problems, 'maxRetries', 0);
+    if (props.maxRetries !== undefined && !isUnresolved(props.maxRetries) && props.maxRetries > MAX_RETRIES) {
+      problems.add(`maxRetries must be at most ${MAX_RETRIES} (got ${props.maxRetries}).`);
+    }
+    if (props.clientSecret !== undefined && props.accessToken !== undefined) {
+      // Values are secrets: name the props, never quote them.
+      problems.add('clientSecret and accessToken are two ways to authenticate; give one of them.');
+    }
+    // Validation runs before the construct joins the tree, so a bad provider leaves no trace.
+    problems.throwIfAny(`${scope.node.path}/${id}`);
+    super(scope, id, {
+      baseUrl: props.baseUrl,
+      realm: props.realm,
+      clientId: props.clientId,
+      clientSecret: props.clientSecret,
+      accessToken: props.accessToken,
+      requestTimeout: props.requestTimeout,
+      maxRetries: props.maxRetries,
+      alias: props.alias,
+    });
+  }
+}

@@ -1,0 +1,263 @@
+/**
+ * A small gRPC server on node:http2: unary and server-streaming methods, identity encoding.
+ *
+ * Why not @grpc/grpc-js: loading it costs about 30 ms, and Terraform starts the provider three
+ * times per command. gRPC over HTTP/2 is a thin framing (a 5-byte prefix per message, status in
+ * trailers) that the methods Terraform calls need no more of.
+ *
+ * @see https://github.com/grpc/grpc/blob/master/doc/PROTOCOL-HTTP2.md
+ */
+import * as http2 from 'node:http2';
+import type { ProtoCodec, ProtoMessage } from './protobuf';
+
+/** gRPC status codes used here. */
+export const GrpcStatus = {
+  OK: 0,
+  CANCELLED: 1,
+  INVALID_ARGUMENT: 3,
+  UNIMPLEMENTED: 12,
+  INTERNAL: 13,
+  UNAVAILABLE: 14,
+} as const;
+
+/** An error that a handler throws to answer with a specific gRPC status. */
+export class GrpcError extends Error {
+  override readonly name = 'GrpcError';
+  constructor(
+    /** The gRPC status code. */
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Answers one request with one response. */
+export type UnaryHandler = (request: ProtoMessage) => Promise<ProtoMessage> | ProtoMessage;
+
+/** The sending side of a server stream. */
+export interface ServerStreamCall {
+  /** Sends one message. */
+  write(message: ProtoMessage): void;
+  /** Ends the stream with status OK. */
+  end(): void;
+  /** True once the client went away. */
+  readonly cancelled: boolean;
+}
+
+/** Answers one request with a stream of responses. */
+export type ServerStreamHandler = (request: ProtoMessage, call: ServerStreamCall) => void;
+
+interface Route {
+  readonly requestType: string;
+  readonly responseType: string;
+  readonly unary?: UnaryHandler;
+  readonly stream?: ServerStreamHandler;
+}
+
+/** TLS material of the server: its key and certificate, and the only client certificate it accepts. */
+export interface GrpcTlsOptions {
+  readonly keyPem: string;
+  readonly certPem: string;
+  readonly clientCertPem: string;
+}
+
+/** Options of {@link GrpcServer}. */
+export interface GrpcServerOptions {
+  /** Mutual TLS; without it the server speaks cleartext HTTP/2 (tests only). */
+  readonly tls?: GrpcTlsOptions;
+  /** Reports transport-level problems (never request contents). */
+  readonly onTransportError?: (message: string, error: unknown) => void;
+}
+
+const RESPONSE_HEADERS = { ':status': 200, 'content-type': 'application/grpc' };
+
+/** A gRPC server whose messages are encoded with a {@link ProtoCodec}. */
+export class GrpcServer {
+  private readonly routes = new Map<string, Route>();
+  private readonly server: http2.Http2Server | http2.Http2SecureServer;
+  private readonly sessions = new Set<http2.ServerHttp2Session>();
+  private readonly openStreams = new Set<http2.ServerHttp2Stream>();
+
+  constructor(
+    private readonly codec: ProtoCodec,
+    private readonly options: GrpcServerOptions = {},
+  ) {
+    const settings: http2.Settings = { maxConcurrentStreams: 1000 };
+    this.server = options.tls
+      ? http2.createSecureServer({
+          key: options.tls.keyPem,
+          cert: options.tls.certPem,
+          ca: options.tls.clientCertPem,
+          requestCert: true,
+          rejectUnauthorized: true,
+          minVersion: 'TLSv1.2',
+          ALPNProtocols: ['h2'],
+          settings,
+        })
+      : http2.createServer({ settings });
+    this.server.on('stream', (stream, headers) => this.dispatch(stream, headers));
+    this.server.on('session', (session) => {
+      this.sessions.add(session);
+      session.on('close', () => this.sessions.delete(session));
+      session.on('error', (error) => this.options.onTransportError?.('http2 session error', error));
+    });
+    if (options.tls) {
+      (this.server as http2.Http2SecureServer).on('tlsClientError', (error) =>
+        this.options.onTransportError?.('TLS handshake with the client failed', error),
+      );
+    }
+  }
+
+  /**
+   * Serves the methods of `service` (a full name such as `tfplugin6.Provider`) found in the
+   * descriptor; methods without a handler answer UNIMPLEMENTED.
+   */
+  addService(service: string, handlers: { [method: string]: UnaryHandler | ServerStreamHandler | undefined }): void {
+    const methods = this.codec.service(service);
+    const scope = service.slice(0, service.lastIndexOf('.'));
+    for (const [method, definition] of Object.entries(methods)) {
+      const handler = handlers[method];
+      if (!handler) continue;
+      this.routes.set(`/${service}/${method}`, {
+        requestType: this.codec.resolve(definition.requestType, scope),
+        responseType: this.codec.resolve(definition.responseType, scope),
+        ...(definition.responseStream
+          ? { stream: handler as ServerStreamHandler }
+          : { unary: handler as UnaryHandler }),
+      });
+    }
+  }
+
+  /** Listens on a unix socket path (or a port on 127.0.0.1 when given a number). */
+  listen(address: string | number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.server.once('error', reject);
+      const done = (): void => {
+        this.server.off('error', reject);
+        resolve();
+      };
+      if (typeof address === 'number') this.server.listen(address, '127.0.0.1', done);
+      else this.server.listen(address, done);
+    });
+  }
+
+  /** The TCP port when listening on one. */
+  port(): number | undefined {
+    const address = this.server.address();
+    return address && typeof address === 'object' ? address.port : undefined;
+  }
+
+  /** Stops accepting connections and closes every session and open stream. */
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      for (const stream of this.openStreams) stream.close(http2.constants.NGHTTP2_CANCEL);
+      for (const session of this.sessions) session.close();
+      this.server.close(() => resolve());
+      // Sessions that do not close promptly are destroyed: shutdown must not hang.
+      setTimeout(() => {
+        for (const session of this.sessions) session.destroy();
+      }, 200).unref();
+    });
+  }
+
+  private dispatch(stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders): void {
+    stream.on('error', (error) => this.options.onTransportError?.('http2 stream error', error));
+    const path = headers[':path'] ?? '';
+    const contentType = String(headers['content-type'] ?? '');
+    if (!contentType.startsWith('application/grpc')) {
+      stream.respond({ ':status': 415 }, { endStream: true });
+      return;
+    }
+    const route = this.routes.get(path);
+    if (!route) {
+      // Drain the request so the client sees the status, not a reset.
+      stream.resume();
+      this.fail(stream, GrpcStatus.UNIMPLEMENTED, `unknown method ${path}`);
+      return;
+    }
+    const compressed = String(headers['grpc-encoding'] ?? 'identity');
+    const chunks: Buffer[] = [];
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    stream.on('end', () => {
+      let request: ProtoMessage;
+      try {
+        request = this.codec.decode(route.requestType, unframe(Buffer.concat(chunks), compressed));
+      } catch (error) {
+        this.fail(stream, GrpcStatus.INVALID_ARGUMENT, `cannot decode ${route.requestType}: ${(error as Error).message}`);
+        return;
+      }
+      if (route.stream) this.runStream(stream, route, request);
+      else void this.runUnary(stream, route, request);
+    });
+  }
+
+  private async runUnary(stream: http2.ServerHttp2Stream, route: Route, request: ProtoMessage): Promise<void> {
+    let body: Buffer;
+    try {
+      const response = await route.unary!(request);
+      body = frame(this.codec.encode(route.responseType, response));
+    } catch (error) {
+      const code = error instanceof GrpcError ? error.code : GrpcStatus.INTERNAL;
+      this.fail(stream, code, (error as Error)?.message ?? String(error));
+      return;
+    }
+    if (stream.destroyed || stream.closed) return;
+    stream.respond(RESPONSE_HEADERS, { waitForTrailers: true });
+    stream.once('wantTrailers', () => stream.sendTrailers({ 'grpc-status': String(GrpcStatus.OK) }));
+    stream.end(body);
+  }
+
+  private runStream(stream: http2.ServerHttp2Stream, route: Route, request: ProtoMessage): void {
+    stream.respond(RESPONSE_HEADERS, { waitForTrailers: true });
+    stream.once('wantTrailers', () => stream.sendTrailers({ 'grpc-status': String(GrpcStatus.OK) }));
+    this.openStreams.add(stream);
+    stream.once('close', () => this.openStreams.delete(stream));
+    const call: ServerStreamCall = {
+      write: (message) => {
+        if (!stream.destroyed && !stream.closed) stream.write(frame(this.codec.encode(route.responseType, message)));
+      },
+      end: () => {
+        if (!stream.destroyed && !stream.closed) stream.end();
+      },
+      get cancelled() {
+        return stream.destroyed || stream.closed;
+      },
+    };
+    try {
+      route.stream!(request, call);
+    } catch (error) {
+      this.options.onTransportError?.(`stream handler ${route.requestType} failed`, error);
+      call.end();
+    }
+  }
+
+  /** A trailers-only response carrying an error status. */
+  private fail(stream: http2.ServerHttp2Stream, code: number, message: string): void {
+    if (stream.destroyed || stream.closed || stream.headersSent) return;
+    stream.respond(
+      { ...RESPONSE_HEADERS, 'grpc-status': String(code), 'grpc-message': encodeURIComponent(message) },
+      { endStream: true },
+    );
+  }
+}
+
+/** Prefixes a message with gRPC's 5-byte frame header (uncompressed, big-endian length). */
+export function frame(message: Buffer): Buffer {
+  const header = Buffer.alloc(5);
+  header.writeUInt32BE(message.length, 1);
+  return Buffer.concat([header, message]);
+}
+
+/** Extracts the single message of a unary request body. */
+export function unframe(body: Buffer, encoding: string): Buffer {
+  if (body.length < 5) throw new GrpcError(GrpcStatus.INVALID_ARGUMENT, 'request has no message');
+  const flag = body[0]!;
+  const size = body.readUInt32BE(1);
+  if (body.length < 5 + size) throw new GrpcError(GrpcStatus.INVALID_ARGUMENT, 'truncated request message');
+  const message = body.subarray(5, 5 + size);
+  if (flag === 0) return message;
+  // zlib costs milliseconds to load and Terraform never compresses: load it only when needed.
+  if (encoding === 'gzip') return (require('node:zlib') as typeof import('node:zlib')).gunzipSync(message);
+  throw new GrpcError(GrpcStatus.UNIMPLEMENTED, `unsupported message encoding ${encoding}`);
+}

@@ -1,0 +1,309 @@
+/**
+ * `orgadmin_organization_members`: the whole member set of one organization, authoritatively.
+ *
+ * What other providers got wrong, and what this one does instead:
+ * - the live member list is read to the last page (auth0#925, github#1847 read only the first);
+ * - one apply sends every add and every remove, whatever fails (the Auth0 resource returned early
+ *   after its removals, so adds waited for the next apply), and reports every failure together;
+ * - the organization's default admin user (`org-admin-<orgId>`) is never listed, counted as drift
+ *   or removed (the service refuses with 403);
+ * - removing a member only ends the membership, never deletes the user (keycloak PR #1656).
+ */
+import type { Member } from '../../api';
+import { MAX_NAME_LENGTH, MEMBERS_PAGE, orgAdminUsername } from '../../api';
+import type { OrgAdminProviderContext } from '../context';
+import { describeError, isObjectNotFound, reportError, reportingFor } from '../diagnostics';
+import type { Diagnostics, ObjectValue, Resource } from '../framework/types';
+import { parseImportId } from '../import-id';
+import { planRealm, resourceRealmAttribute, validateRealm } from '../realm';
+import { knownString, knownStringList, quote } from '../values';
+
+/** The resource's type name. */
+export const ORGANIZATION_MEMBERS_RESOURCE_TYPE = 'orgadmin_organization_members';
+
+/** How many adds or removes run at once: fast for large sets, gentle on the service. */
+const CONCURRENCY = 4;
+
+/** Longest list of ids written into one diagnostic before it says "and N more". */
+const MAX_LISTED = 50;
+
+/** Lists ids for a diagnostic: `"a", "b" and 3 more`. */
+export function listIds(ids: readonly string[]): string {
+  const shown = ids.slice(0, MAX_LISTED).map(quote).join(', ');
+  return ids.length > MAX_LISTED ? `${shown} and ${ids.length - MAX_LISTED} more` : shown;
+}
+
+/** True when `member` is the organization's default admin user, which Terraform never manages. */
+export function isDefaultAdmin(member: Pick<Member, 'username'>, organizationId: string): boolean {
+  return member.username === orgAdminUsername(organizationId);
+}
+
+/**
+ * The organization's members that Terraform manages: every page, admin accounts excluded by the
+ * service and, to be sure, the default admin user excluded by username as well.
+ */
+export async function listManagedMembers(ctx: OrgAdminProviderContext, organizationId: string, realm: string): Promise<Member[]> {
+  const members = await ctx.client.listAllMembers(
+    organizationId,
+    { excludeAdminAccounts: true, pageSize: MEMBERS_PAGE.default },
+    { realm },
+  );
+  return members.filter((member) => !isDefaultAdmin(member, organizationId));
+}
+
+/** Runs `task` for every item, at most {@link CONCURRENCY} at a time; never stops early. */
+async function forEachConcurrently<T>(items: readonly T[], task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const item = items[next]!;
+      next += 1;
+      await task(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, worker));
+}
+
+interface Target {
+  organizationId: string;
+  realm: string;
+}
+
+/** What one batch of adds and removes achieved. */
+interface ApplyOutcome {
+  added: string[];
+  removed: string[];
+}
+
+/**
+ * Adds `toAdd` and removes `toRemove`, all of them, and reports every failure: one diagnostic for
+ * users the service does not know, one per distinct other error (naming every id it hit).
+ */
+async function applyChanges(
+  ctx: OrgAdminProviderContext,
+  target: Target,
+  toAdd: readonly string[],
+  toRemove: readonly string[],
+  diags: Diagnostics,
+): Promise<ApplyOutcome> {
+  const outcome: ApplyOutcome = { added: [], removed: [] };
+  // Every change is checked before the first is sent: a malformed id stops the whole batch.
+  const malformed = [...toAdd, ...toRemove].filter((id) => id.trim() === '' || id.length > MAX_NAME_LENGTH);
+  if (malformed.length > 0) {
+    diags.error(
+      'Invalid user ids',
+      `\`user_ids\` holds ids that no user can have: ${listIds(malformed)} (empty, or longer than ${MAX_NAME_LENGTH} characters). Nothing was changed.`,
+      ['user_ids'],
+    );
+    return outcome;
+  }
+  const unknownUsers: string[] = [];
+  const failures = new Map<string, { summary: string; detail: string; ids: string[] }>();
+  const env = reportingFor(ctx, target.realm);
+  const where = `organization ${quote(target.organizationId)} in realm ${quote(target.realm)}`;
+  const recordFailure = (error: unknown, action: string, preposition: string, userId: string): void => {
+    const text = describeError(error, { action, target: `${preposition} ${where}`, permission: 'manage-organizations' }, env);
+    const key = `${text.summary}\n${text.detail}`;
+    const entry = failures.get(key) ?? { ...text, ids: [] };
+    entry.ids.push(userId);
+    failures.set(key, entry);
+  };
+
+  await forEachConcurrently(toAdd, async (userId) => {
+    try {
+      await ctx.client.addMember(target.organizationId, userId, { realm: target.realm });
+      outcome.added.push(userId);
+    } catch (error) {
+      if (isObjectNotFound(error)) unknownUsers.push(userId);
+      else recordFailure(error, 'add organization members', 'to', userId);
+    }
+  });
+  await forEachConcurrently(toRemove, async (userId) => {
+    try {
+      await ctx.client.removeMember(target.organizationId, userId, { realm: target.realm });
+      outcome.removed.push(userId);
+    } catch (error) {
+      // Not a member any more: that is what the removal wanted.
+      if (isObjectNotFound(error)) outcome.removed.push(userId);
+      else recordFailure(error, 'remove organization members', 'from', userId);
+    }
+  });
+
+  if (unknownUsers.length > 0) {
+    unknownUsers.sort();
+    diags.error(
+      'Users not found',
+      `Could not add ${unknownUsers.length} user${unknownUsers.length === 1 ? '' : 's'} to ${where}: the service answered HTTP 404 for ${listIds(unknownUsers)}. ` +
+        'No user has that id in the realm (or the organization was deleted meanwhile). Fix `user_ids`: they are user ids, not usernames or emails ' +
+        '(the `orgadmin_user` data source finds an id by username or email). Every other change was applied.',
+      ['user_ids'],
+    );
+  }
+  for (const failure of failures.values()) {
+    failure.ids.sort();
+    diags.error(failure.summary, `${failure.detail}\n\nUser ids affected: ${listIds(failure.ids)}.`, ['user_ids']);
+  }
+  return outcome;
+}
+
+function targetOf(ctx: OrgAdminProviderContext, state: ObjectValue): Target {
+  return {
+    organizationId: knownString(state['organization_id']) ?? knownString(state['id']) ?? '',
+    realm: knownString(state['realm']) ?? ctx.realm,
+  };
+}
+
+function stateOf(target: Target, userIds: Iterable<string>): ObjectValue {
+  return {
+    id: target.organizationId,
+    organization_id: target.organizationId,
+    user_ids: [...new Set(userIds)].sort(),
+    realm: target.realm,
+  };
+}
+
+/** Lists the managed members; reports an error (on `organization_id` when the organization is missing). */
+async function liveMemberIds(ctx: OrgAdminProviderContext, target: Target, action: string, diags: Diagnostics): Promise<string[] | undefined> {
+  try {
+    return (await listManagedMembers(ctx, target.organizationId, target.realm)).map((member) => member.id);
+  } catch (error) {
+    if (isObjectNotFound(error)) {
+      diags.error(
+        'Organization not found',
+        `Cannot ${action}: there is no organization with id ${quote(target.organizationId)} in realm ${quote(target.realm)} (the service answered HTTP 404). Check \`organization_id\`.`,
+        ['organization_id'],
+      );
+    } else {
+      reportError(diags, error, { action: 'list organization members', target: `of organization ${quote(target.organizationId)} in realm ${quote(target.realm)}`, permission: 'view-organizations' }, reportingFor(ctx, target.realm));
+    }
+    return undefined;
+  }
+}
+
+/** The `orgadmin_organization_members` resource. */
+export const organizationMembersResource: Resource<OrgAdminProviderContext> = {
+  typeName: ORGANIZATION_MEMBERS_RESOURCE_TYPE,
+  schema: {
+    version: 0,
+    description:
+      'The complete member set of one organization, authoritatively: members not in `user_ids` are removed, and members ' +
+      'added outside Terraform show as drift. The organization\'s default admin user (`org-admin-<organization id>`) is ' +
+      'never listed, removed or reported. Every page of members is read, and every add and remove of an apply is sent ' +
+      'even when some fail.\n\n' +
+      'Creating this resource for an organization that already has members outside `user_ids` fails (rather than ' +
+      'silently removing them): add them to `user_ids`, or import the resource first. Destroying it removes only the ' +
+      'members listed in `user_ids`; users themselves are never deleted. To stop managing the member set without removing ' +
+      'anyone, forget the resource instead of destroying it (`terraform state rm`, or a `removed` block with `destroy = false`).\n\n' +
+      'Do not combine with `orgadmin_membership` for the same organization.\n\n' +
+      'Import by `ORG` or `REALM/ORG`, e.g. `terraform import orgadmin_organization_members.example 6f1d3c0e-…`.',
+    attributes: {
+      id: {
+        type: 'string',
+        computed: true,
+        useStateForUnknown: true,
+        description: 'The organization\'s id (the same as `organization_id`).',
+      },
+      organization_id: {
+        type: 'string',
+        required: true,
+        requiresReplace: true,
+        description: 'The organization whose members this resource manages.',
+      },
+      user_ids: {
+        type: ['set', 'string'],
+        required: true,
+        description:
+          'The ids of every user that must be a member (the default admin user excepted). Users are added and removed to match.',
+      },
+      realm: resourceRealmAttribute,
+    },
+  },
+
+  validate(config, diags) {
+    const org = knownString(config['organization_id']);
+    if (org !== undefined && org.trim() === '') diags.error('Invalid organization_id', '`organization_id` must not be empty.', ['organization_id']);
+    const userIds = config['user_ids'];
+    if (Array.isArray(userIds)) {
+      const empty = userIds.filter((id) => typeof id === 'string' && id.trim() === '').length;
+      if (empty > 0) diags.error('Invalid user id', '`user_ids` holds an empty id; every element must be a user id.', ['user_ids']);
+    }
+    validateRealm(config['realm'], diags);
+  },
+
+  modifyPlan(ctx, req, plan) {
+    planRealm(ctx, req.config, req.priorState, plan);
+    const org = knownString(req.config['organization_id']);
+    if (org !== undefined) plan.plannedState['id'] = org;
+  },
+
+  async create(ctx, req, diags) {
+    const target = targetOf(ctx, req.plannedState);
+    const desired = new Set(knownStringList(req.plannedState['user_ids']) ?? []);
+    const live = await liveMemberIds(ctx, target, 'manage its members', diags);
+    if (live === undefined) return null;
+    const outside = live.filter((id) => !desired.has(id));
+    if (outside.length > 0) {
+      diags.error(
+        'Organization has members outside user_ids',
+        `Organization ${quote(target.organizationId)} in realm ${quote(target.realm)} already has ${outside.length} member${outside.length === 1 ? '' : 's'} that \`user_ids\` does not list: ${listIds(outside)}. ` +
+          'This resource is authoritative and would remove them, so nothing was changed. Either add them to `user_ids`, or import the current member set first and then edit it:\n\n' +
+          `  terraform import ${ORGANIZATION_MEMBERS_RESOURCE_TYPE}.<name> ${target.organizationId}`,
+        ['user_ids'],
+      );
+      return null;
+    }
+    const liveSet = new Set(live);
+    const toAdd = [...desired].filter((id) => !liveSet.has(id));
+    const outcome = await applyChanges(ctx, target, toAdd, [], diags);
+    if (diags.hasErrors()) return null;
+    return stateOf(target, [...live, ...outcome.added]);
+  },
+
+  async read(ctx, req, diags) {
+    const target = targetOf(ctx, req.state);
+    try {
+      const members = await listManagedMembers(ctx, target.organizationId, target.realm);
+      return stateOf(target, members.map((member) => member.id));
+    } catch (error) {
+      if (isObjectNotFound(error)) {
+        diags.warning(
+          'Organization removed outside Terraform',
+          `Organization ${quote(target.organizationId)} in realm ${quote(target.realm)} no longer exists, so its member set is removed from the state.`,
+        );
+        return null;
+      }
+      reportError(diags, error, { action: 'list organization members', target: `of organization ${quote(target.organizationId)} in realm ${quote(target.realm)}`, permission: 'view-organizations' }, reportingFor(ctx, target.realm));
+      return req.state;
+    }
+  },
+
+  async update(ctx, req, diags) {
+    const target = targetOf(ctx, req.priorState);
+    const desired = new Set(knownStringList(req.plannedState['user_ids']) ?? []);
+    // The difference is taken against the live list, not the prior state: members changed since
+    // the refresh are still brought to the configured set.
+    const live = await liveMemberIds(ctx, target, 'update its members', diags);
+    if (live === undefined) return null;
+    const liveSet = new Set(live);
+    const toAdd = [...desired].filter((id) => !liveSet.has(id));
+    const toRemove = live.filter((id) => !desired.has(id));
+    ctx.logger.debug('updating organization members', { organizationId: target.organizationId, add: toAdd.length, remove: toRemove.length });
+    const outcome = await applyChanges(ctx, target, toAdd, toRemove, diags);
+    const removed = new Set(outcome.removed);
+    // The state records what is true now, also after partial failures, so the next plan retries
+    // exactly what is still missing.
+    return stateOf(target, [...live.filter((id) => !removed.has(id)), ...outcome.added]);
+  },
+
+  async delete(ctx, req, diags) {
+    const target = targetOf(ctx, req.priorState);
+    const listed = knownStringList(req.priorState['user_ids']) ?? [];
+    await applyChanges(ctx, target, [], listed, diags);
+  },
+
+  async importState(ctx, req, diags) {
+    const parsed = parseImportId(req.id, { typeName: ORGANIZATION_MEMBERS_RESOURCE_TYPE, segments: ['ORG'], example: '6f1d3c0e-5b0a-4c1e-9d1f-2a7b8c9d0e1f' }, diags);
+    if (!parsed) return null;
+    return { id: parsed.ids[0]!, organization_id: parsed.ids[0]!, user_ids: null, realm: parsed.realm ?? ctx.realm };
+  },
+};

@@ -1,0 +1,352 @@
+/**
+ * `orgadmin_organization`: one organization of a realm. Everything but the realm updates in place.
+ *
+ * `domains` and `attributes` left out of the configuration (null) are not managed: the provider
+ * neither reports nor wipes values set outside Terraform (the Keycloak provider wiped them on every
+ * apply, keycloak#1031). Setting them (even to an empty set or map) makes them managed.
+ */
+import type { Organization, OrganizationInput } from '../../api';
+import { MAX_NAME_LENGTH } from '../../api';
+import { ConflictError } from '../../client';
+import type { OrgAdminProviderContext } from '../context';
+import { isObjectNotFound, reportError, reportingFor, serviceAnswer } from '../diagnostics';
+import type { Diagnostics, ObjectValue, Resource, Value } from '../framework/types';
+import { parseImportId } from '../import-id';
+import { isUnknown } from '../protocol/unknown';
+import { planRealm, resourceRealmAttribute, validateRealm } from '../realm';
+import { knownString, knownStringList, knownStringListMap, quote, sameStringSet } from '../values';
+
+/** The resource's type name. */
+export const ORGANIZATION_RESOURCE_TYPE = 'orgadmin_organization';
+
+/** Longest URL the service accepts. */
+const MAX_URL_LENGTH = 2048;
+
+/** One DNS label: letters, digits and inner hyphens, 1–63 characters. */
+const DNS_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/**
+ * Why `domain` is not a DNS name the service accepts, or undefined when it is one. Case is not a
+ * problem: domains are compared and sent lowercase.
+ */
+export function domainProblem(domain: string): string | undefined {
+  const lower = domain.toLowerCase();
+  if (lower === '') return 'is empty';
+  if (lower.length > 253) return 'is longer than 253 characters';
+  if (lower.includes('://') || lower.includes('/')) return 'is a URL; write only the host name, e.g. `example.com`';
+  const labels = lower.split('.');
+  const bad = labels.find((label) => !DNS_LABEL.test(label));
+  if (bad !== undefined) {
+    return bad === ''
+      ? 'has an empty label (two dots in a row, or a leading or trailing dot)'
+      : `has the label ${quote(bad)}: labels are letters, digits and inner hyphens, up to 63 characters`;
+  }
+  return undefined;
+}
+
+/** Why `url` is not an absolute http(s) URL, or undefined when it is one. */
+export function urlProblem(url: string): string | undefined {
+  if (url.length > MAX_URL_LENGTH) return `is longer than ${MAX_URL_LENGTH} characters`;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return 'is not an absolute URL; write it with its scheme, e.g. `https://example.com`';
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    return `has the scheme ${quote(parsed.protocol.replace(/:$/, ''))}; only http and https are accepted`;
+  }
+  return undefined;
+}
+
+/** Validates the organization's own attributes (shared by the resource's validate). */
+function validateOrganizationConfig(config: ObjectValue, diags: Diagnostics): void {
+  const name = knownString(config['name']);
+  if (name !== undefined) {
+    if (name.trim() === '') diags.error('Invalid organization name', '`name` must not be empty.', ['name']);
+    else if (name.length > MAX_NAME_LENGTH) {
+      diags.error('Invalid organization name', `\`name\` has ${name.length} characters; at most ${MAX_NAME_LENGTH} are allowed.`, ['name']);
+    }
+  }
+  const displayName = knownString(config['display_name']);
+  if (displayName !== undefined && displayName.length > MAX_NAME_LENGTH) {
+    diags.error('Invalid display name', `\`display_name\` has ${displayName.length} characters; at most ${MAX_NAME_LENGTH} are allowed.`, ['display_name']);
+  }
+  const url = knownString(config['url']);
+  if (url !== undefined) {
+    const problem = urlProblem(url);
+    if (problem) diags.error('Invalid organization URL', `\`url\` ${quote(url)} ${problem}.`, ['url']);
+  }
+  const domains = config['domains'];
+  if (Array.isArray(domains)) {
+    const seen = new Map<string, string>();
+    for (const domain of domains) {
+      if (typeof domain !== 'string') continue;
+      const problem = domainProblem(domain);
+      if (problem) {
+        diags.error('Invalid domain', `The domain ${quote(domain)} ${problem}.`, ['domains']);
+        continue;
+      }
+      const lower = domain.toLowerCase();
+      const earlier = seen.get(lower);
+      if (earlier !== undefined) {
+        diags.error('Duplicate domain', `The domains ${quote(earlier)} and ${quote(domain)} are the same domain (domains are not case-sensitive); keep one.`, ['domains']);
+      }
+      seen.set(lower, domain);
+    }
+  }
+  const attributes = config['attributes'];
+  if (attributes !== null && attributes !== undefined && !isUnknown(attributes) && typeof attributes === 'object' && !Array.isArray(attributes)) {
+    for (const key of Object.keys(attributes)) {
+      if (key.trim() === '') diags.error('Invalid attribute name', 'An attribute name in `attributes` is empty.', ['attributes']);
+    }
+  }
+  validateRealm(config['realm'], diags);
+}
+
+/**
+ * Domains for state: keeps the configuration's spelling when the service holds the same domains
+ * (the service stores them lowercase), so a mixed-case domain does not show as drift forever.
+ */
+function domainsForState(prior: Value | undefined, remote: readonly string[]): Value {
+  const priorList = knownStringList(prior);
+  if (priorList === undefined) return null; // not managed
+  const lowerPrior = priorList.map((d) => d.toLowerCase());
+  return sameStringSet(lowerPrior, remote.map((d) => d.toLowerCase())) ? priorList : [...remote];
+}
+
+/** The state for a remote organization, given the state it refreshes (for unmanaged fields). */
+function stateFromOrganization(org: Organization, realm: string, prior: ObjectValue): ObjectValue {
+  const priorAttributes = prior['attributes'];
+  return {
+    id: org.id,
+    realm: org.realm || realm,
+    name: org.name,
+    display_name: org.displayName ?? null,
+    url: org.url ?? null,
+    domains: domainsForState(prior['domains'], org.domains),
+    attributes: priorAttributes === null || priorAttributes === undefined ? null : cloneAttributes(org.attributes),
+  };
+}
+
+function cloneAttributes(attributes: Record<string, string[]>): { [key: string]: Value } {
+  const result: { [key: string]: Value } = {};
+  for (const [key, values] of Object.entries(attributes)) result[key] = [...values];
+  return result;
+}
+
+/** The target phrase of an operation on one organization: `"ID" ("NAME") in realm "REALM"`. */
+function target(realm: string, id: string | undefined, name?: string): string {
+  const parts = [id, name].filter((part): part is string => part !== undefined).map(quote);
+  const what = parts.length === 2 ? `${parts[0]} (${parts[1]})` : parts[0] ?? '';
+  return `${what} in realm ${quote(realm)}`;
+}
+
+function capitalizeFirst(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
+ * Reports a 409 on create or rename: names the organization that already has the name (looked up
+ * by exact name) and how to import it.
+ */
+async function reportNameTaken(
+  ctx: OrgAdminProviderContext,
+  realm: string,
+  name: string,
+  error: ConflictError,
+  action: string,
+  diags: Diagnostics,
+): Promise<void> {
+  let existingId: string | undefined;
+  try {
+    const candidates = await ctx.client.listAllOrganizations({ search: name }, { realm });
+    existingId = candidates.find((org) => org.name === name)?.id;
+  } catch (lookupError) {
+    ctx.logger.warn('could not look up the organization that holds a name', { realm, error: String(lookupError) });
+  }
+  const answer = capitalizeFirst(serviceAnswer(error.status, error.error, error.errorDescription));
+  const detail =
+    existingId !== undefined
+      ? `${answer}\n\nAn organization named ${quote(name)} already exists in realm ${quote(realm)}: its id is ${quote(existingId)}. ` +
+        `To manage it with Terraform, import it into this resource (use the resource's address):\n\n` +
+        `  terraform import orgadmin_organization.<name> ${existingId}\n\nor choose another \`name\`.`
+      : `${answer}\n\nAn organization named ${quote(name)} already exists in realm ${quote(realm)} (its id could not be looked up with these credentials). ` +
+        'Choose another `name`, or import the existing organization with `terraform import orgadmin_organization.<name> <id>`.';
+  diags.error(`Failed to ${action}: the name ${quote(name)} is taken`, detail, ['name']);
+}
+
+/** The body of create and update from a planned state. */
+function organizationInput(planned: ObjectValue): OrganizationInput {
+  const input: OrganizationInput = {
+    name: knownString(planned['name']) ?? '',
+    displayName: knownString(planned['display_name']) ?? null,
+    url: knownString(planned['url']) ?? null,
+  };
+  const domains = knownStringList(planned['domains']);
+  if (domains !== undefined) input.domains = [...new Set(domains.map((d) => d.toLowerCase()))];
+  const attributes = knownStringListMap(planned['attributes']);
+  if (attributes !== undefined) input.attributes = attributes;
+  return input;
+}
+
+/** The `orgadmin_organization` resource. */
+export const organizationResource: Resource<OrgAdminProviderContext> = {
+  typeName: ORGANIZATION_RESOURCE_TYPE,
+  schema: {
+    version: 0,
+    description:
+      'An organization of a realm of the Organization Administration Service.\n\n' +
+      '`domains` and `attributes` are managed only when set: left out, values set outside Terraform are kept and not ' +
+      'reported as drift. Removing them from the configuration stops managing them without deleting them; set them to ' +
+      'an empty set or map to delete every value.\n\n' +
+      'Import by `ID` or `REALM/ID`, e.g. `terraform import orgadmin_organization.example 6f1d3c0e-…`. An import leaves ' +
+      '`domains` and `attributes` unmanaged; when the configuration sets them, the next apply takes them over.',
+    attributes: {
+      id: {
+        type: 'string',
+        computed: true,
+        useStateForUnknown: true,
+        description: 'The organization\'s id, assigned by the service.',
+      },
+      realm: resourceRealmAttribute,
+      name: {
+        type: 'string',
+        required: true,
+        description: 'The organization\'s name: unique in the realm, 1–255 characters. Changing it renames the organization in place.',
+      },
+      display_name: {
+        type: 'string',
+        optional: true,
+        description: 'A human-friendly name shown instead of `name`.',
+      },
+      url: {
+        type: 'string',
+        optional: true,
+        description: 'The organization\'s web address: an absolute `http` or `https` URL.',
+      },
+      domains: {
+        type: ['set', 'string'],
+        optional: true,
+        description:
+          'The organization\'s DNS domains, e.g. `["example.com"]`. Compared without regard to case and sent lowercase. ' +
+          'Left out: not managed (domains set outside Terraform are kept).',
+      },
+      attributes: {
+        type: ['map', ['list', 'string']],
+        optional: true,
+        description:
+          'Custom attributes: each name holds a list of strings, e.g. `{ tier = ["gold"] }`. ' +
+          'Left out: not managed (attributes set outside Terraform are kept and sent back unchanged on update); ' +
+          'set to `{}` to remove every attribute.',
+      },
+    },
+  },
+
+  validate(config, diags) {
+    validateOrganizationConfig(config, diags);
+  },
+
+  modifyPlan(ctx, req, plan) {
+    planRealm(ctx, req.config, req.priorState, plan);
+  },
+
+  async create(ctx, req, diags) {
+    const planned = req.plannedState;
+    const realm = knownString(planned['realm']) ?? ctx.realm;
+    const input = organizationInput(planned);
+    let id: string;
+    try {
+      id = await ctx.client.createOrganization(input, { realm });
+    } catch (error) {
+      if (error instanceof ConflictError) {
+        await reportNameTaken(ctx, realm, input.name, error, 'create organization', diags);
+      } else {
+        reportError(diags, error, { action: 'create organization', target: target(realm, undefined, input.name), permission: 'create-organization' }, reportingFor(ctx, realm));
+      }
+      return null;
+    }
+    ctx.logger.info('created organization', { realm, id });
+    return { ...planned, id, realm };
+  },
+
+  async read(ctx, req, diags) {
+    const state = req.state;
+    const id = knownString(state['id']) ?? '';
+    const realm = knownString(state['realm']) ?? ctx.realm;
+    try {
+      const org = await ctx.client.getOrganization(id, { realm });
+      return stateFromOrganization(org, realm, state);
+    } catch (error) {
+      if (isObjectNotFound(error)) {
+        diags.warning(
+          'Organization removed outside Terraform',
+          `The organization ${target(realm, id, knownString(state['name']))} no longer exists. It is removed from the state; the next plan creates it again.`,
+        );
+        return null;
+      }
+      reportError(diags, error, { action: 'read organization', target: target(realm, id), permission: 'view-organizations' }, reportingFor(ctx, realm));
+      return state;
+    }
+  },
+
+  async update(ctx, req, diags) {
+    const planned = req.plannedState;
+    const id = knownString(req.priorState['id']) ?? '';
+    const realm = knownString(req.priorState['realm']) ?? ctx.realm;
+    const input = organizationInput(planned);
+    const op = { action: 'update organization', target: target(realm, id, input.name), permission: 'manage-organizations' } as const;
+    if (input.attributes === undefined) {
+      // The service replaces attributes on update (absent means cleared): send the remote ones
+      // back so that attributes not managed by Terraform survive.
+      try {
+        const remote = await ctx.client.getOrganization(id, { realm });
+        input.attributes = remote.attributes;
+      } catch (error) {
+        reportError(diags, error, { ...op, action: 'read organization before updating it', permission: 'view-organizations' }, reportingFor(ctx, realm));
+        return null;
+      }
+    }
+    try {
+      await ctx.client.updateOrganization(id, input, { realm });
+    } catch (error) {
+      if (error instanceof ConflictError) await reportNameTaken(ctx, realm, input.name, error, 'rename organization', diags);
+      else reportError(diags, error, op, reportingFor(ctx, realm));
+      return null;
+    }
+    return { ...planned, id, realm };
+  },
+
+  async delete(ctx, req, diags) {
+    const id = knownString(req.priorState['id']) ?? '';
+    const realm = knownString(req.priorState['realm']) ?? ctx.realm;
+    try {
+      await ctx.client.deleteOrganization(id, { realm });
+    } catch (error) {
+      if (isObjectNotFound(error)) return; // already gone: the goal of delete
+      reportError(diags, error, { action: 'delete organization', target: target(realm, id, knownString(req.priorState['name'])), permission: 'manage-organizations' }, reportingFor(ctx, realm));
+    }
+  },
+
+  async importState(ctx, req, diags) {
+    const parsed = parseImportId(req.id, { typeName: ORGANIZATION_RESOURCE_TYPE, segments: ['ID'], example: '6f1d3c0e-5b0a-4c1e-9d1f-2a7b8c9d0e1f' }, diags);
+    if (!parsed) return null;
+    const realm = parsed.realm ?? ctx.realm;
+    const id = parsed.ids[0]!;
+    let org: Organization;
+    try {
+      org = await ctx.client.getOrganization(id, { realm });
+    } catch (error) {
+      if (isObjectNotFound(error)) {
+        diags.error('Cannot import organization', `There is no organization with id ${quote(id)} in realm ${quote(realm)}. Check the id (and the realm: import by \`REALM/ID\` for another realm than the provider's).`);
+      } else {
+        reportError(diags, error, { action: 'import organization', target: target(realm, id), permission: 'view-organizations' }, reportingFor(ctx, realm));
+      }
+      return null;
+    }
+    // Imported domains and attributes start unmanaged (null). Importing them would make a
+    // configuration that leaves them out plan "attributes -> null", which reads as a wipe although
+    // nothing would be deleted; a configuration that sets them plans a harmless in-place update.
+    return stateFromOrganization(org, realm, { domains: null, attributes: null });
+  },
+};

@@ -1,0 +1,113 @@
+/**
+ * Request hooks that run before the body is read: which realm a request addresses (path, pinned
+ * by Host), who the caller is (bearer token), and whether the caller may do this operation.
+ * Order of answers: 400 bad path parameter, 404 realm, 401 token, 403 realm disabled,
+ * 429 rate limit, 403 permission.
+ */
+import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import { hasPermission, isPermission, MAX_NAME_LENGTH, type Permission } from '../../api';
+import type { ServiceContext } from '../context';
+import { ServiceError } from '../errors';
+import { TokenError, verifyJwt } from './jwt';
+
+/** The realm a Host header pins to, or undefined when the host is the bare domain, an IP or foreign. */
+export function realmPinnedByHost(host: string | undefined, domain: string): string | undefined {
+  if (!host) return undefined;
+  let hostname = host.toLowerCase();
+  if (hostname.startsWith('[')) return undefined; // IPv6 literal
+  hostname = hostname.replace(/:\d+$/, '').replace(/\.$/, '');
+  const suffix = `.${domain.toLowerCase()}`;
+  if (!hostname.endsWith(suffix)) return undefined;
+  const label = hostname.slice(0, -suffix.length);
+  return label !== '' && !label.includes('.') ? label : undefined;
+}
+
+/** Path parameters are opaque strings of 1–255 characters. */
+function checkParams(request: FastifyRequest): void {
+  const params = (request.params ?? {}) as Record<string, unknown>;
+  for (const [name, value] of Object.entries(params)) {
+    if (typeof value !== 'string') continue;
+    if (value.length < 1 || value.length > MAX_NAME_LENGTH) {
+      throw new ServiceError(400, 'invalid_request', `Path parameter ${name} must be 1 to ${MAX_NAME_LENGTH} characters long.`);
+    }
+  }
+}
+
+/**
+ * onRequest hook of every realm route: checks path parameters, Host pinning and that the realm
+ * exists, and sets `request.realm`.
+ */
+export function realmHook(ctx: ServiceContext): onRequestAsyncHookHandler {
+  return async (request) => {
+    checkParams(request);
+    const name = (request.params as { realm?: string }).realm ?? '';
+    const pinned = realmPinnedByHost(request.headers.host, ctx.domain);
+    if (pinned !== undefined && pinned !== name) {
+      throw new ServiceError(404, 'realm_mismatch', `This host serves realm ${pinned}, not ${name}.`);
+    }
+    const realm = await ctx.store.getRealm(name);
+    if (!realm) throw new ServiceError(404, 'realm_not_found', 'Realm does not exist');
+    request.realm = realm;
+  };
+}
+
+/** 401 with the RFC 6750 challenge naming the realm. */
+export function invalidToken(realm: string, description: string): ServiceError {
+  return new ServiceError(401, 'invalid_token', description, {
+    'WWW-Authenticate': `Bearer realm="${realm}", error="invalid_token"`,
+  });
+}
+
+/** 403 `insufficient_scope` naming the permission that is missing. */
+export function insufficientScope(realm: string, needed: string): ServiceError {
+  return new ServiceError(403, 'insufficient_scope', `The access token lacks the ${needed} permission.`, {
+    'WWW-Authenticate': `Bearer realm="${realm}", error="insufficient_scope", scope="${needed}"`,
+  });
+}
+
+/** What a bearer route needs from its caller. */
+export interface Requirement {
+  /** The permission needed; undefined means any valid token (e.g. "get member info"). */
+  permission?: Permission;
+  /**
+   * Also let members of the addressed organization (`:orgId`) through without the permission:
+   * an end user may read the organizations they belong to.
+   */
+  orMemberOfOrg?: boolean;
+}
+
+/**
+ * onRequest hook of every bearer-protected route (runs after {@link realmHook}): verifies the
+ * token, sets `request.auth` and `request.clientId`, applies the rate limit, checks the permission.
+ */
+export function bearerHook(ctx: ServiceContext, requirement: Requirement): onRequestAsyncHookHandler {
+  return async (request) => {
+    const realm = request.realm;
+    if (!realm) throw new Error('realm hook must run before the bearer hook');
+    const header = request.headers.authorization;
+    const match = header ? /^Bearer[ ]+([^\s]+)\s*$/i.exec(header) : null;
+    if (!match) throw invalidToken(realm.name, 'A bearer access token is required.');
+    let claims;
+    try {
+      claims = verifyJwt(match[1], realm, { realm: realm.name, typ: 'Bearer' });
+    } catch (error) {
+      if (!(error instanceof TokenError)) throw error;
+      const reason = error.message === 'expired' ? 'The access token has expired.' : 'The access token is not valid for this realm.';
+      throw invalidToken(realm.name, reason);
+    }
+    if (!realm.enabled) throw new ServiceError(403, 'access_denied', `Realm ${realm.name} is disabled.`);
+    const permissions = (Array.isArray(claims.permissions) ? claims.permissions : []).filter(
+      (p): p is Permission => typeof p === 'string' && isPermission(p),
+    );
+    request.auth = { userId: claims.sub, clientId: claims.azp, permissions };
+    request.clientId = claims.azp;
+    ctx.rateLimiter?.hit(`client:${claims.azp}`);
+    const needed = requirement.permission;
+    if (needed === undefined || hasPermission(permissions, needed)) return;
+    const orgId = (request.params as { orgId?: string }).orgId;
+    if (requirement.orMemberOfOrg && orgId !== undefined) {
+      if (await ctx.store.isMember(realm.name, orgId, claims.sub)) return;
+    }
+    throw insufficientScope(realm.name, needed);
+  };
+}

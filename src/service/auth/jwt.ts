@@ -1,0 +1,135 @@
+/**
+ * JWT issue and verify, RS256 only, with node:crypto. Verification refuses every other `alg`
+ * (including `none`), checks the signature against the realm's key, the issuer's realm and `exp`.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc7519 (JWT) and https://www.rfc-editor.org/rfc/rfc7515 (JWS)
+ */
+import { createHash, createPublicKey, generateKeyPairSync, randomUUID, sign, verify } from 'node:crypto';
+
+/** A realm's signing key pair in PEM form plus its key id. */
+export interface SigningKey {
+  privateKeyPem: string;
+  publicKeyPem: string;
+  keyId: string;
+}
+
+/** The public half of a realm key as a JWK (RFC 7517). */
+export interface PublicJwk {
+  kty: 'RSA';
+  use: 'sig';
+  alg: 'RS256';
+  kid: string;
+  n: string;
+  e: string;
+}
+
+/** Claims the service puts in (and expects of) its tokens. */
+export interface TokenClaims {
+  iss: string;
+  sub: string;
+  azp: string;
+  exp: number;
+  iat: number;
+  jti: string;
+  /** `Bearer` for access tokens, `portal` for admin portal links; never interchangeable. */
+  typ: string;
+  [claim: string]: unknown;
+}
+
+/** Why a token was refused (for logs and tests; clients only see `invalid_token`). */
+export class TokenError extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'TokenError';
+  }
+}
+
+/** A fresh 2048-bit RSA key for a new realm. kid = RFC 7638 thumbprint of the public key. */
+export function generateSigningKey(): SigningKey {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const publicKeyPem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
+  return {
+    privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    publicKeyPem,
+    keyId: thumbprint(publicKeyPem),
+  };
+}
+
+/** RFC 7638 JWK thumbprint (SHA-256, base64url). */
+function thumbprint(publicKeyPem: string): string {
+  const jwk = createPublicKey(publicKeyPem).export({ format: 'jwk' }) as { n: string; e: string };
+  // Members in lexicographic order, no whitespace, as RFC 7638 §3.2 requires.
+  const canonical = JSON.stringify({ e: jwk.e, kty: 'RSA', n: jwk.n });
+  return createHash('sha256').update(canonical).digest('base64url');
+}
+
+/** The JWK of a realm's public key (published at the JWKS endpoint). */
+export function publicJwk(key: Pick<SigningKey, 'publicKeyPem' | 'keyId'>): PublicJwk {
+  const jwk = createPublicKey(key.publicKeyPem).export({ format: 'jwk' }) as { n: string; e: string };
+  return { kty: 'RSA', use: 'sig', alg: 'RS256', kid: key.keyId, n: jwk.n, e: jwk.e };
+}
+
+const encodeJson = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+/** Signs claims as a compact JWS with RS256. `iat`, `jti` are filled in when absent. */
+export function signJwt(
+  key: SigningKey,
+  claims: Omit<TokenClaims, 'iat' | 'jti'> & { iat?: number; jti?: string },
+): string {
+  const header = { alg: 'RS256', typ: 'JWT', kid: key.keyId };
+  const body = { iat: Math.floor(Date.now() / 1000), jti: randomUUID(), ...claims };
+  const input = `${encodeJson(header)}.${encodeJson(body)}`;
+  const signature = sign('sha256', Buffer.from(input), key.privateKeyPem).toString('base64url');
+  return `${input}.${signature}`;
+}
+
+function decodeJson(part: string, what: string): Record<string, unknown> {
+  try {
+    const value = JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as unknown;
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    // fall through
+  }
+  throw new TokenError(`malformed ${what}`);
+}
+
+/** The realm named by an issuer URL (`…/realms/{realm}`), or undefined. */
+export function realmOfIssuer(iss: unknown): string | undefined {
+  if (typeof iss !== 'string') return undefined;
+  const match = /\/realms\/([^/]+)$/.exec(iss);
+  if (!match) return undefined;
+  try {
+    return decodeURIComponent(match[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Verifies a compact JWS against the realm's key and returns its claims.
+ *
+ * The issuer check is by realm (the last path segment of `iss`), not by host, so a token fetched
+ * through `127.0.0.1` stays valid when the same client calls `acme.localhost` — the per-realm key
+ * is what binds a token to its realm.
+ */
+export function verifyJwt(
+  token: string,
+  key: Pick<SigningKey, 'publicKeyPem' | 'keyId'>,
+  expected: { realm: string; typ: string; nowSeconds?: number },
+): TokenClaims {
+  const parts = token.split('.');
+  if (parts.length !== 3 || parts.some((part) => !/^[A-Za-z0-9_-]*$/.test(part))) throw new TokenError('not a compact JWS');
+  const header = decodeJson(parts[0], 'header');
+  if (header.alg !== 'RS256') throw new TokenError(`algorithm ${String(header.alg)} is not accepted`);
+  if (header.kid !== undefined && header.kid !== key.keyId) throw new TokenError('unknown key id');
+  const signature = Buffer.from(parts[2], 'base64url');
+  const ok = verify('sha256', Buffer.from(`${parts[0]}.${parts[1]}`), key.publicKeyPem, signature);
+  if (!ok) throw new TokenError('bad signature');
+  const claims = decodeJson(parts[1], 'claims');
+  if (realmOfIssuer(claims.iss) !== expected.realm) throw new TokenError('issued by another realm');
+  if (claims.typ !== expected.typ) throw new TokenError(`token type ${String(claims.typ)} is not accepted here`);
+  const now = expected.nowSeconds ?? Math.floor(Date.now() / 1000);
+  if (typeof claims.exp !== 'number' || claims.exp <= now) throw new TokenError('expired');
+  if (typeof claims.sub !== 'string' || typeof claims.azp !== 'string') throw new TokenError('missing subject');
+  return claims as TokenClaims;
+}

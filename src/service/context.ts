@@ -1,0 +1,66 @@
+/**
+ * What every route area shares: the store, the configuration, and helpers to build absolute URLs.
+ * Also declares the per-request fields the hooks fill in (realm, authentication, client id).
+ */
+import type { FastifyRequest } from 'fastify';
+import type { Permission } from '../api';
+import type { RateLimiter } from './rate-limit';
+import type { RealmRecord, Store } from './store/store';
+
+/** The authenticated caller of a bearer-protected request. */
+export interface AuthContext {
+  /** The token's subject: a service-account user id or an end user id. */
+  userId: string;
+  /** The client the token was issued to (`azp`). */
+  clientId: string;
+  /** Permissions carried by the token. */
+  permissions: Permission[];
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The realm addressed by the path (set by the realm hook). */
+    realm?: RealmRecord;
+    /** The authenticated caller (set by the bearer hook). */
+    auth?: AuthContext;
+    /** The client id behind the request, when known (bearer token's `azp`, or the token request's client). */
+    clientId?: string;
+  }
+}
+
+/** Shared state handed to every route area. */
+export interface ServiceContext {
+  store: Store;
+  /** The service's DNS domain; `<realm>.<domain>` pins a request to a realm. */
+  domain: string;
+  /** Fixed public base address (no trailing slash), or undefined to derive it from each request. */
+  publicBaseUrl?: string;
+  /** Per-client rate limiter, or undefined when rate limiting is off. */
+  rateLimiter?: RateLimiter;
+  /** Lifetime of admin portal links. */
+  portalLinkLifetimeSeconds: number;
+}
+
+/** The base address the caller used (or the configured public one), without a trailing slash. */
+export function baseUrlOf(request: FastifyRequest, ctx: ServiceContext): string {
+  if (ctx.publicBaseUrl) return ctx.publicBaseUrl.replace(/\/+$/, '');
+  return `${request.protocol}://${request.host}`;
+}
+
+/** The absolute URL of this request without its query string. */
+export function requestUrlOf(request: FastifyRequest, ctx: ServiceContext): string {
+  const path = request.url.split('?')[0].replace(/\/+$/, '');
+  return `${baseUrlOf(request, ctx)}${path}`;
+}
+
+/** The realm of a request; the realm hook guarantees it on every realm route. */
+export function realmOf(request: FastifyRequest): RealmRecord {
+  if (!request.realm) throw new Error('realm hook did not run for this route');
+  return request.realm;
+}
+
+/** The caller of a request; the bearer hook guarantees it on every protected route. */
+export function authOf(request: FastifyRequest): AuthContext {
+  if (!request.auth) throw new Error('bearer hook did not run for this route');
+  return request.auth;
+}

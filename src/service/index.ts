@@ -1,0 +1,32 @@
+/**
+ * The Organization Administration Service: build the app, run the server, administer realms, API
+ * keys and users, and the store contract with its SQLite implementation.
+ */
+export { buildApp, BODY_LIMIT_BYTES, DEFAULT_PORTAL_LINK_LIFETIME_SECONDS, type AppOptions } from './app';
+export { startServer, type ServerOptions, type RunningServer } from './server';
+export {
+  Admin,
+  AdminError,
+  DEFAULT_TOKEN_LIFETIME_SECONDS,
+  MAX_TOKEN_LIFETIME_SECONDS,
+  type ApiKeyInfo,
+  type CreatedApiKey,
+  type RealmInfo,
+} from './admin';
+export { ServiceError } from './errors';
+export type { RateLimitOptions } from './rate-limit';
+export { PUBLIC_CLIENT_ID } from './routes/token';
+export {
+  StoreConflictError,
+  type ApiKeyRecord,
+  type MemberFilter,
+  type NewUser,
+  type OrganizationFilter,
+  type RealmRecord,
+  type RealmUpdate,
+  type Store,
+  type UserFilter,
+  type UserKind,
+  type UserRecord,
+} from './store/store';
+export { SqliteStore, SQLITE_MIGRATIONS_DIR } from './store/sqlite-store';

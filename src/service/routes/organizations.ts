@@ -1,0 +1,258 @@
+/**
+ * Organizations: list, count, create, get, update, delete (SERVICE_API.md, "Organizations").
+ * The portal link lives in portal.ts and "get member info" (`/orgs/me`) in memberships.ts.
+ */
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import {
+  ORGS_PAGE,
+  orgAdminUsername,
+  OrganizationInputSchema,
+  OrganizationsQuerySchema,
+  type Attributes,
+  type Organization,
+  type OrganizationInput,
+  type OrganizationsQuery,
+} from '../../api';
+import { bearerHook, realmHook } from '../auth/guards';
+import { realmOf, requestUrlOf, type ServiceContext } from '../context';
+import { notFound, ServiceError } from '../errors';
+import { StoreConflictError, type OrganizationFilter } from '../store/store';
+
+const RealmParams = Type.Object({ realm: Type.String() });
+const OrgParams = Type.Object({ realm: Type.String(), orgId: Type.String() });
+const CountQuery = Type.Object({ search: Type.Optional(Type.String()), q: Type.Optional(Type.String()) });
+
+/** A DNS name: labels of letters, digits and inner hyphens, 1–63 characters each, 253 in all. */
+const DNS_NAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
+
+const invalidBody = (description: string): ServiceError => new ServiceError(400, 'invalid_body', description);
+
+/** Domains: lowercased, valid DNS names, duplicates dropped (first occurrence kept). */
+export function normalizeDomains(domains: string[]): string[] {
+  const out: string[] = [];
+  for (const raw of domains) {
+    const domain = raw.trim().toLowerCase().replace(/\.$/, '');
+    if (!DNS_NAME.test(domain)) throw invalidBody(`Domain "${raw}" is not a valid DNS name.`);
+    if (!out.includes(domain)) out.push(domain);
+  }
+  return out;
+}
+
+/** `url`: null/absent, or an absolute http(s) URL. */
+function normalizeUrl(url: string | null | undefined): string | null {
+  if (url === undefined || url === null) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw invalidBody(`url "${url}" is not an absolute http or https URL.`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw invalidBody(`url "${url}" is not an absolute http or https URL.`);
+  }
+  return url;
+}
+
+/** The checked, normalized fields of a create or update body. */
+function readInput(body: OrganizationInput): {
+  name: string;
+  displayName: string | null;
+  url: string | null;
+  attributes: Attributes;
+  domains?: string[];
+} {
+  if (body.name.trim() === '') throw invalidBody('name must not be blank.');
+  return {
+    name: body.name,
+    displayName: body.displayName ?? null,
+    url: normalizeUrl(body.url),
+    attributes: body.attributes ?? {},
+    domains: body.domains === undefined ? undefined : normalizeDomains(body.domains),
+  };
+}
+
+/**
+ * Parses `q`: space-separated `key:value` pairs; a key or value with spaces is double-quoted
+ * (`"cost center":"north east"`).
+ */
+export function parseAttributeQuery(q: string): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [];
+  const bad = (): ServiceError =>
+    new ServiceError(400, 'invalid_query', `q "${q}" is not a list of key:value pairs (quote keys or values that contain spaces).`);
+  let i = 0;
+  const readPart = (stopAtColon: boolean): string => {
+    if (q[i] === '"') {
+      const end = q.indexOf('"', i + 1);
+      if (end < 0) throw bad();
+      const part = q.slice(i + 1, end);
+      i = end + 1;
+      return part;
+    }
+    const start = i;
+    while (i < q.length && !/\s/.test(q[i]) && !(stopAtColon && q[i] === ':') && q[i] !== '"') i += 1;
+    return q.slice(start, i);
+  };
+  while (i < q.length) {
+    if (/\s/.test(q[i])) {
+      i += 1;
+      continue;
+    }
+    const key = readPart(true);
+    if (key === '' || q[i] !== ':') throw bad();
+    i += 1;
+    const value = readPart(false);
+    if (i < q.length && !/\s/.test(q[i])) throw bad();
+    pairs.push([key, value]);
+  }
+  return pairs;
+}
+
+function filterOf(query: { search?: string; q?: string }): OrganizationFilter {
+  return {
+    search: query.search === undefined || query.search === '' ? undefined : query.search,
+    attributes: query.q === undefined ? undefined : parseAttributeQuery(query.q),
+  };
+}
+
+function conflict(error: StoreConflictError, name: string, id: string): ServiceError {
+  return new ServiceError(
+    409,
+    'conflict',
+    error.what === 'organization name'
+      ? `An organization named "${name}" already exists in this realm.`
+      : `An organization with id "${id}" already exists.`,
+  );
+}
+
+/** Registers the organization routes. */
+export async function organizationRoutes(app: FastifyInstance, opts: { ctx: ServiceContext }): Promise<void> {
+  const { ctx } = opts;
+  const { store } = ctx;
+  const realm = realmHook(ctx);
+
+  app.get<{ Params: { realm: string }; Querystring: OrganizationsQuery }>(
+    '/realms/:realm/orgs',
+    {
+      schema: { params: RealmParams, querystring: OrganizationsQuerySchema },
+      onRequest: [realm, bearerHook(ctx, { permission: 'view-organizations' })],
+    },
+    async (request): Promise<Organization[]> => {
+      const query = request.query;
+      return store.listOrganizations(realmOf(request).name, {
+        ...filterOf(query),
+        first: query.first ?? 0,
+        max: Math.min(query.max ?? ORGS_PAGE.default, ORGS_PAGE.cap),
+      });
+    },
+  );
+
+  app.get<{ Params: { realm: string }; Querystring: { search?: string; q?: string } }>(
+    '/realms/:realm/orgs/count',
+    {
+      schema: { params: RealmParams, querystring: CountQuery },
+      onRequest: [realm, bearerHook(ctx, { permission: 'view-organizations' })],
+    },
+    async (request, reply) => {
+      const count = await store.countOrganizations(realmOf(request).name, filterOf(request.query));
+      return reply.type('application/json; charset=utf-8').send(JSON.stringify(count));
+    },
+  );
+
+  app.post<{ Params: { realm: string }; Body: OrganizationInput }>(
+    '/realms/:realm/orgs',
+    {
+      schema: { params: RealmParams, body: OrganizationInputSchema },
+      onRequest: [realm, bearerHook(ctx, { permission: 'create-organization' })],
+    },
+    async (request, reply) => {
+      const realmRecord = realmOf(request);
+      const input = readInput(request.body);
+      const id = request.body.id ?? randomUUID();
+      const org: Organization = {
+        id,
+        name: input.name,
+        displayName: input.displayName,
+        url: input.url,
+        domains: input.domains ?? [],
+        attributes: input.attributes,
+        realm: realmRecord.name,
+      };
+      const now = Date.now();
+      const adminUser = realmRecord.createAdminUser
+        ? {
+            id: randomUUID(),
+            realm: realmRecord.name,
+            username: orgAdminUsername(id),
+            email: null,
+            firstName: null,
+            lastName: null,
+            emailVerified: false,
+            enabled: true,
+            createdTimestamp: now,
+            kind: 'org-admin' as const,
+            adminOfOrganization: id,
+            passwordHash: null,
+          }
+        : undefined;
+      try {
+        await store.createOrganization(org, adminUser, now);
+      } catch (error) {
+        if (error instanceof StoreConflictError) throw conflict(error, org.name, id);
+        throw error;
+      }
+      return reply.status(201).header('Location', `${requestUrlOf(request, ctx)}/${encodeURIComponent(id)}`).send();
+    },
+  );
+
+  app.get<{ Params: { realm: string; orgId: string } }>(
+    '/realms/:realm/orgs/:orgId',
+    {
+      schema: { params: OrgParams },
+      onRequest: [realm, bearerHook(ctx, { permission: 'view-organizations', orMemberOfOrg: true })],
+    },
+    async (request): Promise<Organization> => {
+      const org = await store.getOrganization(realmOf(request).name, request.params.orgId);
+      if (!org) throw notFound(`Organization ${request.params.orgId} does not exist.`);
+      return org;
+    },
+  );
+
+  app.put<{ Params: { realm: string; orgId: string }; Body: OrganizationInput }>(
+    '/realms/:realm/orgs/:orgId',
+    {
+      schema: { params: OrgParams, body: OrganizationInputSchema },
+      onRequest: [realm, bearerHook(ctx, { permission: 'manage-organizations' })],
+    },
+    async (request, reply) => {
+      const input = readInput(request.body);
+      const { orgId } = request.params;
+      let updated: boolean;
+      try {
+        // id and realm in the body are ignored: the path names the organization.
+        updated = await store.updateOrganization(realmOf(request).name, orgId, input);
+      } catch (error) {
+        if (error instanceof StoreConflictError) throw conflict(error, input.name, orgId);
+        throw error;
+      }
+      if (!updated) throw notFound(`Organization ${orgId} does not exist.`);
+      return reply.status(204).send();
+    },
+  );
+
+  app.delete<{ Params: { realm: string; orgId: string } }>(
+    '/realms/:realm/orgs/:orgId',
+    {
+      schema: { params: OrgParams },
+      onRequest: [realm, bearerHook(ctx, { permission: 'manage-organizations' })],
+    },
+    async (request, reply) => {
+      const { orgId } = request.params;
+      if (!(await store.deleteOrganization(realmOf(request).name, orgId))) {
+        throw notFound(`Organization ${orgId} does not exist.`);
+      }
+      return reply.status(204).send();
+    },
+  );
+}

@@ -1,0 +1,140 @@
+/**
+ * The admin portal: `POST …/portal-link` hands out a link carrying a signed, single-organization,
+ * expiring token (RS256 with the realm key, `typ: "portal"`, so it is never accepted as an access
+ * token and vice versa); `GET …/portal?token=` checks it and serves a small server-rendered page.
+ *
+ * A missing, bad or expired portal token answers 401 JSON `invalid_token` (no HTML error page), so
+ * scripts and browsers get the same, documented error shape as everywhere else.
+ */
+import formbody from '@fastify/formbody';
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { issuer, orgAdminUsername, orgPath, realmPath, type Organization, type PortalLink } from '../../api';
+import { bearerHook, realmHook } from '../auth/guards';
+import { signJwt, TokenError, verifyJwt } from '../auth/jwt';
+import { authOf, baseUrlOf, realmOf, type ServiceContext } from '../context';
+import { notFound, ServiceError } from '../errors';
+import type { UserRecord } from '../store/store';
+
+const OrgParams = Type.Object({ realm: Type.String(), orgId: Type.String() });
+const PageQuery = Type.Object({ token: Type.Optional(Type.String()) });
+
+/** Escapes text for HTML element content and attribute values. */
+export function escapeHtml(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+/** The portal page of one organization. */
+function renderPage(org: Organization, members: UserRecord[], actingUser: string): string {
+  const e = escapeHtml;
+  const domains = org.domains.length > 0 ? org.domains.map((d) => `<li>${e(d)}</li>`).join('') : '<li>(none)</li>';
+  const rows = members
+    .map((m) => `<tr><td>${e(m.username)}</td><td>${e(m.email ?? '')}</td><td>${e([m.firstName, m.lastName].filter(Boolean).join(' '))}</td></tr>`)
+    .join('');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${e(org.name)} — organization portal</title></head>
+<body>
+<h1>${e(org.displayName ?? org.name)}</h1>
+<p>Organization <strong>${e(org.name)}</strong> (id <code>${e(org.id)}</code>), realm ${e(org.realm)}. Signed in as ${e(actingUser)}.</p>
+${org.url ? `<p>Website: ${e(org.url)}</p>` : ''}
+<h2>Domains</h2><ul>${domains}</ul>
+<h2>Members (${members.length})</h2>
+<table><thead><tr><th>Username</th><th>Email</th><th>Name</th></tr></thead><tbody>${rows}</tbody></table>
+</body></html>
+`;
+}
+
+const badPortalToken = (description: string): ServiceError => new ServiceError(401, 'invalid_token', description);
+
+/** Registers the portal link endpoint and the portal page. */
+export async function portalRoutes(app: FastifyInstance, opts: { ctx: ServiceContext }): Promise<void> {
+  const { ctx } = opts;
+  const { store } = ctx;
+  await app.register(formbody);
+
+  app.post<{ Params: { realm: string; orgId: string }; Body: { userId?: string; baseUri?: string } | undefined }>(
+    '/realms/:realm/orgs/:orgId/portal-link',
+    {
+      schema: { params: OrgParams },
+      onRequest: [realmHook(ctx), bearerHook(ctx, { permission: 'manage-organizations' })],
+    },
+    async (request): Promise<PortalLink> => {
+      const realm = realmOf(request);
+      const { orgId } = request.params;
+      const body = (request.body ?? {}) as Record<string, unknown>;
+      for (const field of ['userId', 'baseUri']) {
+        if (body[field] !== undefined && typeof body[field] !== 'string') {
+          throw new ServiceError(400, 'invalid_body', `${field} must be a single string.`);
+        }
+      }
+      const userId = body.userId === '' ? undefined : (body.userId as string | undefined);
+      const baseUri = body.baseUri === '' ? undefined : (body.baseUri as string | undefined);
+      if (baseUri !== undefined && !/^https?:\/\/[^\s]+$/i.test(baseUri)) {
+        throw new ServiceError(400, 'invalid_body', `baseUri "${baseUri}" is not an absolute http or https URL.`);
+      }
+      if (!(await store.getOrganization(realm.name, orgId))) throw notFound(`Organization ${orgId} does not exist.`);
+      let user: UserRecord | undefined;
+      if (userId !== undefined) {
+        if (!(await store.isMember(realm.name, orgId, userId))) {
+          throw new ServiceError(400, 'invalid_request', `User ${userId} is not a member of organization ${orgId}.`);
+        }
+        user = await store.getUser(realm.name, userId);
+      } else {
+        user = await store.findUserByUsername(realm.name, orgAdminUsername(orgId));
+        if (!user) {
+          throw new ServiceError(400, 'invalid_request', `Organization ${orgId} has no default admin user; give userId.`);
+        }
+      }
+      if (!user) throw notFound(`User ${userId} does not exist.`);
+      const base = baseUrlOf(request, ctx);
+      const now = Math.floor(Date.now() / 1000);
+      const token = signJwt(realm, {
+        iss: issuer(base, realm.name),
+        sub: user.id,
+        azp: authOf(request).clientId,
+        typ: 'portal',
+        org: orgId,
+        iat: now,
+        exp: now + ctx.portalLinkLifetimeSeconds,
+      });
+      return {
+        user: user.id,
+        link: `${base}${orgPath(realm.name, orgId)}/portal?token=${encodeURIComponent(token)}`,
+        redirect: baseUri ?? `${base}${realmPath(realm.name)}`,
+      };
+    },
+  );
+
+  app.get<{ Params: { realm: string; orgId: string }; Querystring: { token?: string } }>(
+    '/realms/:realm/orgs/:orgId/portal',
+    { schema: { params: OrgParams, querystring: PageQuery }, onRequest: realmHook(ctx) },
+    async (request, reply) => {
+      const realm = realmOf(request);
+      const { orgId } = request.params;
+      const token = request.query.token;
+      if (!token) throw badPortalToken('The portal link has no token.');
+      let claims;
+      try {
+        claims = verifyJwt(token, realm, { realm: realm.name, typ: 'portal' });
+      } catch (error) {
+        if (!(error instanceof TokenError)) throw error;
+        throw badPortalToken(error.message === 'expired' ? 'The portal link has expired.' : 'The portal link is not valid.');
+      }
+      if (claims.org !== orgId) throw badPortalToken('The portal link is for another organization.');
+      const org = await store.getOrganization(realm.name, orgId);
+      if (!org) throw notFound(`Organization ${orgId} does not exist.`);
+      const members = await store.listMembers(realm.name, orgId, {});
+      const acting = (await store.getUser(realm.name, claims.sub))?.username ?? claims.sub;
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('Content-Security-Policy', "default-src 'none'")
+        .header('Cache-Control', 'no-store')
+        .send(renderPage(org, members, acting));
+    },
+  );
+}

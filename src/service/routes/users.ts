@@ -1,0 +1,36 @@
+/**
+ * The user lookup (Keycloak's `GET /admin/realms/{realm}/users`), so that people can name a member
+ * by username or email instead of an id. Read-only: users are created by administrators.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { MEMBERS_PAGE, UsersQuerySchema, type Member, type UsersQuery } from '../../api';
+import { bearerHook, realmHook } from '../auth/guards';
+import { realmOf, type ServiceContext } from '../context';
+import { toMember } from '../store/store';
+
+const RealmParams = Type.Object({ realm: Type.String() });
+
+/** Registers the user lookup. */
+export async function userRoutes(app: FastifyInstance, opts: { ctx: ServiceContext }): Promise<void> {
+  const { ctx } = opts;
+  app.get<{ Params: { realm: string }; Querystring: UsersQuery }>(
+    '/admin/realms/:realm/users',
+    {
+      schema: { params: RealmParams, querystring: UsersQuerySchema },
+      onRequest: [realmHook(ctx), bearerHook(ctx, { permission: 'view-users' })],
+    },
+    async (request): Promise<Member[]> => {
+      const query = request.query;
+      const users = await ctx.store.findUsers(realmOf(request).name, {
+        username: query.username,
+        email: query.email,
+        search: query.search,
+        exact: query.exact === true,
+        first: query.first ?? 0,
+        max: Math.min(query.max ?? MEMBERS_PAGE.default, MEMBERS_PAGE.cap),
+      });
+      return users.map(toMember);
+    },
+  );
+}

@@ -1,0 +1,68 @@
+/**
+ * Runs the service as a process: opens the SQLite store, builds the app and listens. Signal
+ * handling belongs to the caller (the `orgadmin serve` command).
+ */
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app';
+import type { RateLimitOptions } from './rate-limit';
+import { SqliteStore } from './store/sqlite-store';
+import type { Store } from './store/store';
+
+/** Options of {@link startServer}. */
+export interface ServerOptions {
+  /** SQLite file (created when missing). */
+  dataFile: string;
+  /** Interface to listen on. Default `127.0.0.1`. */
+  host?: string;
+  /** Port; 0 picks a free one. Default 8080. */
+  port?: number;
+  /** The service's DNS domain. Default `localhost`. */
+  domain?: string;
+  /** Per-client-id rate limit; off when undefined. */
+  rateLimit?: RateLimitOptions;
+  /** Log requests (JSON lines on stdout). Default off. */
+  logger?: boolean;
+}
+
+/** A running service. */
+export interface RunningServer {
+  /** Base address, e.g. `http://127.0.0.1:8080`. */
+  url: string;
+  app: FastifyInstance;
+  store: Store;
+  /** Stops listening (finishing in-flight requests), then closes the store. */
+  close(): Promise<void>;
+}
+
+/** Opens the store, builds the app and listens. */
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const host = options.host ?? '127.0.0.1';
+  const store = SqliteStore.open(options.dataFile);
+  let app: FastifyInstance;
+  try {
+    app = await buildApp({ store, domain: options.domain, rateLimit: options.rateLimit, logger: options.logger ?? false });
+    await app.listen({ host, port: options.port ?? 8080 });
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : (options.port ?? 8080);
+  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${shownHost}:${port}`,
+    app,
+    store,
+    close() {
+      closing ??= (async () => {
+        try {
+          await app.close();
+        } finally {
+          await store.close();
+        }
+      })();
+      return closing;
+    },
+  };
+}

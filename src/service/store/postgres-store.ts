@@ -1,0 +1,678 @@
+/**
+ * {@link Store} on PostgreSQL (`pg`), for deployments where several service instances share one
+ * database. It mirrors {@link SqliteStore} behaviour for behaviour: the same tables, the same
+ * ordering (code-point order through the "C" collation), the same case-insensitive matching, the
+ * same cascades. Every method is one statement or one transaction, and every uniqueness rule is a
+ * constraint, so concurrent requests from any number of instances cannot create duplicates.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Pool, type PoolClient, type PoolConfig, type QueryResultRow } from 'pg';
+import type { Attributes, Organization, Permission } from '../../api';
+import {
+  StoreConflictError,
+  type ApiKeyRecord,
+  type MemberFilter,
+  type NewUser,
+  type OrganizationFilter,
+  type RealmRecord,
+  type RealmUpdate,
+  type Store,
+  type UserFilter,
+  type UserKind,
+  type UserRecord,
+} from './store';
+
+/**
+ * Directory of the `.sql` migrations. The same relative path works from `src/` (jest through SWC)
+ * and from `dist/` because the build script copies `src/service/store/migrations` next to the
+ * compiled files.
+ */
+export const POSTGRES_MIGRATIONS_DIR = join(__dirname, 'migrations', 'postgres');
+
+/**
+ * Key of the transaction-scoped advisory lock that serializes migrations, so that two instances
+ * starting at once do not both apply the same migration. Any fixed number works as long as
+ * nothing else in the database uses it; this one is the ASCII bytes of "orgadmin" read as a bigint.
+ */
+const MIGRATION_LOCK_KEY = '8030594753549396334';
+
+/** Options of {@link PostgresStore.open}. */
+export interface PostgresStoreOptions {
+  /** Where the `NNN_name.sql` files are (default {@link POSTGRES_MIGRATIONS_DIR}). */
+  migrationsDir?: string;
+  /** Extra `pg.Pool` settings (pool size, timeouts, TLS); the connection string comes from `open`. */
+  pool?: Omit<PoolConfig, 'connectionString'>;
+  /**
+   * Told about errors of idle pooled connections (the server restarted, the network dropped). The
+   * pool has already discarded the broken connection and opens a new one on the next query, so
+   * the default is to ignore them; without a listener such an error would end the process.
+   */
+  onIdleConnectionError?: (error: Error) => void;
+}
+
+type Row = QueryResultRow;
+
+/** One migration file: `NNN_name.sql`. */
+interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/** Reads the migration files in version order. */
+function readMigrations(dir: string): Migration[] {
+  return readdirSync(dir)
+    .filter((file) => /^\d{3}_[\w-]+\.sql$/.test(file))
+    .sort()
+    .map((file) => ({
+      version: Number(file.slice(0, 3)),
+      name: file.slice(4, -4),
+      sql: readFileSync(join(dir, file), 'utf8'),
+    }));
+}
+
+/** Which rule each unique constraint of the schema (migrations/postgres) enforces. */
+const CONFLICTS_BY_CONSTRAINT: Record<string, string> = {
+  realms_pkey: 'realm name',
+  organizations_pkey: 'organization id',
+  organizations_realm_name: 'organization name',
+  users_pkey: 'user id',
+  users_realm_username: 'username',
+  users_realm_email: 'email',
+  api_keys_pkey: 'client id',
+  api_keys_active_name: 'API key name',
+  memberships_organization_user: 'membership',
+};
+
+/** SQLSTATE of a unique violation. */
+const UNIQUE_VIOLATION = '23505';
+/** SQLSTATE of a foreign-key violation. */
+const FOREIGN_KEY_VIOLATION = '23503';
+
+function sqlState(error: unknown): unknown {
+  return typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+}
+
+/** Maps a unique violation to the rule that was broken (nothing of the row leaks into the message). */
+function conflictFrom(error: unknown): StoreConflictError | undefined {
+  if (sqlState(error) !== UNIQUE_VIOLATION) return undefined;
+  const constraint = (error as { constraint?: unknown }).constraint;
+  return new StoreConflictError((typeof constraint === 'string' && CONFLICTS_BY_CONSTRAINT[constraint]) || 'value');
+}
+
+/** Runs `fn`, turning unique violations into {@link StoreConflictError}. */
+async function mapConflicts<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    throw conflictFrom(error) ?? error;
+  }
+}
+
+/**
+ * PostgreSQL text cannot hold U+0000 and rejects any text parameter containing it. No text column
+ * can contain one, so a lookup by such a value finds nothing, which is what the Store contract
+ * asks for instead of a database error. (JSON columns keep it escaped as `\u0000`.)
+ */
+function unmatchable(...values: Array<string | undefined>): boolean {
+  return values.some((value) => value !== undefined && value.includes('\u0000'));
+}
+
+/** Refuses writes of text PostgreSQL cannot store, before anything is sent. */
+function assertStorable(what: string, ...values: Array<string | null | undefined>): void {
+  if (values.some((value) => typeof value === 'string' && value.includes('\u0000'))) {
+    throw new TypeError(`The ${what} contains the NUL character (U+0000), which PostgreSQL cannot store.`);
+  }
+}
+
+const nullableString = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
+/** `bigint` columns arrive as strings (they may exceed 2^53 in general; ours never do). */
+const int = (value: unknown): number => Number(value);
+
+function realmFromRow(row: Row): RealmRecord {
+  return {
+    name: String(row.name),
+    enabled: row.enabled === true,
+    tokenLifetimeSeconds: int(row.token_lifetime_seconds),
+    createAdminUser: row.create_admin_user === true,
+    createdTimestamp: int(row.created_timestamp),
+    privateKeyPem: String(row.private_key_pem),
+    publicKeyPem: String(row.public_key_pem),
+    keyId: String(row.key_id),
+  };
+}
+
+function userFromRow(row: Row): UserRecord {
+  return {
+    id: String(row.id),
+    realm: String(row.realm),
+    username: String(row.username),
+    email: nullableString(row.email),
+    firstName: nullableString(row.first_name),
+    lastName: nullableString(row.last_name),
+    emailVerified: row.email_verified === true,
+    enabled: row.enabled === true,
+    createdTimestamp: int(row.created_timestamp),
+    kind: String(row.kind) as UserKind,
+    adminOfOrganization: nullableString(row.admin_of_organization),
+    passwordHash: nullableString(row.password_hash),
+  };
+}
+
+function orgFromRow(row: Row): Organization {
+  // `pg` parses json columns already.
+  return {
+    id: String(row.id),
+    name: String(row.name),
+    displayName: nullableString(row.display_name),
+    url: nullableString(row.url),
+    domains: row.domains as string[],
+    attributes: row.attributes as Attributes,
+    realm: String(row.realm),
+  };
+}
+
+function apiKeyFromRow(row: Row): ApiKeyRecord {
+  return {
+    clientId: String(row.client_id),
+    realm: String(row.realm),
+    name: String(row.name),
+    secretHash: String(row.secret_hash),
+    permissions: row.permissions as Permission[],
+    serviceAccountUserId: String(row.service_account_user_id),
+    createdTimestamp: int(row.created_timestamp),
+    revokedTimestamp: row.revoked_timestamp === null ? null : int(row.revoked_timestamp),
+  };
+}
+
+/** Collects positional parameters (`$1`, `$2`, …) while a statement is assembled. */
+class Params {
+  readonly values: unknown[] = [];
+  /** Adds a value and returns its placeholder. */
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+/**
+ * ` LIMIT … OFFSET …` of a page. Like SQLite: no limit when `max` is absent or negative, and a
+ * negative offset counts as 0 (PostgreSQL would reject both).
+ */
+function page(params: Params, first: number | undefined, max: number | undefined): string {
+  const limit = max === undefined || max < 0 ? '' : ` LIMIT ${params.add(max)}`;
+  return `${limit} OFFSET ${params.add(Math.max(first ?? 0, 0))}`;
+}
+
+/** Case-insensitive substring test, like SQLite's `instr(lower(a), lower(b)) > 0` (no LIKE wildcards). */
+function contains(column: string, placeholder: string): string {
+  return `strpos(lower(coalesce(${column}, '')), lower(${placeholder})) > 0`;
+}
+
+/** Columns of an organization filter's WHERE (`o` = organizations); undefined when nothing can match. */
+function orgWhere(params: Params, realm: string, filter: OrganizationFilter): string | undefined {
+  const search = filter.search !== undefined && filter.search !== '' ? filter.search : undefined;
+  const attributes = filter.attributes ?? [];
+  // Attribute values are compared as JSON text (below) and may hold anything; keys may not.
+  if (unmatchable(realm, search, ...attributes.map(([key]) => key))) return undefined;
+  const where = [`o.realm = ${params.add(realm)}`];
+  if (search !== undefined) {
+    const term = params.add(search);
+    where.push(`(${contains('o.name', term)} OR ${contains('o.display_name', term)})`);
+  }
+  for (const [key, value] of attributes) {
+    // Elements are compared as JSON text (stored as JSON.stringify wrote them), so that a value
+    // PostgreSQL text cannot hold (U+0000) never has to be converted to text.
+    where.push(
+      `EXISTS (SELECT 1 FROM json_array_elements(CASE WHEN json_typeof(o.attributes -> ${params.add(key)}) = 'array'
+         THEN o.attributes -> ${params.add(key)} ELSE '[]'::json END) AS v WHERE v::text = ${params.add(JSON.stringify(value))})`,
+    );
+  }
+  return where.join(' AND ');
+}
+
+/** A member filter's WHERE (`u` users, `m` memberships, `o` organizations); undefined when nothing can match. */
+function memberWhere(params: Params, realm: string, orgId: string, filter: MemberFilter): string | undefined {
+  if (unmatchable(realm, orgId)) return undefined;
+  const where = [`o.realm = ${params.add(realm)}`, `m.organization_id = ${params.add(orgId)}`];
+  if (filter.excludeAdminAccounts) where.push("u.kind <> 'org-admin'");
+  const terms = (filter.searchTerms ?? []).filter((term) => term !== '');
+  if (terms.length > 0) {
+    // Any term may match; a term PostgreSQL cannot hold matches nothing, so only the others count.
+    const usable = terms.filter((term) => !unmatchable(term));
+    if (usable.length === 0) return undefined;
+    const any = usable.map((value) => {
+      const term = params.add(value);
+      return `(${contains('u.username', term)} OR ${contains('u.email', term)} OR ${contains('u.first_name', term)} OR ${contains('u.last_name', term)})`;
+    });
+    where.push(`(${any.join(' OR ')})`);
+  }
+  return where.join(' AND ');
+}
+
+/** The PostgreSQL implementation of {@link Store}, on a `pg.Pool`. */
+export class PostgresStore implements Store {
+  private readonly pool: Pool;
+  private closing: Promise<void> | undefined;
+
+  private constructor(pool: Pool) {
+    this.pool = pool;
+  }
+
+  /**
+   * Connects to `connectionString` (`postgres://user:password@host:port/database`, libpq-style
+   * query parameters such as `sslmode` allowed) and applies pending migrations.
+   *
+   * Migrations run in one transaction holding an advisory lock: instances starting at once wait
+   * for each other, and a failed migration leaves the schema as it was.
+   *
+   * @example
+   * const store = await PostgresStore.open('postgres://orgadmin@db.internal/orgadmin');
+   */
+  static async open(connectionString: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
+    const migrations = readMigrations(options.migrationsDir ?? POSTGRES_MIGRATIONS_DIR);
+    const pool = new Pool({ ...options.pool, connectionString });
+    pool.on('error', (error) => options.onIdleConnectionError?.(error));
+    const store = new PostgresStore(pool);
+    try {
+      await store.migrate(migrations);
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+    return store;
+  }
+
+  /** Applies every migration newer than the recorded versions, all in one locked transaction. */
+  private async migrate(migrations: Migration[]): Promise<void> {
+    await this.transaction(async (client) => {
+      await client.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`);
+      // Under the lock, so that a concurrent creator cannot collide with this one.
+      await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+        version integer PRIMARY KEY, name text NOT NULL, applied_timestamp bigint NOT NULL)`);
+      const applied = new Set((await client.query('SELECT version FROM schema_migrations')).rows.map((row) => int(row.version)));
+      for (const migration of migrations) {
+        if (applied.has(migration.version)) continue;
+        // A query without parameters may hold several statements (simple query protocol).
+        await client.query(migration.sql);
+        await client.query('INSERT INTO schema_migrations (version, name, applied_timestamp) VALUES ($1, $2, $3)', [
+          migration.version,
+          migration.name,
+          Date.now(),
+        ]);
+      }
+    });
+  }
+
+  /** Runs `fn` in a transaction on one pooled connection; rolls back when it throws. */
+  private async transaction<T>(fn: (client: PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      const result = await fn(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      try {
+        await client.query('ROLLBACK');
+      } catch (rollbackError) {
+        // The connection is unusable; the pool must not hand it out again.
+        broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+      }
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  private async rows(sql: string, values: unknown[] = []): Promise<Row[]> {
+    return (await this.pool.query(sql, values)).rows;
+  }
+
+  /** Versions of the applied migrations, oldest first (for tests and diagnostics). */
+  async appliedMigrations(): Promise<Array<{ version: number; name: string }>> {
+    return (await this.rows('SELECT version, name FROM schema_migrations ORDER BY version')).map((row) => ({
+      version: int(row.version),
+      name: String(row.name),
+    }));
+  }
+
+  // Realms ---------------------------------------------------------------------------------------
+
+  async createRealm(realm: RealmRecord): Promise<void> {
+    assertStorable('realm', realm.name, realm.privateKeyPem, realm.publicKeyPem, realm.keyId);
+    await mapConflicts(() =>
+      this.pool.query(
+        `INSERT INTO realms (name, enabled, token_lifetime_seconds, create_admin_user, created_timestamp,
+           private_key_pem, public_key_pem, key_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [
+          realm.name,
+          realm.enabled,
+          realm.tokenLifetimeSeconds,
+          realm.createAdminUser,
+          realm.createdTimestamp,
+          realm.privateKeyPem,
+          realm.publicKeyPem,
+          realm.keyId,
+        ],
+      ),
+    );
+  }
+
+  async getRealm(name: string): Promise<RealmRecord | undefined> {
+    if (unmatchable(name)) return undefined;
+    const [row] = await this.rows('SELECT * FROM realms WHERE name = $1', [name]);
+    return row && realmFromRow(row);
+  }
+
+  async listRealms(): Promise<RealmRecord[]> {
+    return (await this.rows('SELECT * FROM realms ORDER BY name')).map(realmFromRow);
+  }
+
+  async updateRealm(name: string, update: RealmUpdate): Promise<RealmRecord | undefined> {
+    if (unmatchable(name)) return undefined;
+    const params = new Params();
+    const sets: string[] = [];
+    if (update.enabled !== undefined) sets.push(`enabled = ${params.add(update.enabled)}`);
+    if (update.tokenLifetimeSeconds !== undefined) sets.push(`token_lifetime_seconds = ${params.add(update.tokenLifetimeSeconds)}`);
+    if (update.createAdminUser !== undefined) sets.push(`create_admin_user = ${params.add(update.createAdminUser)}`);
+    // One statement either way: the row returned is the row as this update left it.
+    const sql =
+      sets.length > 0
+        ? `UPDATE realms SET ${sets.join(', ')} WHERE name = ${params.add(name)} RETURNING *`
+        : `SELECT * FROM realms WHERE name = ${params.add(name)}`;
+    const [row] = await this.rows(sql, params.values);
+    return row && realmFromRow(row);
+  }
+
+  // Users ----------------------------------------------------------------------------------------
+
+  private async insertUser(db: Pool | PoolClient, user: NewUser): Promise<void> {
+    assertStorable('user', user.id, user.realm, user.username, user.email, user.firstName, user.lastName, user.adminOfOrganization);
+    await db.query(
+      `INSERT INTO users (id, realm, username, email, first_name, last_name, email_verified, enabled,
+         created_timestamp, kind, admin_of_organization, password_hash)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+      [
+        user.id,
+        user.realm,
+        user.username,
+        user.email,
+        user.firstName,
+        user.lastName,
+        user.emailVerified,
+        user.enabled,
+        user.createdTimestamp,
+        user.kind,
+        user.adminOfOrganization,
+        user.passwordHash,
+      ],
+    );
+  }
+
+  async createUser(user: NewUser): Promise<void> {
+    await mapConflicts(() => this.insertUser(this.pool, user));
+  }
+
+  async getUser(realm: string, id: string): Promise<UserRecord | undefined> {
+    if (unmatchable(realm, id)) return undefined;
+    const [row] = await this.rows('SELECT * FROM users WHERE realm = $1 AND id = $2', [realm, id]);
+    return row && userFromRow(row);
+  }
+
+  async findUserByUsername(realm: string, username: string): Promise<UserRecord | undefined> {
+    if (unmatchable(realm, username)) return undefined;
+    const [row] = await this.rows('SELECT * FROM users WHERE realm = $1 AND lower(username) = lower($2)', [realm, username]);
+    return row && userFromRow(row);
+  }
+
+  async findUsers(realm: string, filter: UserFilter): Promise<UserRecord[]> {
+    const search = filter.search !== undefined && filter.search !== '' ? filter.search : undefined;
+    if (unmatchable(realm, filter.username, filter.email, search)) return [];
+    const params = new Params();
+    const where = [`realm = ${params.add(realm)}`, "kind <> 'service-account'"];
+    for (const [column, value] of [
+      ['username', filter.username],
+      ['email', filter.email],
+    ] as const) {
+      if (value === undefined) continue;
+      where.push(filter.exact ? `lower(${column}) = lower(${params.add(value)})` : contains(column, params.add(value)));
+    }
+    if (search !== undefined) {
+      const term = params.add(search);
+      where.push(
+        `(${contains('username', term)} OR ${contains('email', term)} OR ${contains('first_name', term)} OR ${contains('last_name', term)})`,
+      );
+    }
+    const rows = await this.rows(
+      `SELECT * FROM users WHERE ${where.join(' AND ')} ORDER BY lower(username)${page(params, filter.first, filter.max)}`,
+      params.values,
+    );
+    return rows.map(userFromRow);
+  }
+
+  // API keys -------------------------------------------------------------------------------------
+
+  async createApiKey(key: ApiKeyRecord, serviceAccount: NewUser): Promise<void> {
+    assertStorable('API key', key.clientId, key.realm, key.name, key.secretHash, key.serviceAccountUserId);
+    await mapConflicts(() =>
+      this.transaction(async (client) => {
+        await this.insertUser(client, serviceAccount);
+        await client.query(
+          `INSERT INTO api_keys (client_id, realm, name, secret_hash, permissions, service_account_user_id,
+             created_timestamp, revoked_timestamp) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+          [
+            key.clientId,
+            key.realm,
+            key.name,
+            key.secretHash,
+            JSON.stringify(key.permissions),
+            key.serviceAccountUserId,
+            key.createdTimestamp,
+            key.revokedTimestamp,
+          ],
+        );
+      }),
+    );
+  }
+
+  async getApiKey(clientId: string): Promise<ApiKeyRecord | undefined> {
+    if (unmatchable(clientId)) return undefined;
+    const [row] = await this.rows('SELECT * FROM api_keys WHERE client_id = $1', [clientId]);
+    return row && apiKeyFromRow(row);
+  }
+
+  async listApiKeys(realm?: string): Promise<ApiKeyRecord[]> {
+    if (unmatchable(realm)) return [];
+    const rows =
+      realm === undefined
+        ? await this.rows('SELECT * FROM api_keys ORDER BY realm, created_timestamp, seq')
+        : await this.rows('SELECT * FROM api_keys WHERE realm = $1 ORDER BY created_timestamp, seq', [realm]);
+    return rows.map(apiKeyFromRow);
+  }
+
+  async revokeApiKey(clientId: string, revokedTimestamp: number): Promise<boolean> {
+    if (unmatchable(clientId)) return false;
+    // A second revocation keeps the first timestamp but still reports that the key exists.
+    const result = await this.pool.query(
+      'UPDATE api_keys SET revoked_timestamp = coalesce(revoked_timestamp, $2) WHERE client_id = $1',
+      [clientId, revokedTimestamp],
+    );
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  // Organizations --------------------------------------------------------------------------------
+
+  async createOrganization(org: Organization, adminUser?: NewUser, createdTimestamp = Date.now()): Promise<void> {
+    assertStorable('organization', org.id, org.realm, org.name, org.displayName, org.url);
+    await mapConflicts(() =>
+      this.transaction(async (client) => {
+        await client.query(
+          `INSERT INTO organizations (id, realm, name, display_name, url, domains, attributes, created_timestamp)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+          [
+            org.id,
+            org.realm,
+            org.name,
+            org.displayName,
+            org.url,
+            JSON.stringify(org.domains),
+            JSON.stringify(org.attributes),
+            createdTimestamp,
+          ],
+        );
+        if (adminUser) {
+          await this.insertUser(client, adminUser);
+          await client.query('INSERT INTO memberships (organization_id, user_id, created_timestamp) VALUES ($1, $2, $3)', [
+            org.id,
+            adminUser.id,
+            createdTimestamp,
+          ]);
+        }
+      }),
+    );
+  }
+
+  async getOrganization(realm: string, id: string): Promise<Organization | undefined> {
+    if (unmatchable(realm, id)) return undefined;
+    const [row] = await this.rows('SELECT * FROM organizations WHERE realm = $1 AND id = $2', [realm, id]);
+    return row && orgFromRow(row);
+  }
+
+  async listOrganizations(realm: string, filter: OrganizationFilter): Promise<Organization[]> {
+    const params = new Params();
+    const where = orgWhere(params, realm, filter);
+    if (where === undefined) return [];
+    const rows = await this.rows(
+      `SELECT o.* FROM organizations AS o WHERE ${where} ORDER BY o.name, o.id${page(params, filter.first, filter.max)}`,
+      params.values,
+    );
+    return rows.map(orgFromRow);
+  }
+
+  async countOrganizations(realm: string, filter: OrganizationFilter): Promise<number> {
+    const params = new Params();
+    const where = orgWhere(params, realm, filter);
+    if (where === undefined) return 0;
+    const [row] = await this.rows(`SELECT count(*) AS n FROM organizations AS o WHERE ${where}`, params.values);
+    return int(row!.n);
+  }
+
+  async updateOrganization(
+    realm: string,
+    id: string,
+    update: { name: string; displayName: string | null; url: string | null; attributes: Attributes; domains?: string[] },
+  ): Promise<boolean> {
+    if (unmatchable(realm, id)) return false;
+    assertStorable('organization', update.name, update.displayName, update.url);
+    const params = new Params();
+    const sets = [
+      `name = ${params.add(update.name)}`,
+      `display_name = ${params.add(update.displayName)}`,
+      `url = ${params.add(update.url)}`,
+      `attributes = ${params.add(JSON.stringify(update.attributes))}`,
+    ];
+    if (update.domains !== undefined) sets.push(`domains = ${params.add(JSON.stringify(update.domains))}`);
+    const result = await mapConflicts(() =>
+      this.pool.query(
+        `UPDATE organizations SET ${sets.join(', ')} WHERE realm = ${params.add(realm)} AND id = ${params.add(id)}`,
+        params.values,
+      ),
+    );
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  async deleteOrganization(realm: string, id: string): Promise<boolean> {
+    if (unmatchable(realm, id)) return false;
+    // Memberships and the default admin user go with it (ON DELETE CASCADE), in this one statement.
+    const result = await this.pool.query('DELETE FROM organizations WHERE realm = $1 AND id = $2', [realm, id]);
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  // Memberships ----------------------------------------------------------------------------------
+
+  async addMember(realm: string, orgId: string, userId: string, createdTimestamp: number): Promise<boolean> {
+    if (unmatchable(realm, orgId, userId)) return false;
+    try {
+      // One statement: the unique (organization_id, user_id) constraint turns a repeated or
+      // concurrent add into a no-op (a racing insert waits for the winner, then does nothing).
+      const [row] = await this.rows(
+        `WITH org AS (SELECT id FROM organizations WHERE realm = $1 AND id = $2),
+              member AS (SELECT id FROM users WHERE realm = $1 AND id = $3),
+              added AS (
+                INSERT INTO memberships (organization_id, user_id, created_timestamp)
+                SELECT org.id, member.id, $4 FROM org, member
+                ON CONFLICT (organization_id, user_id) DO NOTHING)
+         SELECT EXISTS (SELECT 1 FROM org) AND EXISTS (SELECT 1 FROM member) AS found`,
+        [realm, orgId, userId, createdTimestamp],
+      );
+      return row?.found === true;
+    } catch (error) {
+      // The organization or user was deleted between the lookup and the insert.
+      if (sqlState(error) === FOREIGN_KEY_VIOLATION) return false;
+      throw error;
+    }
+  }
+
+  async removeMember(realm: string, orgId: string, userId: string): Promise<boolean> {
+    if (unmatchable(realm, orgId, userId)) return false;
+    const result = await this.pool.query(
+      `DELETE FROM memberships WHERE organization_id = $2 AND user_id = $3
+         AND EXISTS (SELECT 1 FROM organizations WHERE id = $2 AND realm = $1)`,
+      [realm, orgId, userId],
+    );
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  async isMember(realm: string, orgId: string, userId: string): Promise<boolean> {
+    if (unmatchable(realm, orgId, userId)) return false;
+    const rows = await this.rows(
+      `SELECT 1 FROM memberships AS m JOIN organizations AS o ON o.id = m.organization_id
+       WHERE o.realm = $1 AND m.organization_id = $2 AND m.user_id = $3`,
+      [realm, orgId, userId],
+    );
+    return rows.length > 0;
+  }
+
+  async listMembers(realm: string, orgId: string, filter: MemberFilter): Promise<UserRecord[]> {
+    const params = new Params();
+    const where = memberWhere(params, realm, orgId, filter);
+    if (where === undefined) return [];
+    const rows = await this.rows(
+      `SELECT u.* FROM memberships AS m JOIN users AS u ON u.id = m.user_id
+         JOIN organizations AS o ON o.id = m.organization_id
+       WHERE ${where} ORDER BY m.seq${page(params, filter.first, filter.max)}`,
+      params.values,
+    );
+    return rows.map(userFromRow);
+  }
+
+  async countMembers(realm: string, orgId: string, filter: MemberFilter): Promise<number> {
+    const params = new Params();
+    const where = memberWhere(params, realm, orgId, filter);
+    if (where === undefined) return 0;
+    const [row] = await this.rows(
+      `SELECT count(*) AS n FROM memberships AS m JOIN users AS u ON u.id = m.user_id
+         JOIN organizations AS o ON o.id = m.organization_id WHERE ${where}`,
+      params.values,
+    );
+    return int(row!.n);
+  }
+
+  async listUserOrganizations(realm: string, userId: string): Promise<Organization[]> {
+    if (unmatchable(realm, userId)) return [];
+    const rows = await this.rows(
+      `SELECT o.* FROM memberships AS m JOIN organizations AS o ON o.id = m.organization_id
+       WHERE o.realm = $1 AND m.user_id = $2 ORDER BY o.name, o.id`,
+      [realm, userId],
+    );
+    return rows.map(orgFromRow);
+  }
+
+  async close(): Promise<void> {
+    this.closing ??= this.pool.end();
+    return this.closing;
+  }
+}

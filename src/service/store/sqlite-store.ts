@@ -1,0 +1,570 @@
+/**
+ * {@link Store} on an embedded SQLite file (better-sqlite3). better-sqlite3 is synchronous, so
+ * every method runs to completion inside one transaction before the event loop moves on; the
+ * uniqueness rules still live in the schema so that a second process on the same file cannot
+ * break them either.
+ */
+import Database from 'better-sqlite3';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Attributes, Organization, Permission } from '../../api';
+import {
+  StoreConflictError,
+  type ApiKeyRecord,
+  type MemberFilter,
+  type NewUser,
+  type OrganizationFilter,
+  type RealmRecord,
+  type RealmUpdate,
+  type Store,
+  type UserFilter,
+  type UserKind,
+  type UserRecord,
+} from './store';
+
+/**
+ * Directory of the `.sql` migrations. The same relative path works from `src/` (jest through SWC)
+ * and from `dist/` because the build script copies `src/service/store/migrations` next to the
+ * compiled files.
+ */
+export const SQLITE_MIGRATIONS_DIR = join(__dirname, 'migrations', 'sqlite');
+
+type Row = Record<string, unknown>;
+
+/** One migration file: `NNN_name.sql`. */
+interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/** Reads the migration files in version order. */
+function readMigrations(dir: string): Migration[] {
+  return readdirSync(dir)
+    .filter((file) => /^\d{3}_[\w-]+\.sql$/.test(file))
+    .sort()
+    .map((file) => ({
+      version: Number(file.slice(0, 3)),
+      name: file.slice(4, -4),
+      sql: readFileSync(join(dir, file), 'utf8'),
+    }));
+}
+
+/** Maps a SQLite unique-constraint failure to the rule that was broken. */
+function conflictFrom(error: unknown): StoreConflictError | undefined {
+  const code = (error as { code?: unknown }).code;
+  if (code !== 'SQLITE_CONSTRAINT_UNIQUE' && code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') return undefined;
+  const message = String((error as Error).message);
+  if (message.includes('organizations.realm, organizations.name')) return new StoreConflictError('organization name');
+  if (message.includes('organizations.id')) return new StoreConflictError('organization id');
+  if (message.includes('realms.name')) return new StoreConflictError('realm name');
+  if (message.includes('users.id')) return new StoreConflictError('user id');
+  if (message.includes('api_keys.client_id')) return new StoreConflictError('client id');
+  if (message.includes('api_keys.realm, api_keys.name')) return new StoreConflictError('API key name');
+  // Expression indexes are reported by index name.
+  if (message.includes('users_realm_username') || message.includes('lower(username)')) return new StoreConflictError('username');
+  if (message.includes('users_realm_email') || message.includes('lower(email)')) return new StoreConflictError('email');
+  if (message.includes('api_keys_active_name')) return new StoreConflictError('API key name');
+  return new StoreConflictError('value');
+}
+
+/** Runs `fn`, turning unique-constraint failures into {@link StoreConflictError}. */
+function mapConflicts<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    throw conflictFrom(error) ?? error;
+  }
+}
+
+const bool = (value: unknown): boolean => value === 1 || value === true;
+const nullableString = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
+
+function realmFromRow(row: Row): RealmRecord {
+  return {
+    name: String(row.name),
+    enabled: bool(row.enabled),
+    tokenLifetimeSeconds: Number(row.token_lifetime_seconds),
+    createAdminUser: bool(row.create_admin_user),
+    createdTimestamp: Number(row.created_timestamp),
+    privateKeyPem: String(row.private_key_pem),
+    publicKeyPem: String(row.public_key_pem),
+    keyId: String(row.key_id),
+  };
+}
+
+function userFromRow(row: Row): UserRecord {
+  return {
+    id: String(row.id),
+    realm: String(row.realm),
+    username: String(row.username),
+    email: nullableString(row.email),
+    firstName: nullableString(row.first_name),
+    lastName: nullableString(row.last_name),
+    emailVerified: bool(row.email_verified),
+    enabled: bool(row.enabled),
+    createdTimestamp: Number(row.created_timestamp),
+    kind: String(row.kind) as UserKind,
+    adminOfOrganization: nullableString(row.admin_of_organization),
+    passwordHash: nullableString(row.password_hash),
+  };
+}
+
+function orgFromRow(row: Row): Organization {
+  return {
+    id: String(row.id),
+    name: String(row.name),
+    displayName: nullableString(row.display_name),
+    url: nullableString(row.url),
+    domains: JSON.parse(String(row.domains)) as string[],
+    attributes: JSON.parse(String(row.attributes)) as Attributes,
+    realm: String(row.realm),
+  };
+}
+
+function apiKeyFromRow(row: Row): ApiKeyRecord {
+  return {
+    clientId: String(row.client_id),
+    realm: String(row.realm),
+    name: String(row.name),
+    secretHash: String(row.secret_hash),
+    permissions: JSON.parse(String(row.permissions)) as Permission[],
+    serviceAccountUserId: String(row.service_account_user_id),
+    createdTimestamp: Number(row.created_timestamp),
+    revokedTimestamp: row.revoked_timestamp === null ? null : Number(row.revoked_timestamp),
+  };
+}
+
+/** `LIMIT ? OFFSET ?` values; SQLite reads LIMIT -1 as "no limit". */
+function page(first: number | undefined, max: number | undefined): [number, number] {
+  return [max ?? -1, first ?? 0];
+}
+
+/** The SQLite implementation of {@link Store}. */
+export class SqliteStore implements Store {
+  private readonly db: Database.Database;
+  private closed = false;
+
+  private constructor(db: Database.Database) {
+    this.db = db;
+  }
+
+  /**
+   * Opens (creating if needed) the SQLite file, sets WAL, foreign keys and a busy timeout, and
+   * applies pending migrations. `':memory:'` gives a private in-memory database.
+   */
+  static open(file: string, options: { migrationsDir?: string } = {}): SqliteStore {
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    const db = new Database(file);
+    try {
+      db.pragma('journal_mode = WAL');
+      db.pragma('foreign_keys = ON');
+      db.pragma('busy_timeout = 5000');
+      db.pragma('synchronous = NORMAL');
+      SqliteStore.migrate(db, readMigrations(options.migrationsDir ?? SQLITE_MIGRATIONS_DIR));
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+    return new SqliteStore(db);
+  }
+
+  /** Applies every migration newer than the recorded version, each in its own transaction. */
+  private static migrate(db: Database.Database, migrations: Migration[]): void {
+    db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_timestamp INTEGER NOT NULL)`);
+    const applied = new Set(
+      (db.prepare('SELECT version FROM schema_migrations').all() as Row[]).map((row) => Number(row.version)),
+    );
+    for (const migration of migrations) {
+      if (applied.has(migration.version)) continue;
+      db.transaction(() => {
+        db.exec(migration.sql);
+        db.prepare('INSERT INTO schema_migrations (version, name, applied_timestamp) VALUES (?, ?, ?)').run(
+          migration.version,
+          migration.name,
+          Date.now(),
+        );
+      }).immediate();
+    }
+  }
+
+  /** Versions of the applied migrations, oldest first (for tests and diagnostics). */
+  async appliedMigrations(): Promise<Array<{ version: number; name: string }>> {
+    return (this.db.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all() as Row[]).map(
+      (row) => ({ version: Number(row.version), name: String(row.name) }),
+    );
+  }
+
+  // Realms ---------------------------------------------------------------------------------------
+
+  async createRealm(realm: RealmRecord): Promise<void> {
+    mapConflicts(() =>
+      this.db
+        .prepare(
+          `INSERT INTO realms (name, enabled, token_lifetime_seconds, create_admin_user, created_timestamp,
+             private_key_pem, public_key_pem, key_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(
+          realm.name,
+          realm.enabled ? 1 : 0,
+          realm.tokenLifetimeSeconds,
+          realm.createAdminUser ? 1 : 0,
+          realm.createdTimestamp,
+          realm.privateKeyPem,
+          realm.publicKeyPem,
+          realm.keyId,
+        ),
+    );
+  }
+
+  async getRealm(name: string): Promise<RealmRecord | undefined> {
+    const row = this.db.prepare('SELECT * FROM realms WHERE name = ?').get(name) as Row | undefined;
+    return row && realmFromRow(row);
+  }
+
+  async listRealms(): Promise<RealmRecord[]> {
+    return (this.db.prepare('SELECT * FROM realms ORDER BY name').all() as Row[]).map(realmFromRow);
+  }
+
+  async updateRealm(name: string, update: RealmUpdate): Promise<RealmRecord | undefined> {
+    return this.db.transaction(() => {
+      const sets: string[] = [];
+      const values: unknown[] = [];
+      if (update.enabled !== undefined) {
+        sets.push('enabled = ?');
+        values.push(update.enabled ? 1 : 0);
+      }
+      if (update.tokenLifetimeSeconds !== undefined) {
+        sets.push('token_lifetime_seconds = ?');
+        values.push(update.tokenLifetimeSeconds);
+      }
+      if (update.createAdminUser !== undefined) {
+        sets.push('create_admin_user = ?');
+        values.push(update.createAdminUser ? 1 : 0);
+      }
+      if (sets.length > 0) this.db.prepare(`UPDATE realms SET ${sets.join(', ')} WHERE name = ?`).run(...values, name);
+      const row = this.db.prepare('SELECT * FROM realms WHERE name = ?').get(name) as Row | undefined;
+      return row && realmFromRow(row);
+    }).immediate();
+  }
+
+  // Users ----------------------------------------------------------------------------------------
+
+  private insertUser(user: NewUser): void {
+    this.db
+      .prepare(
+        `INSERT INTO users (id, realm, username, email, first_name, last_name, email_verified, enabled,
+           created_timestamp, kind, admin_of_organization, password_hash)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        user.id,
+        user.realm,
+        user.username,
+        user.email,
+        user.firstName,
+        user.lastName,
+        user.emailVerified ? 1 : 0,
+        user.enabled ? 1 : 0,
+        user.createdTimestamp,
+        user.kind,
+        user.adminOfOrganization,
+        user.passwordHash,
+      );
+  }
+
+  async createUser(user: NewUser): Promise<void> {
+    mapConflicts(() => this.insertUser(user));
+  }
+
+  async getUser(realm: string, id: string): Promise<UserRecord | undefined> {
+    const row = this.db.prepare('SELECT * FROM users WHERE realm = ? AND id = ?').get(realm, id) as Row | undefined;
+    return row && userFromRow(row);
+  }
+
+  async findUserByUsername(realm: string, username: string): Promise<UserRecord | undefined> {
+    const row = this.db
+      .prepare('SELECT * FROM users WHERE realm = ? AND lower(username) = lower(?)')
+      .get(realm, username) as Row | undefined;
+    return row && userFromRow(row);
+  }
+
+  async findUsers(realm: string, filter: UserFilter): Promise<UserRecord[]> {
+    const where = ["realm = ?", "kind <> 'service-account'"];
+    const values: unknown[] = [realm];
+    for (const [column, value] of [
+      ['username', filter.username],
+      ['email', filter.email],
+    ] as const) {
+      if (value === undefined) continue;
+      if (filter.exact) {
+        where.push(`lower(${column}) = lower(?)`);
+        values.push(value);
+      } else {
+        where.push(`instr(lower(coalesce(${column}, '')), lower(?)) > 0`);
+        values.push(value);
+      }
+    }
+    if (filter.search !== undefined && filter.search !== '') {
+      where.push(
+        `(instr(lower(username), lower(?)) > 0 OR instr(lower(coalesce(email, '')), lower(?)) > 0
+          OR instr(lower(coalesce(first_name, '')), lower(?)) > 0 OR instr(lower(coalesce(last_name, '')), lower(?)) > 0)`,
+      );
+      values.push(filter.search, filter.search, filter.search, filter.search);
+    }
+    const rows = this.db
+      .prepare(`SELECT * FROM users WHERE ${where.join(' AND ')} ORDER BY lower(username) LIMIT ? OFFSET ?`)
+      .all(...values, ...page(filter.first, filter.max)) as Row[];
+    return rows.map(userFromRow);
+  }
+
+  // API keys -------------------------------------------------------------------------------------
+
+  async createApiKey(key: ApiKeyRecord, serviceAccount: NewUser): Promise<void> {
+    mapConflicts(() =>
+      this.db
+        .transaction(() => {
+          this.insertUser(serviceAccount);
+          this.db
+            .prepare(
+              `INSERT INTO api_keys (client_id, realm, name, secret_hash, permissions, service_account_user_id,
+                 created_timestamp, revoked_timestamp) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+            )
+            .run(
+              key.clientId,
+              key.realm,
+              key.name,
+              key.secretHash,
+              JSON.stringify(key.permissions),
+              key.serviceAccountUserId,
+              key.createdTimestamp,
+              key.revokedTimestamp,
+            );
+        })
+        .immediate(),
+    );
+  }
+
+  async getApiKey(clientId: string): Promise<ApiKeyRecord | undefined> {
+    const row = this.db.prepare('SELECT * FROM api_keys WHERE client_id = ?').get(clientId) as Row | undefined;
+    return row && apiKeyFromRow(row);
+  }
+
+  async listApiKeys(realm?: string): Promise<ApiKeyRecord[]> {
+    const rows = (
+      realm === undefined
+        ? this.db.prepare('SELECT * FROM api_keys ORDER BY realm, created_timestamp, rowid').all()
+        : this.db.prepare('SELECT * FROM api_keys WHERE realm = ? ORDER BY created_timestamp, rowid').all(realm)
+    ) as Row[];
+    return rows.map(apiKeyFromRow);
+  }
+
+  async revokeApiKey(clientId: string, revokedTimestamp: number): Promise<boolean> {
+    return this.db.transaction(() => {
+      const exists = this.db.prepare('SELECT 1 FROM api_keys WHERE client_id = ?').get(clientId);
+      if (!exists) return false;
+      this.db
+        .prepare('UPDATE api_keys SET revoked_timestamp = ? WHERE client_id = ? AND revoked_timestamp IS NULL')
+        .run(revokedTimestamp, clientId);
+      return true;
+    }).immediate();
+  }
+
+  // Organizations --------------------------------------------------------------------------------
+
+  async createOrganization(org: Organization, adminUser?: NewUser, createdTimestamp = Date.now()): Promise<void> {
+    mapConflicts(() =>
+      this.db
+        .transaction(() => {
+          this.db
+            .prepare(
+              `INSERT INTO organizations (id, realm, name, display_name, url, domains, attributes, created_timestamp)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+            )
+            .run(
+              org.id,
+              org.realm,
+              org.name,
+              org.displayName,
+              org.url,
+              JSON.stringify(org.domains),
+              JSON.stringify(org.attributes),
+              createdTimestamp,
+            );
+          if (adminUser) {
+            this.insertUser(adminUser);
+            this.db
+              .prepare('INSERT INTO memberships (organization_id, user_id, created_timestamp) VALUES (?, ?, ?)')
+              .run(org.id, adminUser.id, createdTimestamp);
+          }
+        })
+        .immediate(),
+    );
+  }
+
+  async getOrganization(realm: string, id: string): Promise<Organization | undefined> {
+    const row = this.db.prepare('SELECT * FROM organizations WHERE realm = ? AND id = ?').get(realm, id) as
+      | Row
+      | undefined;
+    return row && orgFromRow(row);
+  }
+
+  /** WHERE clause and values of an organization filter. */
+  private orgWhere(realm: string, filter: OrganizationFilter): [string, unknown[]] {
+    const where = ['o.realm = ?'];
+    const values: unknown[] = [realm];
+    if (filter.search !== undefined && filter.search !== '') {
+      where.push(
+        "(instr(lower(o.name), lower(?)) > 0 OR instr(lower(coalesce(o.display_name, '')), lower(?)) > 0)",
+      );
+      values.push(filter.search, filter.search);
+    }
+    for (const [key, value] of filter.attributes ?? []) {
+      where.push(
+        'EXISTS (SELECT 1 FROM json_each(o.attributes) AS a, json_each(a.value) AS v WHERE a.key = ? AND v.value = ?)',
+      );
+      values.push(key, value);
+    }
+    return [where.join(' AND '), values];
+  }
+
+  async listOrganizations(realm: string, filter: OrganizationFilter): Promise<Organization[]> {
+    const [where, values] = this.orgWhere(realm, filter);
+    const rows = this.db
+      .prepare(`SELECT o.* FROM organizations AS o WHERE ${where} ORDER BY o.name, o.id LIMIT ? OFFSET ?`)
+      .all(...values, ...page(filter.first, filter.max)) as Row[];
+    return rows.map(orgFromRow);
+  }
+
+  async countOrganizations(realm: string, filter: OrganizationFilter): Promise<number> {
+    const [where, values] = this.orgWhere(realm, filter);
+    const row = this.db.prepare(`SELECT count(*) AS n FROM organizations AS o WHERE ${where}`).get(...values) as Row;
+    return Number(row.n);
+  }
+
+  async updateOrganization(
+    realm: string,
+    id: string,
+    update: { name: string; displayName: string | null; url: string | null; attributes: Attributes; domains?: string[] },
+  ): Promise<boolean> {
+    return mapConflicts(() =>
+      this.db
+        .transaction(() => {
+          const sets = ['name = ?', 'display_name = ?', 'url = ?', 'attributes = ?'];
+          const values: unknown[] = [update.name, update.displayName, update.url, JSON.stringify(update.attributes)];
+          if (update.domains !== undefined) {
+            sets.push('domains = ?');
+            values.push(JSON.stringify(update.domains));
+          }
+          const result = this.db
+            .prepare(`UPDATE organizations SET ${sets.join(', ')} WHERE realm = ? AND id = ?`)
+            .run(...values, realm, id);
+          return result.changes > 0;
+        })
+        .immediate(),
+    );
+  }
+
+  async deleteOrganization(realm: string, id: string): Promise<boolean> {
+    // Memberships and the default admin user go with it (ON DELETE CASCADE).
+    const result = this.db.prepare('DELETE FROM organizations WHERE realm = ? AND id = ?').run(realm, id);
+    return result.changes > 0;
+  }
+
+  // Memberships ----------------------------------------------------------------------------------
+
+  async addMember(realm: string, orgId: string, userId: string, createdTimestamp: number): Promise<boolean> {
+    return this.db
+      .transaction(() => {
+        const org = this.db.prepare('SELECT 1 FROM organizations WHERE realm = ? AND id = ?').get(realm, orgId);
+        const user = this.db.prepare('SELECT 1 FROM users WHERE realm = ? AND id = ?').get(realm, userId);
+        if (!org || !user) return false;
+        // The unique (organization_id, user_id) constraint makes a repeated add a no-op.
+        this.db
+          .prepare(
+            `INSERT INTO memberships (organization_id, user_id, created_timestamp) VALUES (?, ?, ?)
+             ON CONFLICT (organization_id, user_id) DO NOTHING`,
+          )
+          .run(orgId, userId, createdTimestamp);
+        return true;
+      })
+      .immediate();
+  }
+
+  async removeMember(realm: string, orgId: string, userId: string): Promise<boolean> {
+    const result = this.db
+      .prepare(
+        `DELETE FROM memberships WHERE organization_id = ? AND user_id = ?
+           AND EXISTS (SELECT 1 FROM organizations WHERE id = ? AND realm = ?)`,
+      )
+      .run(orgId, userId, orgId, realm);
+    return result.changes > 0;
+  }
+
+  async isMember(realm: string, orgId: string, userId: string): Promise<boolean> {
+    const row = this.db
+      .prepare(
+        `SELECT 1 FROM memberships AS m JOIN organizations AS o ON o.id = m.organization_id
+         WHERE o.realm = ? AND m.organization_id = ? AND m.user_id = ?`,
+      )
+      .get(realm, orgId, userId);
+    return row !== undefined;
+  }
+
+  /** WHERE clause and values of a member filter (joined as `u`, `m`, `o`). */
+  private memberWhere(realm: string, orgId: string, filter: MemberFilter): [string, unknown[]] {
+    const where = ['o.realm = ?', 'm.organization_id = ?'];
+    const values: unknown[] = [realm, orgId];
+    if (filter.excludeAdminAccounts) where.push("u.kind <> 'org-admin'");
+    const terms = (filter.searchTerms ?? []).filter((term) => term !== '');
+    if (terms.length > 0) {
+      const any = terms.map(() => {
+        return `(instr(lower(u.username), lower(?)) > 0 OR instr(lower(coalesce(u.email, '')), lower(?)) > 0
+          OR instr(lower(coalesce(u.first_name, '')), lower(?)) > 0 OR instr(lower(coalesce(u.last_name, '')), lower(?)) > 0)`;
+      });
+      where.push(`(${any.join(' OR ')})`);
+      for (const term of terms) values.push(term, term, term, term);
+    }
+    return [where.join(' AND '), values];
+  }
+
+  async listMembers(realm: string, orgId: string, filter: MemberFilter): Promise<UserRecord[]> {
+    const [where, values] = this.memberWhere(realm, orgId, filter);
+    const rows = this.db
+      .prepare(
+        `SELECT u.* FROM memberships AS m JOIN users AS u ON u.id = m.user_id
+           JOIN organizations AS o ON o.id = m.organization_id
+         WHERE ${where} ORDER BY m.seq LIMIT ? OFFSET ?`,
+      )
+      .all(...values, ...page(filter.first, filter.max)) as Row[];
+    return rows.map(userFromRow);
+  }
+
+  async countMembers(realm: string, orgId: string, filter: MemberFilter): Promise<number> {
+    const [where, values] = this.memberWhere(realm, orgId, filter);
+    const row = this.db
+      .prepare(
+        `SELECT count(*) AS n FROM memberships AS m JOIN users AS u ON u.id = m.user_id
+           JOIN organizations AS o ON o.id = m.organization_id WHERE ${where}`,
+      )
+      .get(...values) as Row;
+    return Number(row.n);
+  }
+
+  async listUserOrganizations(realm: string, userId: string): Promise<Organization[]> {
+    const rows = this.db
+      .prepare(
+        `SELECT o.* FROM memberships AS m JOIN organizations AS o ON o.id = m.organization_id
+         WHERE o.realm = ? AND m.user_id = ? ORDER BY o.name, o.id`,
+      )
+      .all(realm, userId) as Row[];
+    return rows.map(orgFromRow);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.db.close();
+  }
+}

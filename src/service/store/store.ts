@@ -1,0 +1,224 @@
+/**
+ * The persistence contract of the service. Routes and the {@link Admin} API talk only to this
+ * interface, so a PostgreSQL implementation can follow without touching them.
+ *
+ * Rules every implementation keeps:
+ * - Every method is async and returns plain objects (no live rows, no cursors).
+ * - Every method is atomic: it either fully happens or leaves no trace (one transaction each).
+ * - Uniqueness is enforced by the database, not by a read-then-write in the caller, so concurrent
+ *   requests cannot create duplicates: an organization name per realm, an organization id, a
+ *   membership per organization and user, a username and an email per realm, an active API key
+ *   name per realm. A violated rule is reported as {@link StoreConflictError}.
+ * - Lookups that find nothing return `undefined` (or `false`), never throw.
+ */
+import type { Attributes, Member, Organization, Permission } from '../../api';
+
+/** A realm (tenant) with its signing key. */
+export interface RealmRecord {
+  name: string;
+  enabled: boolean;
+  /** Lifetime of access tokens issued in this realm. */
+  tokenLifetimeSeconds: number;
+  /** Whether creating an organization also creates its default admin user `org-admin-<orgId>`. */
+  createAdminUser: boolean;
+  /** Milliseconds since the epoch. */
+  createdTimestamp: number;
+  /** The realm's RS256 signing key (PKCS#8 PEM). Never leaves the service. */
+  privateKeyPem: string;
+  /** The matching public key (SPKI PEM), published as JWKS. */
+  publicKeyPem: string;
+  /** Key id (`kid`) of the signing key. */
+  keyId: string;
+}
+
+/** Fields of a realm that can change after creation. */
+export interface RealmUpdate {
+  enabled?: boolean;
+  tokenLifetimeSeconds?: number;
+  createAdminUser?: boolean;
+}
+
+/** What kind of user a row is; end users are created by administrators. */
+export type UserKind = 'user' | 'service-account' | 'org-admin';
+
+/** A user of a realm as stored (the wire {@link Member} plus service-side fields). */
+export interface UserRecord {
+  id: string;
+  realm: string;
+  username: string;
+  email: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  emailVerified: boolean;
+  enabled: boolean;
+  /** Milliseconds since the epoch. */
+  createdTimestamp: number;
+  kind: UserKind;
+  /** For `org-admin` users: the organization whose default admin this is (deleted with it). */
+  adminOfOrganization: string | null;
+  /** Slow hash of the password (see auth/secrets.ts), or null for users without a password. */
+  passwordHash: string | null;
+}
+
+/** An API key (confidential client) as stored. The secret itself is never stored. */
+export interface ApiKeyRecord {
+  clientId: string;
+  realm: string;
+  name: string;
+  /** Slow hash of the client secret. */
+  secretHash: string;
+  permissions: Permission[];
+  /** The id of the key's service-account user, the subject of its tokens. */
+  serviceAccountUserId: string;
+  /** Milliseconds since the epoch. */
+  createdTimestamp: number;
+  /** Milliseconds since the epoch, or null while the key is active. */
+  revokedTimestamp: number | null;
+}
+
+/** Filter and page of "get organizations" and "count organizations". */
+export interface OrganizationFilter {
+  /** Case-insensitive substring of `name` or `displayName`. */
+  search?: string;
+  /** Exact attribute matches that must all hold: attribute key → one value it must contain. */
+  attributes?: Array<[key: string, value: string]>;
+  /** Offset (default 0). Ignored by counts. */
+  first?: number;
+  /** Page size (callers cap it). Ignored by counts. */
+  max?: number;
+}
+
+/** Filter and page of the member list and count. */
+export interface MemberFilter {
+  /** Terms, any of which may match username, email, first or last name (case-insensitive substring). */
+  searchTerms?: string[];
+  /** Leave out organizations' default admin users. */
+  excludeAdminAccounts?: boolean;
+  first?: number;
+  max?: number;
+}
+
+/** Filter and page of the user lookup. Service-account users are never returned. */
+export interface UserFilter {
+  username?: string;
+  email?: string;
+  /** Substring of username, email, first or last name. */
+  search?: string;
+  /** `username` and `email` match exactly (case-insensitive) instead of as substrings. */
+  exact?: boolean;
+  first?: number;
+  max?: number;
+}
+
+/** A new user row; the store fills nothing in. */
+export type NewUser = UserRecord;
+
+/** Reported when a write would break a uniqueness rule; nothing was written. */
+export class StoreConflictError extends Error {
+  /** What collided, e.g. `organization name`, `organization id`, `username`. */
+  readonly what: string;
+  constructor(what: string, message?: string) {
+    super(message ?? `The ${what} is already taken.`);
+    this.name = 'StoreConflictError';
+    this.what = what;
+  }
+}
+
+/** The service's persistence. See the module comment for the rules every implementation keeps. */
+export interface Store {
+  // Realms ---------------------------------------------------------------------------------------
+
+  /** Inserts a realm. Throws {@link StoreConflictError} (`realm name`) when it exists. */
+  createRealm(realm: RealmRecord): Promise<void>;
+  /** One realm by name. */
+  getRealm(name: string): Promise<RealmRecord | undefined>;
+  /** All realms ordered by name. */
+  listRealms(): Promise<RealmRecord[]>;
+  /** Changes the given fields; returns the updated realm, or undefined when it does not exist. */
+  updateRealm(name: string, update: RealmUpdate): Promise<RealmRecord | undefined>;
+
+  // Users ----------------------------------------------------------------------------------------
+
+  /** Inserts a user. Throws {@link StoreConflictError} (`username` or `email`) on a duplicate in the realm. */
+  createUser(user: NewUser): Promise<void>;
+  /** One user of a realm by id. */
+  getUser(realm: string, id: string): Promise<UserRecord | undefined>;
+  /** One user of a realm by username (case-insensitive). */
+  findUserByUsername(realm: string, username: string): Promise<UserRecord | undefined>;
+  /** Users of a realm matching the filter, ordered by username; service accounts excluded. */
+  findUsers(realm: string, filter: UserFilter): Promise<UserRecord[]>;
+
+  // API keys -------------------------------------------------------------------------------------
+
+  /**
+   * Inserts an API key together with its service-account user, atomically.
+   * Throws {@link StoreConflictError} (`API key name`) when an active key of the realm has the name.
+   */
+  createApiKey(key: ApiKeyRecord, serviceAccount: NewUser): Promise<void>;
+  /** One API key by client id (revoked keys included). */
+  getApiKey(clientId: string): Promise<ApiKeyRecord | undefined>;
+  /** API keys of one realm, or of all realms, ordered by realm then creation. */
+  listApiKeys(realm?: string): Promise<ApiKeyRecord[]>;
+  /** Marks a key revoked (keeps the row). Returns false when there is no such key. */
+  revokeApiKey(clientId: string, revokedTimestamp: number): Promise<boolean>;
+
+  // Organizations --------------------------------------------------------------------------------
+
+  /**
+   * Inserts an organization and, when given, its default admin user and that user's membership,
+   * atomically. Throws {@link StoreConflictError} (`organization name` or `organization id`).
+   */
+  createOrganization(org: Organization, adminUser?: NewUser, createdTimestamp?: number): Promise<void>;
+  /** One organization of a realm. */
+  getOrganization(realm: string, id: string): Promise<Organization | undefined>;
+  /** Organizations of a realm matching the filter, ordered by name. */
+  listOrganizations(realm: string, filter: OrganizationFilter): Promise<Organization[]>;
+  /** How many organizations of a realm match the filter (`first`/`max` ignored). */
+  countOrganizations(realm: string, filter: OrganizationFilter): Promise<number>;
+  /**
+   * Replaces name, displayName, url, attributes, and domains when `domains` is given.
+   * Returns false when the organization does not exist; throws {@link StoreConflictError} on a name clash.
+   */
+  updateOrganization(
+    realm: string,
+    id: string,
+    update: { name: string; displayName: string | null; url: string | null; attributes: Attributes; domains?: string[] },
+  ): Promise<boolean>;
+  /** Deletes an organization, its memberships and its default admin user. False when it does not exist. */
+  deleteOrganization(realm: string, id: string): Promise<boolean>;
+
+  // Memberships ----------------------------------------------------------------------------------
+
+  /**
+   * Makes a user a member; a no-op when it already is (idempotent, safe under concurrency).
+   * Returns false when the organization or the user does not exist in the realm.
+   */
+  addMember(realm: string, orgId: string, userId: string, createdTimestamp: number): Promise<boolean>;
+  /** Removes a membership. False when there was none. */
+  removeMember(realm: string, orgId: string, userId: string): Promise<boolean>;
+  /** Whether the user is a member of the organization (both in the realm). */
+  isMember(realm: string, orgId: string, userId: string): Promise<boolean>;
+  /** Members ordered by membership creation. */
+  listMembers(realm: string, orgId: string, filter: MemberFilter): Promise<UserRecord[]>;
+  /** How many members match the filter (`first`/`max` ignored). */
+  countMembers(realm: string, orgId: string, filter: MemberFilter): Promise<number>;
+  /** Organizations a user belongs to, ordered by name. */
+  listUserOrganizations(realm: string, userId: string): Promise<Organization[]>;
+
+  /** Releases the database. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** The wire representation of a stored user. */
+export function toMember(user: UserRecord): Member {
+  return {
+    id: user.id,
+    username: user.username,
+    email: user.email,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    emailVerified: user.emailVerified,
+    enabled: user.enabled,
+    createdTimestamp: user.createdTimestamp,
+  };
+}

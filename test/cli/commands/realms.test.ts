@@ -1,0 +1,127 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { createSandbox, type CliSandbox } from '../harness';
+
+interface RealmJson {
+  name: string;
+  enabled: boolean;
+  tokenLifetimeSeconds: number;
+  createAdminUser: boolean;
+  createdTimestamp: number;
+}
+
+let sandbox: CliSandbox;
+beforeEach(() => {
+  sandbox = createSandbox();
+});
+afterEach(() => sandbox.cleanup());
+
+describe('orgadmin realms create', () => {
+  it('creates a realm with the default token lifetime and says so', async () => {
+    const result = await sandbox.run('realms', 'create', 'acme');
+    expect(result).toEqual({ code: 0, stdout: 'Created realm acme (tokens live 300 s).\n', stderr: '' });
+    const realms = await sandbox.json<RealmJson[]>('realms', 'list');
+    expect(realms.map((r) => [r.name, r.tokenLifetimeSeconds])).toEqual([['acme', 300]]);
+  });
+
+  it('prints the realm as JSON with --json, and never its signing key', async () => {
+    const realm = await sandbox.json<RealmJson>('realms', 'create', 'acme', '--token-lifetime', '600');
+    expect(Object.keys(realm).sort()).toEqual(['createAdminUser', 'createdTimestamp', 'enabled', 'name', 'tokenLifetimeSeconds']);
+    expect(realm).toMatchObject({ name: 'acme', enabled: true, tokenLifetimeSeconds: 600, createAdminUser: true });
+  });
+
+  it('accepts --token-lifetime=SECONDS', async () => {
+    const realm = await sandbox.json<RealmJson>('realms', 'create', 'acme', '--token-lifetime=120');
+    expect(realm.tokenLifetimeSeconds).toBe(120);
+  });
+
+  it('creates the data file and its directory on first use', async () => {
+    expect(existsSync(join(sandbox.dir, 'data'))).toBe(false);
+    await sandbox.run('realms', 'create', 'acme');
+    expect(existsSync(sandbox.dataFile)).toBe(true);
+  });
+
+  it('uses ORGADMIN_DATA, relative to the working directory, when --data is not given', async () => {
+    const created = await sandbox.runRaw(['realms', 'create', 'acme'], { ORGADMIN_DATA: 'env/custom.db' });
+    expect(created.code).toBe(0);
+    expect(existsSync(join(sandbox.dir, 'env', 'custom.db'))).toBe(true);
+  });
+
+  it('uses .orgadmin/orgadmin.db under the working directory by default', async () => {
+    const created = await sandbox.runRaw(['realms', 'create', 'acme']);
+    expect(created.code).toBe(0);
+    expect(existsSync(join(sandbox.dir, '.orgadmin', 'orgadmin.db'))).toBe(true);
+    const listed = await sandbox.runRaw(['realms', 'list', '--json']);
+    expect((JSON.parse(listed.stdout) as RealmJson[]).map((r) => r.name)).toEqual(['acme']);
+  });
+
+  it('refuses a realm that already exists and changes nothing', async () => {
+    await sandbox.run('realms', 'create', 'acme', '--token-lifetime', '600');
+    const before = await sandbox.run('realms', 'list', '--json');
+    const result = await sandbox.run('realms', 'create', 'acme');
+    expect(result).toEqual({ code: 1, stdout: '', stderr: 'orgadmin: Realm "acme" already exists.\n' });
+    expect(await sandbox.run('realms', 'list', '--json')).toEqual(before);
+  });
+
+  it('refuses an invalid realm name with one sentence and creates nothing', async () => {
+    const result = await sandbox.run('realms', 'create', 'Not_A_Label');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^orgadmin: Realm name "Not_A_Label" is not valid: [^\n]+\.\n$/);
+    expect(await sandbox.json('realms', 'list')).toEqual([]);
+  });
+
+  it.each([['abc'], ['0'], ['-5'], ['1.5']])('refuses --token-lifetime %s as a usage error and creates nothing', async (value) => {
+    const result = await sandbox.run('realms', 'create', 'acme', `--token-lifetime=${value}`);
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `orgadmin: --token-lifetime must be a positive whole number of seconds, not "${value}".\n`,
+    });
+    expect(existsSync(sandbox.dataFile)).toBe(false);
+  });
+
+  it('refuses a token lifetime above the service maximum and creates nothing', async () => {
+    const result = await sandbox.run('realms', 'create', 'acme', '--token-lifetime', '999999');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^orgadmin: Token lifetime 999999 is not [^\n]+\.\n$/);
+    expect(await sandbox.json('realms', 'list')).toEqual([]);
+  });
+
+  it('refuses a missing NAME as a usage error', async () => {
+    const result = await sandbox.run('realms', 'create');
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'orgadmin: missing NAME for "orgadmin realms create"; see "orgadmin realms create --help".\n',
+    });
+  });
+
+  it('refuses an unknown flag and creates nothing', async () => {
+    const result = await sandbox.run('realms', 'create', 'acme', '--lifetime', '60');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('orgadmin: unknown flag --lifetime for "orgadmin realms create"; see "orgadmin realms create --help".\n');
+    expect(existsSync(sandbox.dataFile)).toBe(false);
+  });
+});
+
+describe('orgadmin realms list', () => {
+  it('says so when there are no realms', async () => {
+    expect(await sandbox.run('realms', 'list')).toEqual({
+      code: 0,
+      stdout: 'No realms yet; create one with "orgadmin realms create NAME".\n',
+      stderr: '',
+    });
+  });
+
+  it('shows a table ordered by name', async () => {
+    await sandbox.run('realms', 'create', 'zeta');
+    await sandbox.run('realms', 'create', 'acme', '--token-lifetime', '60');
+    const result = await sandbox.run('realms', 'list');
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^NAME\s+ENABLED\s+TOKEN LIFETIME\s+CREATED$/);
+    expect(lines[1]).toMatch(/^acme\s+yes\s+60 s\s+\d{4}-\d\d-\d\dT/);
+    expect(lines[2]).toMatch(/^zeta\s+yes\s+300 s\s+/);
+    expect(lines).toHaveLength(3);
+  });
+});

@@ -1,0 +1,120 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createServer, type Server } from 'node:net';
+import { discoveryPath, tokenPath } from '../../../src/api';
+import { BIN, childEnv, ensureBuilt } from '../compiled-cli';
+import { createSandbox, type CliSandbox } from '../harness';
+
+/** A running `node bin/orgadmin.js serve` and what it has printed so far. */
+interface ServeProcess {
+  child: ChildProcessWithoutNullStreams;
+  url: string;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Starts the compiled CLI's `serve` and waits for its ready line. */
+async function startServe(sandbox: CliSandbox, ...flags: string[]): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data', sandbox.dataFile, ...flags], { cwd: sandbox.dir, env: childEnv() });
+  let out = '';
+  let err = '';
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /^orgadmin listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(out);
+      if (match) resolve(match[1]!);
+    });
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    void exited.then(({ code }) => reject(new Error(`serve exited with ${code} before it was ready: ${err}`)));
+  });
+  return { child, url, stdout: () => out, stderr: () => err, exited };
+}
+
+let sandbox: CliSandbox;
+let running: ServeProcess | undefined;
+
+beforeAll(ensureBuilt, 120_000);
+
+beforeEach(async () => {
+  sandbox = createSandbox();
+  await sandbox.run('realms', 'create', 'acme');
+});
+
+afterEach(async () => {
+  if (running && running.child.exitCode === null && running.child.signalCode === null) {
+    running.child.kill('SIGKILL');
+    await running.exited;
+  }
+  running = undefined;
+  sandbox.cleanup();
+});
+
+describe('orgadmin serve (real process)', () => {
+  it.each([['SIGTERM' as const], ['SIGINT' as const]])(
+    'prints one ready line with the real port, serves discovery, and exits 0 on %s',
+    async (signal) => {
+      running = await startServe(sandbox);
+      const response = await fetch(`${running.url}${discoveryPath('acme')}`);
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as { issuer: string }).issuer).toBe(`${running.url}/realms/acme`);
+
+      running.child.kill(signal);
+      expect(await running.exited).toEqual({ code: 0, signal: null });
+      expect(running.stdout()).toBe(`orgadmin listening on ${running.url}\n`);
+      expect(running.stderr()).toBe('');
+    },
+  );
+
+  it('applies --rate-limit per client', async () => {
+    const key = await sandbox.json<{ clientId: string; clientSecret: string }>('keys', 'create', '--realm', 'acme', '--name', 'ci', '--permissions', 'view-users');
+    running = await startServe(sandbox, '--rate-limit', '1/60');
+    const requestToken = () =>
+      fetch(`${running!.url}${tokenPath('acme')}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'client_credentials', client_id: key.clientId, client_secret: key.clientSecret }).toString(),
+      });
+    expect((await requestToken()).status).toBe(200);
+    const limited = await requestToken();
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    running.child.kill('SIGTERM');
+    expect((await running.exited).code).toBe(0);
+  });
+});
+
+describe('orgadmin serve (bad input)', () => {
+  it.each([
+    [['--port', 'http'], 'orgadmin: --port must be a whole number from 0 to 65535, not "http".\n'],
+    [['--port', '70000'], 'orgadmin: --port must be a whole number from 0 to 65535, not "70000".\n'],
+    [['--rate-limit', '100'], 'orgadmin: --rate-limit must be REQUESTS/SECONDS with two positive whole numbers (e.g. 100/60), not "100".\n'],
+    [['--rate-limit', '0/60'], 'orgadmin: --rate-limit must be REQUESTS/SECONDS with two positive whole numbers (e.g. 100/60), not "0/60".\n'],
+    [['--json'], 'orgadmin: unknown flag --json for "orgadmin serve"; see "orgadmin serve --help".\n'],
+  ])('refuses %j as a usage error before listening', async (flags, message) => {
+    const listenersBefore = process.listenerCount('SIGTERM');
+    const result = await sandbox.run('serve', ...flags);
+    expect(result).toEqual({ code: 2, stdout: '', stderr: message });
+    expect(process.listenerCount('SIGTERM')).toBe(listenersBefore);
+  });
+
+  it('says the port is in use, exits 1 and leaves no signal handler behind', async () => {
+    const blocker: Server = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (blocker.address() as { port: number }).port;
+      const listenersBefore = process.listenerCount('SIGTERM');
+      const result = await sandbox.run('serve', '--port', String(port));
+      expect(result).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `orgadmin: port ${port} on 127.0.0.1 is already in use; choose another with --port.\n`,
+      });
+      expect(process.listenerCount('SIGTERM')).toBe(listenersBefore);
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+  });
+});

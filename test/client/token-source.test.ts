@@ -1,0 +1,267 @@
+import { inspect } from 'node:util';
+import { MockAgent } from 'undici';
+import { tokenPath } from '../../src/api';
+import {
+  ClientCredentialsTokenSource,
+  NetworkError,
+  StaticTokenSource,
+  TimeoutError,
+  TokenError,
+} from '../../src/client';
+import { BASE_URL, CLIENT_ID, CLIENT_SECRET, errorBody, JSON_HEADERS, replyToken, systemError } from './support';
+
+describe('ClientCredentialsTokenSource', () => {
+  let agent: MockAgent;
+  let clock: number;
+  const now = (): number => clock;
+  const source = (extra: { refreshSkewSeconds?: number; timeoutMs?: number } = {}): ClientCredentialsTokenSource =>
+    new ClientCredentialsTokenSource({
+      baseUrl: BASE_URL,
+      clientId: CLIENT_ID,
+      clientSecret: CLIENT_SECRET,
+      dispatcher: agent,
+      now,
+      ...extra,
+    });
+
+  beforeEach(() => {
+    agent = new MockAgent({ enableCallHistory: true });
+    agent.disableNetConnect();
+    clock = 1_000_000;
+  });
+  afterEach(async () => {
+    await agent.close();
+  });
+
+  it('posts the client-credentials form to the realm token endpoint and returns the access token', async () => {
+    replyToken(agent.get(BASE_URL), 'abc');
+    const tokens = source();
+
+    await expect(tokens.getToken('acme')).resolves.toBe('abc');
+
+    const call = agent.getCallHistory()!.lastCall()!;
+    expect(call.method).toBe('POST');
+    expect(call.path).toBe('/realms/acme/protocol/openid-connect/token');
+    expect(call.headers).toMatchObject({ 'content-type': 'application/x-www-form-urlencoded' });
+    expect(Object.fromEntries(new URLSearchParams(String(call.body)))).toEqual({
+      grant_type: 'client_credentials',
+      client_id: CLIENT_ID,
+      client_secret: CLIENT_SECRET,
+    });
+    expect(tokens.tokenRequests).toBe(1);
+  });
+
+  it('reuses the cached token instead of asking again', async () => {
+    replyToken(agent.get(BASE_URL), 'abc');
+    const tokens = source();
+
+    await tokens.getToken('acme');
+    await expect(tokens.getToken('acme')).resolves.toBe('abc');
+
+    expect(tokens.tokenRequests).toBe(1);
+  });
+
+  it('fetches a new token once expires_in minus the refresh skew has passed', async () => {
+    const pool = agent.get(BASE_URL);
+    replyToken(pool, 'first', { expiresIn: 300 });
+    replyToken(pool, 'second', { expiresIn: 300 });
+    const tokens = source({ refreshSkewSeconds: 30 });
+
+    await expect(tokens.getToken('acme')).resolves.toBe('first');
+    clock += 269_999;
+    await expect(tokens.getToken('acme')).resolves.toBe('first');
+    clock += 1;
+    await expect(tokens.getToken('acme')).resolves.toBe('second');
+
+    expect(tokens.tokenRequests).toBe(2);
+  });
+
+  it('caps the refresh skew to half the lifetime of a short-lived token', async () => {
+    const pool = agent.get(BASE_URL);
+    replyToken(pool, 'short', { expiresIn: 20 });
+    replyToken(pool, 'next', { expiresIn: 20 });
+    const tokens = source({ refreshSkewSeconds: 30 });
+
+    await tokens.getToken('acme');
+    clock += 9_999;
+    await expect(tokens.getToken('acme')).resolves.toBe('short');
+    clock += 1;
+    await expect(tokens.getToken('acme')).resolves.toBe('next');
+  });
+
+  it('keeps one cache entry per realm, each from its own token endpoint', async () => {
+    const pool = agent.get(BASE_URL);
+    replyToken(pool, 'acme-token', { realm: 'acme' });
+    replyToken(pool, 'globex-token', { realm: 'globex' });
+    const tokens = source();
+
+    await expect(tokens.getToken('acme')).resolves.toBe('acme-token');
+    await expect(tokens.getToken('globex')).resolves.toBe('globex-token');
+    await expect(tokens.getToken('acme')).resolves.toBe('acme-token');
+
+    expect(tokens.tokenRequests).toBe(2);
+    expect(agent.getCallHistory()!.calls().map((c) => c.path)).toEqual([tokenPath('acme'), tokenPath('globex')]);
+  });
+
+  it('sends a single token request when many callers ask at the same time', async () => {
+    const pool = agent.get(BASE_URL);
+    pool
+      .intercept({ path: tokenPath('acme'), method: 'POST' })
+      .reply(200, { access_token: 'shared', token_type: 'Bearer', expires_in: 300 }, JSON_HEADERS)
+      .delay(30);
+    const tokens = source();
+
+    const results = await Promise.all(Array.from({ length: 20 }, () => tokens.getToken('acme')));
+
+    expect(new Set(results)).toEqual(new Set(['shared']));
+    expect(tokens.tokenRequests).toBe(1);
+    expect(agent.getCallHistory()!.calls()).toHaveLength(1);
+  });
+
+  it('drops the cached token on invalidate so the next call fetches a fresh one', async () => {
+    const pool = agent.get(BASE_URL);
+    replyToken(pool, 'old');
+    replyToken(pool, 'new');
+    const tokens = source();
+
+    await tokens.getToken('acme');
+    tokens.invalidate('acme', 'old');
+
+    await expect(tokens.getToken('acme')).resolves.toBe('new');
+    expect(tokens.tokenRequests).toBe(2);
+  });
+
+  it('keeps the cached token when invalidate names a token that was already replaced', async () => {
+    replyToken(agent.get(BASE_URL), 'current');
+    const tokens = source();
+
+    await tokens.getToken('acme');
+    tokens.invalidate('acme', 'some-older-token');
+
+    await expect(tokens.getToken('acme')).resolves.toBe('current');
+    expect(tokens.tokenRequests).toBe(1);
+  });
+
+  it('throws TokenError with status, error and description when the secret is wrong, without the secret', async () => {
+    agent
+      .get(BASE_URL)
+      .intercept({ path: tokenPath('acme'), method: 'POST' })
+      .reply(401, errorBody('unauthorized_client', 'Invalid client secret'), JSON_HEADERS);
+    const tokens = source();
+
+    const error = await tokens.getToken('acme').catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(TokenError);
+    expect(error).toMatchObject({
+      code: 'ORGADMIN_TOKEN',
+      status: 401,
+      error: 'unauthorized_client',
+      errorDescription: 'Invalid client secret',
+      realm: 'acme',
+    });
+    expect((error as Error).message).toBe('Token request for realm "acme" failed: 401 unauthorized_client: Invalid client secret');
+    expect(JSON.stringify(error)).not.toContain(CLIENT_SECRET);
+    expect(inspect(error)).not.toContain(CLIENT_SECRET);
+  });
+
+  it('redacts the secret when a token endpoint echoes it back in an error', async () => {
+    agent
+      .get(BASE_URL)
+      .intercept({ path: tokenPath('acme'), method: 'POST' })
+      .reply(400, errorBody('invalid_request', `bad form client_secret=${CLIENT_SECRET}`), JSON_HEADERS);
+
+    const error = (await source().getToken('acme').catch((e: unknown) => e)) as TokenError;
+
+    expect(error.message).not.toContain(CLIENT_SECRET);
+    expect(JSON.stringify(error)).not.toContain(CLIENT_SECRET);
+    expect(error.errorDescription).toContain('[redacted]');
+  });
+
+  it('does not cache a failure: the next call asks again', async () => {
+    const pool = agent.get(BASE_URL);
+    pool.intercept({ path: tokenPath('acme'), method: 'POST' }).reply(503, 'busy');
+    replyToken(pool, 'after-outage');
+    const tokens = source();
+
+    await expect(tokens.getToken('acme')).rejects.toMatchObject({ code: 'ORGADMIN_TOKEN', status: 503 });
+    await expect(tokens.getToken('acme')).resolves.toBe('after-outage');
+    expect(tokens.tokenRequests).toBe(2);
+  });
+
+  it('rejects a 200 answer that carries no access token', async () => {
+    agent.get(BASE_URL).intercept({ path: tokenPath('acme'), method: 'POST' }).reply(200, { token_type: 'Bearer' }, JSON_HEADERS);
+
+    await expect(source().getToken('acme')).rejects.toMatchObject({
+      name: 'TokenError',
+      message: expect.stringContaining('without an access_token'),
+    });
+  });
+
+  it('turns a refused connection into NetworkError with the cause code', async () => {
+    agent.get(BASE_URL).intercept({ path: tokenPath('acme'), method: 'POST' }).replyWithError(systemError('ECONNREFUSED'));
+
+    const error = await source().getToken('acme').catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error).toMatchObject({ code: 'ORGADMIN_NETWORK', causeCode: 'ECONNREFUSED', method: 'POST', path: tokenPath('acme') });
+  });
+
+  it('turns a token endpoint that does not answer in time into TimeoutError', async () => {
+    agent
+      .get(BASE_URL)
+      .intercept({ path: tokenPath('acme'), method: 'POST' })
+      .reply(200, { access_token: 'late', expires_in: 300 }, JSON_HEADERS)
+      .delay(300);
+
+    const error = await source({ timeoutMs: 40 }).getToken('acme').catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ code: 'ORGADMIN_TIMEOUT', timeoutMs: 40 });
+  });
+
+  it('lets one waiting caller give up without failing the others that share the request', async () => {
+    agent
+      .get(BASE_URL)
+      .intercept({ path: tokenPath('acme'), method: 'POST' })
+      .reply(200, { access_token: 'shared', expires_in: 300 }, JSON_HEADERS)
+      .delay(40);
+    const tokens = source();
+    const impatient = new AbortController();
+
+    const abandoned = tokens.getToken('acme', { signal: impatient.signal });
+    const patient = tokens.getToken('acme');
+    impatient.abort(new Error('caller gave up'));
+
+    await expect(abandoned).rejects.toThrow('caller gave up');
+    await expect(patient).resolves.toBe('shared');
+    expect(tokens.tokenRequests).toBe(1);
+  });
+
+  it('never shows the secret when the token source itself is printed or serialised', () => {
+    const tokens = source();
+    expect(JSON.stringify(tokens)).not.toContain(CLIENT_SECRET);
+    expect(inspect(tokens, { depth: 5 })).not.toContain(CLIENT_SECRET);
+  });
+
+  it('rejects a missing secret or a base address that is not http(s) at construction', () => {
+    expect(() => new ClientCredentialsTokenSource({ baseUrl: BASE_URL, clientId: CLIENT_ID, clientSecret: '' })).toThrow(
+      'needs a clientSecret',
+    );
+    expect(
+      () => new ClientCredentialsTokenSource({ baseUrl: 'ftp://acme.example.com', clientId: CLIENT_ID, clientSecret: 'x' }),
+    ).toThrow('must be http or https');
+  });
+});
+
+describe('StaticTokenSource', () => {
+  it('hands out the token it was given, whatever the realm, and ignores invalidate', async () => {
+    const tokens = new StaticTokenSource('user-token');
+    tokens.invalidate('acme', 'user-token');
+    await expect(tokens.getToken('acme')).resolves.toBe('user-token');
+    await expect(tokens.getToken('globex')).resolves.toBe('user-token');
+  });
+
+  it('rejects an empty token', () => {
+    expect(() => new StaticTokenSource('')).toThrow('non-empty access token');
+  });
+});

@@ -1,0 +1,227 @@
+import 'cdktf/lib/testing/adapters/jest';
+import { Testing, TerraformOutput, TerraformStack } from 'cdktf';
+import { ConstructValidationError, Membership, Organization, OrgAdminProvider, User } from '../../src/constructs';
+import { Organization as OrganizationResource } from '../../src/constructs/gen/organization';
+import { OrganizationMembers as OrganizationMembersResource } from '../../src/constructs/gen/organization-members';
+import { Membership as MembershipResource } from '../../src/constructs/gen/membership';
+
+Testing.setupJest();
+
+/** A stack with the default provider, ready for organizations. */
+function newStack(): TerraformStack {
+  const stack = new TerraformStack(Testing.app(), 'test');
+  new OrgAdminProvider(stack, 'orgadmin', { baseUrl: 'http://127.0.0.1:8080', realm: 'acme' });
+  return stack;
+}
+
+/** Synthesizes a stack into its parsed JSON. */
+function synthJson(stack: TerraformStack): any {
+  return JSON.parse(Testing.synth(stack));
+}
+
+/** Runs `fn` and returns the validation error it throws. */
+function validationError(fn: () => unknown): ConstructValidationError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof ConstructValidationError) return error;
+    throw error;
+  }
+  throw new Error('expected a ConstructValidationError, nothing was thrown');
+}
+
+describe('Organization', () => {
+  it('writes every prop into the orgadmin_organization resource', () => {
+    const stack = newStack();
+    new Organization(stack, 'acme', {
+      name: 'acme',
+      displayName: 'ACME Inc.',
+      url: 'https://acme.example.com',
+      domains: ['acme.com', 'acme.org'],
+      attributes: { tier: ['gold'], region: ['eu', 'us'] },
+      realm: 'other',
+    });
+    const synthesized = Testing.synth(stack);
+    expect(synthesized).toHaveResourceWithProperties(OrganizationResource, {
+      name: 'acme',
+      display_name: 'ACME Inc.',
+      url: 'https://acme.example.com',
+      domains: ['acme.com', 'acme.org'],
+      attributes: { tier: ['gold'], region: ['eu', 'us'] },
+      realm: 'other',
+    });
+  });
+
+  it('uses the construct id as the resource address', () => {
+    const stack = newStack();
+    new Organization(stack, 'acme', { name: 'acme' });
+    expect(Object.keys(synthJson(stack).resource.orgadmin_organization)).toEqual(['acme']);
+  });
+
+  it('leaves unset optional props out of the configuration', () => {
+    const stack = newStack();
+    new Organization(stack, 'acme', { name: 'acme' });
+    expect(synthJson(stack).resource.orgadmin_organization.acme).toEqual({ name: 'acme' });
+  });
+
+  it('exposes the organization id as a reference to the resource', () => {
+    const stack = newStack();
+    const acme = new Organization(stack, 'acme', { name: 'acme' });
+    new TerraformOutput(stack, 'acme_id', { value: acme.organizationId });
+    expect(synthJson(stack).output.acme_id.value).toBe('${orgadmin_organization.acme.id}');
+  });
+
+  it('reports every invalid prop at once, quoting the values given', () => {
+    const stack = newStack();
+    const error = validationError(
+      () => new Organization(stack, 'bad', { name: '', url: 'ftp://acme', domains: ['acme.com', 'not a domain', 'ACME.org'] }),
+    );
+    expect(error.problems).toEqual([
+      'name must not be empty (got "").',
+      'url must be an absolute http:// or https:// URL (got "ftp://acme").',
+      'domains[1] is not a valid DNS name (got "not a domain").',
+      'domains[2] must be lowercase (got "ACME.org"; write "acme.org").',
+    ]);
+    expect(error.message).toContain('test/bad');
+    expect(error.message).toContain('4 problems');
+  });
+
+  it('skips unresolved tokens in validation', () => {
+    const stack = newStack();
+    const other = new Organization(stack, 'other', { name: 'other' });
+    expect(() => new Organization(stack, 'tokens', { name: other.name, url: other.resource.url, domains: other.resource.domains })).not.toThrow();
+  });
+});
+
+describe('Organization.addMember', () => {
+  it('creates an orgadmin_membership that references the organization, so it is applied after it', () => {
+    const stack = newStack();
+    const acme = new Organization(stack, 'acme', { name: 'acme' });
+    const membership = acme.addMember('user-1');
+    expect(membership).toBeInstanceOf(Membership);
+    expect(Testing.synth(stack)).toHaveResourceWithProperties(MembershipResource, {
+      organization_id: '${orgadmin_organization.acme.id}',
+      user_id: 'user-1',
+    });
+  });
+
+  it('passes the organization realm on to the membership', () => {
+    const stack = newStack();
+    new Organization(stack, 'acme', { name: 'acme', realm: 'other' }).addMember('user-1');
+    expect(Testing.synth(stack)).toHaveResourceWithProperties(MembershipResource, { realm: 'other' });
+  });
+
+  it('names a user looked up by email through the orgadmin_user data source', () => {
+    const stack = newStack();
+    const alice = User.fromEmail(stack, 'alice', 'alice@example.com');
+    new Organization(stack, 'acme', { name: 'acme' }).addMember(alice);
+    const json = synthJson(stack);
+    expect(json.data.orgadmin_user.alice).toEqual({ email: 'alice@example.com' });
+    const memberships = Object.values(json.resource.orgadmin_membership) as Array<Record<string, unknown>>;
+    expect(memberships).toEqual([{ organization_id: '${orgadmin_organization.acme.id}', user_id: '${data.orgadmin_user.alice.id}' }]);
+  });
+
+  it('refuses the same user twice', () => {
+    const stack = newStack();
+    const acme = new Organization(stack, 'acme', { name: 'acme' });
+    acme.addMember('user-1');
+    const error = validationError(() => acme.addMember('user-1', 'Again'));
+    expect(error.problems[0]).toContain('user "user-1" is already a member');
+  });
+});
+
+describe('authoritative member set', () => {
+  it('declares the whole set as one orgadmin_organization_members', () => {
+    const stack = newStack();
+    const bob = User.fromUsername(stack, 'bob', 'bob');
+    new Organization(stack, 'acme', { name: 'acme', members: { authoritative: ['user-1', bob] } });
+    expect(Testing.synth(stack)).toHaveResourceWithProperties(OrganizationMembersResource, {
+      organization_id: '${orgadmin_organization.acme.id}',
+      user_ids: ['user-1', '${data.orgadmin_user.bob.id}'],
+    });
+  });
+
+  it('refuses addMember on an organization whose member set is authoritative', () => {
+    const stack = newStack();
+    const acme = new Organization(stack, 'acme', { name: 'acme', members: { authoritative: ['user-1'] } });
+    const error = validationError(() => acme.addMember('user-2'));
+    expect(error.problems[0]).toContain('use one style per organization');
+  });
+
+  it('refuses setMembers after addMember, naming the additive memberships', () => {
+    const stack = newStack();
+    const acme = new Organization(stack, 'acme', { name: 'acme' });
+    acme.addMember('user-1');
+    const error = validationError(() => acme.setMembers(['user-2']));
+    expect(error.problems[0]).toContain('test/acme/Member-user-1');
+    expect(error.problems[0]).toContain('use one style per organization');
+  });
+
+  it('refuses a Membership construct on an organization whose member set is authoritative', () => {
+    const stack = newStack();
+    const acme = new Organization(stack, 'acme', { name: 'acme' });
+    acme.setMembers(['user-1']);
+    expect(() => new Membership(stack, 'extra', { organization: acme, userId: 'user-2' })).toThrow(ConstructValidationError);
+  });
+
+  it('reports a user listed twice together with the other problems', () => {
+    const stack = newStack();
+    const alice = User.fromEmail(stack, 'alice', 'alice@example.com');
+    const error = validationError(
+      () => new Organization(stack, 'acme', { name: ' ', members: { authoritative: ['user-1', alice, 'user-1', alice] } }),
+    );
+    expect(error.problems).toEqual([
+      'name must not be empty (got " ").',
+      'members.authoritative[2] names "user-1" a second time; a member set lists each user once.',
+      'members.authoritative[3] names alice@example.com a second time; a member set lists each user once.',
+    ]);
+  });
+
+  it('refuses a second member set', () => {
+    const stack = newStack();
+    const acme = new Organization(stack, 'acme', { name: 'acme' });
+    acme.setMembers(['user-1']);
+    expect(validationError(() => acme.setMembers(['user-2'])).problems[0]).toContain('already declared');
+  });
+});
+
+describe('Organization existingOrganizationId', () => {
+  it('writes import blocks for the organization and its authoritative member set', () => {
+    const stack = newStack();
+    new Organization(stack, 'legacy', { name: 'legacy', existingOrganizationId: 'org-9', members: { authoritative: ['user-1'] } });
+    const json = synthJson(stack);
+    const members = Object.keys(json.resource.orgadmin_organization_members)[0];
+    expect(json.import).toEqual([
+      { id: 'org-9', to: 'orgadmin_organization.legacy' },
+      { id: 'org-9', to: `orgadmin_organization_members.${members}` },
+    ]);
+  });
+
+  it('puts the realm in front of the import id when the organization names one', () => {
+    const stack = newStack();
+    new Organization(stack, 'legacy', { name: 'legacy', realm: 'other', existingOrganizationId: 'org-9' });
+    expect(synthJson(stack).import).toEqual([{ id: 'other/org-9', to: 'orgadmin_organization.legacy' }]);
+  });
+
+  it('writes no import block without it', () => {
+    const stack = newStack();
+    new Organization(stack, 'acme', { name: 'acme' });
+    expect(synthJson(stack).import).toBeUndefined();
+  });
+});
+
+describe('Organization.fromOrganizationId', () => {
+  it('refers to an existing organization without creating one', () => {
+    const stack = newStack();
+    const existing = Organization.fromOrganizationId(stack, 'legacy', 'org-123');
+    existing.addMember('user-1');
+    const json = synthJson(stack);
+    expect(json.resource.orgadmin_organization).toBeUndefined();
+    expect(Object.values(json.resource.orgadmin_membership)).toEqual([{ organization_id: 'org-123', user_id: 'user-1' }]);
+  });
+
+  it('refuses an empty id', () => {
+    const stack = newStack();
+    expect(validationError(() => Organization.fromOrganizationId(stack, 'legacy', '')).problems).toEqual(['organizationId must not be empty (got "").']);
+  });
+});

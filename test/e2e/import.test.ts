@@ -1,0 +1,124 @@
+/**
+ * End to end: bringing existing organizations, memberships and member sets under Terraform with
+ * import blocks and with `terraform import`, into an empty state, then an empty plan.
+ */
+import { startE2E, type E2EFixture } from './helpers/fixture';
+import { REQUIRED_PROVIDERS, type TerraformWorkspace } from './helpers/terraform';
+
+jest.setTimeout(120_000);
+
+let fx: E2EFixture;
+let ws: TerraformWorkspace;
+let acmeId: string;
+let globexId: string;
+
+function resources(): string {
+  const { alice, bob, carol } = fx.users;
+  return `${REQUIRED_PROVIDERS}
+provider "orgadmin" {}
+
+# domains and attributes are left out: imported, they start unmanaged and keep their values.
+resource "orgadmin_organization" "acme" {
+  name         = "acme-corp"
+  display_name = "ACME Corporation"
+  url          = "https://acme.example.com"
+}
+
+resource "orgadmin_membership" "alice" {
+  organization_id = orgadmin_organization.acme.id
+  user_id         = "${alice!.id}"
+}
+
+resource "orgadmin_organization" "globex" {
+  name = "globex"
+}
+
+resource "orgadmin_organization_members" "globex" {
+  organization_id = orgadmin_organization.globex.id
+  user_ids        = ["${bob!.id}", "${carol!.id}"]
+}
+`;
+}
+
+beforeAll(async () => {
+  fx = await startE2E({ usernames: ['alice', 'bob', 'carol'] });
+  acmeId = await fx.client.createOrganization({
+    name: 'acme-corp',
+    displayName: 'ACME Corporation',
+    url: 'https://acme.example.com',
+    domains: ['acme.example.com'],
+    attributes: { tier: ['gold'] },
+  });
+  await fx.client.addMember(acmeId, fx.users.alice!.id);
+  globexId = await fx.client.createOrganization({ name: 'globex' });
+  await fx.client.addMember(globexId, fx.users.bob!.id);
+  await fx.client.addMember(globexId, fx.users.carol!.id);
+  ws = await fx.workspace();
+});
+
+afterAll(async () => {
+  await fx?.close();
+});
+
+describe('importing existing objects into an empty state', () => {
+  it('imports an organization and a membership with import blocks', async () => {
+    await ws.writeConfig({
+      'main.tf': resources(),
+      'imports.tf': `
+import {
+  to = orgadmin_organization.acme
+  id = "${acmeId}"
+}
+
+import {
+  to = orgadmin_membership.alice
+  id = "${acmeId}/${fx.users.alice!.id}"
+}
+
+import {
+  to = orgadmin_organization.globex
+  id = "${globexId}"
+}
+`,
+    });
+    await ws.init();
+    const plan = await ws.plan();
+    expect(plan.stdout).toContain('Plan: 3 to import, 1 to add, 0 to change, 0 to destroy.');
+
+    // Apply only the imports: the member set is imported separately below with `terraform import`.
+    const apply = await ws.apply('-target=orgadmin_organization.acme', '-target=orgadmin_membership.alice', '-target=orgadmin_organization.globex');
+    expect(apply.stdout).toContain('Apply complete! Resources: 3 imported, 0 added, 0 changed, 0 destroyed.');
+  });
+
+  it('imports a member set with terraform import', async () => {
+    const result = await ws.run(['import', '-input=false', 'orgadmin_organization_members.globex', globexId]);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toContain('Import successful!');
+    expect(result.code).toBe(0);
+  });
+
+  it('plans no changes once everything is imported, and created nothing', async () => {
+    const plan = await ws.plan();
+    expect(plan.stderr).toBe('');
+    expect(plan.stdout).toContain('No changes.');
+    expect(plan.code).toBe(0);
+    expect((await fx.client.listAllOrganizations()).map((o) => o.id).sort()).toEqual([acmeId, globexId].sort());
+    const acme = await fx.client.getOrganization(acmeId);
+    expect(acme.domains).toEqual(['acme.example.com']);
+    expect(acme.attributes).toEqual({ tier: ['gold'] });
+  });
+
+  it('refuses a membership import id without the user, naming the expected form', async () => {
+    await ws.writeConfig({
+      'main.tf': resources() + `
+resource "orgadmin_membership" "bad" {
+  organization_id = orgadmin_organization.acme.id
+  user_id         = "${fx.users.bob!.id}"
+}
+`,
+    });
+    const result = await ws.run(['import', '-input=false', 'orgadmin_membership.bad', acmeId]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/ORG\/USER/);
+  });
+});

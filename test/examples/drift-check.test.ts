@@ -1,0 +1,122 @@
+/**
+ * The drift check's summary, from plan JSON in the shape `terraform show -json` prints. The
+ * end-to-end runs against real plans are in basic.test.ts and gitops.test.ts.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { checkDrift, constructPaths, summarizePlan, type PlanJson } from '../../examples/gitops/drift-check';
+
+const membershipDeleted: PlanJson = {
+  resource_drift: [
+    {
+      address: 'orgadmin_membership.acme_Member-alice_BE346D15',
+      type: 'orgadmin_membership',
+      change: { actions: ['delete'], before: { id: 'org-1/user-1', organization_id: 'org-1', user_id: 'user-1', realm: 'acme' }, after: null },
+    },
+  ],
+  resource_changes: [
+    {
+      address: 'orgadmin_membership.acme_Member-alice_BE346D15',
+      type: 'orgadmin_membership',
+      change: { actions: ['create'], before: null, after: { organization_id: 'org-1', user_id: 'user-1' } },
+    },
+    {
+      address: 'orgadmin_organization.acme',
+      type: 'orgadmin_organization',
+      change: { actions: ['no-op'], before: { name: 'acme' }, after: { name: 'acme' } },
+    },
+  ],
+};
+
+describe('summarizePlan', () => {
+  it('names a membership deleted outside Terraform by address and construct path, and the create that restores it', () => {
+    const paths = new Map([['orgadmin_membership.acme_Member-alice_BE346D15', 'basic/acme/Member-alice']]);
+    expect(summarizePlan(membershipDeleted, paths).split('\n')).toEqual([
+      'Changed outside Terraform (1):',
+      '  - orgadmin_membership.acme_Member-alice_BE346D15 (basic/acme/Member-alice): deleted outside Terraform',
+      '      was organization_id="org-1", user_id="user-1", realm="acme"',
+      'An apply would make 1 change:',
+      '  + create orgadmin_membership.acme_Member-alice_BE346D15 (basic/acme/Member-alice)',
+      'Run `terraform apply` on this stack (or merge the change that explains the drift) to bring the service back in line.',
+    ]);
+  });
+
+  it('shows attribute changes, set members joining and leaving, and hides sensitive values', () => {
+    const plan: PlanJson = {
+      resource_drift: [
+        {
+          address: 'orgadmin_organization.acme',
+          type: 'orgadmin_organization',
+          change: {
+            actions: ['update'],
+            before: { display_name: 'ACME', domains: ['a.com'], token: 'old-secret' },
+            after: { display_name: 'Acme (renamed by hand)', domains: ['a.com', 'b.com'], token: 'new-secret' },
+            before_sensitive: { token: true },
+            after_sensitive: { token: true },
+          },
+        },
+      ],
+    };
+    const summary = summarizePlan(plan);
+    expect(summary.split('\n').slice(0, 5)).toEqual([
+      'Changed outside Terraform (1):',
+      '  ~ orgadmin_organization.acme: changed outside Terraform',
+      '      display_name: "ACME" → "Acme (renamed by hand)"',
+      '      domains: +"b.com"',
+      '      token (sensitive) changed',
+    ]);
+    expect(summary).not.toContain('secret');
+  });
+
+  it('says when nothing drifted but the configuration has unapplied changes', () => {
+    const plan: PlanJson = {
+      resource_changes: [
+        {
+          address: 'orgadmin_organization.acme',
+          type: 'orgadmin_organization',
+          change: { actions: ['update'], before: { display_name: 'ACME', domains: ['a.com'] }, after: { display_name: 'Acme', domains: ['b.com'] } },
+        },
+      ],
+    };
+    expect(summarizePlan(plan).split('\n')).toEqual([
+      'Nothing changed outside Terraform: the configuration has changes that are not applied yet.',
+      'An apply would make 1 change:',
+      '  ~ update orgadmin_organization.acme',
+      '      display_name: "ACME" → "Acme"',
+      '      domains: +"b.com" -"a.com"',
+      'Run `terraform apply` on this stack (or merge the change that explains the drift) to bring the service back in line.',
+    ]);
+  });
+});
+
+describe('constructPaths and checkDrift', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'orgadmin-drift-unit-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('reads construct paths from the metadata cdktf writes into cdk.tf.json', async () => {
+    const stackDir = join(dir, 'paths');
+    await import('node:fs/promises').then((fs) => fs.mkdir(stackDir));
+    await writeFile(
+      join(stackDir, 'cdk.tf.json'),
+      JSON.stringify({
+        resource: { orgadmin_organization: { acme: { '//': { metadata: { path: 'basic/acme/Default' } }, name: 'acme' } } },
+        data: { orgadmin_user: { alice: { '//': { metadata: { path: 'basic/alice/Default' } }, email: 'a@x' } } },
+      }),
+    );
+    expect([...constructPaths(stackDir)]).toEqual([
+      ['orgadmin_organization.acme', 'basic/acme'],
+      ['data.orgadmin_user.alice', 'basic/alice'],
+    ]);
+  });
+
+  it('fails with exit code 1 and says what to do when the directory holds no synthesized stack', async () => {
+    const report = await checkDrift({ dir });
+    expect(report).toEqual({ exitCode: 1, summary: `Drift check failed: ${dir} holds no cdk.tf.json; synthesize the stack first.` });
+  });
+});

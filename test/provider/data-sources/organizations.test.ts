@@ -1,0 +1,69 @@
+import { organizationsDataSource as dataSource } from '../../../src/provider/data-sources/organizations';
+import type { Value } from '../../../src/provider/framework/types';
+import { Collector, resourceConfig, startHarness, type Harness } from '../resources/harness';
+
+describe('orgadmin_organizations data source', () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await startHarness();
+    // 130 organizations: more than one page of 100.
+    for (let i = 0; i < 130; i += 1) {
+      await h.ctx.client.createOrganization({
+        name: `org-${String(i).padStart(3, '0')}`,
+        attributes: { tier: [i % 10 === 0 ? 'gold' : 'basic'], region: [i % 2 === 0 ? 'eu' : 'us'] },
+      });
+    }
+  });
+
+  afterAll(async () => {
+    await h.close();
+  });
+
+  const read = async (values: Record<string, Value>): Promise<{ state: Record<string, Value> | null; diags: Collector }> => {
+    const diags = new Collector();
+    const state = await dataSource.read(h.ctx, { config: resourceConfig(dataSource, values) }, diags);
+    return { state, diags };
+  };
+
+  it('returns every organization across pages, with ids in the same order', async () => {
+    const { state, diags } = await read({});
+    expect(diags.items).toEqual([]);
+    const organizations = state!['organizations'] as Array<Record<string, Value>>;
+    expect(organizations).toHaveLength(130);
+    expect(state!['ids']).toEqual(organizations.map((o) => o['id']));
+    expect(organizations[0]).toEqual({
+      id: expect.any(String),
+      name: 'org-000',
+      display_name: null,
+      url: null,
+      domains: [],
+      attributes: { tier: ['gold'], region: ['eu'] },
+    });
+    expect(state!['realm']).toBe('acme');
+  });
+
+  it('filters by search text and by attribute values', async () => {
+    const bySearch = await read({ search: 'org-12' });
+    expect((bySearch.state!['organizations'] as Array<Record<string, Value>>).map((o) => o['name'])).toEqual(
+      Array.from({ length: 10 }, (_, i) => `org-12${i}`),
+    );
+    const byAttributes = await read({ attributes: { tier: 'gold', region: 'eu' } });
+    expect(byAttributes.diags.items).toEqual([]);
+    const names = (byAttributes.state!['organizations'] as Array<Record<string, Value>>).map((o) => o['name']);
+    expect(names).toEqual(['org-000', 'org-010', 'org-020', 'org-030', 'org-040', 'org-050', 'org-060', 'org-070', 'org-080', 'org-090', 'org-100', 'org-110', 'org-120']);
+    expect(byAttributes.state!['attributes']).toEqual({ tier: 'gold', region: 'eu' });
+  });
+
+  it('returns empty lists when nothing matches', async () => {
+    const { state } = await read({ search: 'no-such-organization' });
+    expect(state!['organizations']).toEqual([]);
+    expect(state!['ids']).toEqual([]);
+  });
+
+  it('reports an empty attribute filter value on its key', () => {
+    const diags = new Collector();
+    dataSource.validate!(resourceConfig(dataSource, { attributes: { tier: '' } }), diags);
+    expect(diags.errors).toEqual([expect.objectContaining({ path: ['attributes', 'tier'] })]);
+  });
+});

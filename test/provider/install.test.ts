@@ -1,0 +1,204 @@
+import { execFile } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { runProviderCommand } from '../../src/cli/commands/provider';
+import type { CliIO } from '../../src/cli/io';
+import { PROVIDER_SOURCE_ADDRESS } from '../../src/provider';
+import {
+  installProvider,
+  ProviderInstallError,
+  PROVIDER_BUNDLE_FILE,
+  PROVIDER_INSTALL_ADDRESS,
+  providerVersion,
+  terraformPlatform,
+} from '../../src/provider/install';
+import { ensureProviderBundle } from '../e2e/helpers/bundle';
+import { runTerraform, terraformEnv } from '../e2e/helpers/terraform';
+
+const execFileAsync = promisify(execFile);
+const pkg = require('../../package.json') as { version: string };
+
+/** A stand-in bundle: installing does not care what the bundle does, only that it is copied whole. */
+const FAKE_BUNDLE = "process.stdout.write('fake provider bundle ran from ' + __dirname + '\\n');\n";
+
+let root: string;
+let bundlePath: string;
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'orgadmin-install-'));
+  bundlePath = join(root, 'bundle.js');
+  await writeFile(bundlePath, FAKE_BUNDLE);
+});
+
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+function memoryIO(env: NodeJS.ProcessEnv = {}): CliIO & { out: string[]; err: string[] } {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { out, err, stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), env, cwd: root };
+}
+
+describe('terraformPlatform', () => {
+  it('names platforms the way Go does', () => {
+    expect(terraformPlatform('linux', 'x64')).toBe('linux_amd64');
+    expect(terraformPlatform('linux', 'arm64')).toBe('linux_arm64');
+    expect(terraformPlatform('darwin', 'arm64')).toBe('darwin_arm64');
+  });
+
+  it('refuses Windows with a reason, since Terraform there starts only .exe plugins', () => {
+    expect(() => terraformPlatform('win32', 'x64')).toThrow(/\.exe/);
+  });
+});
+
+describe('installProvider', () => {
+  it('writes the launcher and the bundle into the filesystem-mirror layout', async () => {
+    const dir = join(root, 'mirror');
+    const result = await installProvider({ dir, bundlePath });
+    const version = pkg.version;
+    const platform = terraformPlatform();
+    const packageDir = join(dir, 'registry.terraform.io', 'orgadmin', 'orgadmin', version, platform);
+
+    expect(result).toEqual({
+      address: 'registry.terraform.io/orgadmin/orgadmin',
+      version,
+      platform,
+      path: join(packageDir, `terraform-provider-orgadmin_v${version}`),
+      status: 'installed',
+    });
+    expect((await readdir(packageDir)).sort()).toEqual([PROVIDER_BUNDLE_FILE, `terraform-provider-orgadmin_v${version}`].sort());
+    // Terraform runs the first file named terraform-provider-orgadmin*: it must be the launcher.
+    expect((await readdir(packageDir)).filter((name) => name.startsWith('terraform-provider-orgadmin'))).toEqual([
+      `terraform-provider-orgadmin_v${version}`,
+    ]);
+    expect(await readFile(join(packageDir, PROVIDER_BUNDLE_FILE), 'utf8')).toBe(FAKE_BUNDLE);
+    expect((await stat(result.path)).mode & 0o111).toBe(0o111);
+    // Nothing but the version directory's platform folder is left behind (no staging directories).
+    expect(await readdir(dirname(packageDir))).toEqual([platform]);
+  });
+
+  it('installs a launcher that runs the bundle next to it', async () => {
+    const { path } = await installProvider({ dir: join(root, 'mirror'), bundlePath });
+    const { stdout } = await execFileAsync(path, [], { env: process.env });
+    expect(stdout).toBe(`fake provider bundle ran from ${dirname(path)}\n`);
+  });
+
+  it('leaves identical files alone when run twice', async () => {
+    const dir = join(root, 'mirror');
+    const first = await installProvider({ dir, bundlePath });
+    const before = await stat(join(dirname(first.path), PROVIDER_BUNDLE_FILE));
+    const second = await installProvider({ dir, bundlePath });
+    const after = await stat(join(dirname(first.path), PROVIDER_BUNDLE_FILE));
+
+    expect(second.status).toBe('unchanged');
+    expect(after.ino).toBe(before.ino);
+    expect(after.mtimeMs).toBe(before.mtimeMs);
+  });
+
+  it('replaces a different build as a whole and leaves no temporary directories', async () => {
+    const dir = join(root, 'mirror');
+    const first = await installProvider({ dir, bundlePath });
+    await writeFile(bundlePath, "process.stdout.write('second build\\n');\n");
+    const second = await installProvider({ dir, bundlePath });
+
+    expect(second.status).toBe('replaced');
+    expect(second.path).toBe(first.path);
+    expect(await readFile(join(dirname(second.path), PROVIDER_BUNDLE_FILE), 'utf8')).toContain('second build');
+    expect(await readdir(dirname(dirname(second.path)))).toEqual([second.platform]);
+  });
+
+  it('repairs an installation whose launcher lost its executable bit', async () => {
+    const dir = join(root, 'mirror');
+    const first = await installProvider({ dir, bundlePath });
+    await chmod(first.path, 0o644);
+    const second = await installProvider({ dir, bundlePath });
+    expect(second.status).toBe('replaced');
+    expect((await stat(second.path)).mode & 0o111).toBe(0o111);
+  });
+
+  it('says to run the provider build when the bundle is missing, and creates nothing', async () => {
+    const dir = join(root, 'mirror');
+    const attempt = installProvider({ dir, bundlePath: join(root, 'missing.js') });
+    await expect(attempt).rejects.toThrow(ProviderInstallError);
+    await expect(installProvider({ dir, bundlePath: join(root, 'missing.js') })).rejects.toThrow(/npm run build:provider/);
+    await expect(stat(dir)).rejects.toThrow(/ENOENT/);
+  });
+
+  it('takes its version from package.json', () => {
+    expect(providerVersion()).toBe(pkg.version);
+  });
+
+  it('installs under the source address the provider declares', () => {
+    expect(PROVIDER_INSTALL_ADDRESS).toBe(PROVIDER_SOURCE_ADDRESS);
+  });
+});
+
+describe('orgadmin provider install', () => {
+  // The command installs the real bundle from dist/provider.
+  beforeAll(() => ensureProviderBundle(), 120_000);
+
+  it('prints the address, version and path', async () => {
+    const io = memoryIO({ HOME: join(root, 'home') });
+    const code = await runProviderCommand(['install', '--dir', 'mirror'], io);
+    expect(io.err.join('')).toBe('');
+    expect(code).toBe(0);
+    const out = io.out.join('');
+    expect(out).toContain('registry.terraform.io/orgadmin/orgadmin');
+    expect(out).toContain(pkg.version);
+    expect(out).toContain(join(root, 'mirror', 'registry.terraform.io', 'orgadmin', 'orgadmin', pkg.version));
+  });
+
+  it('prints JSON with --json and defaults to ~/.terraform.d/plugins of the given HOME', async () => {
+    const home = join(root, 'home');
+    const io = memoryIO({ HOME: home });
+    expect(await runProviderCommand(['install', '--json'], io)).toBe(0);
+    const result = JSON.parse(io.out.join('')) as { path: string; version: string; status: string };
+    expect(result.path.startsWith(join(home, '.terraform.d', 'plugins', 'registry.terraform.io', 'orgadmin', 'orgadmin'))).toBe(true);
+    expect(result.version).toBe(pkg.version);
+    expect((await stat(result.path)).isFile()).toBe(true);
+  });
+
+  it('rejects an unknown flag as a usage error', async () => {
+    await expect(runProviderCommand(['install', '--dri', 'x'], memoryIO())).rejects.toThrow(/unknown flag --dri/);
+  });
+
+  it('rejects an unknown subcommand', async () => {
+    await expect(runProviderCommand(['uninstall'], memoryIO())).rejects.toThrow(/unknown command "orgadmin provider uninstall"/);
+  });
+});
+
+describe('terraform init from ~/.terraform.d/plugins', () => {
+  beforeAll(() => ensureProviderBundle(), 120_000);
+
+  it('installs the provider with no CLI configuration and no network, locks its hash, and runs it', async () => {
+    const home = join(root, 'home');
+    const work = join(root, 'work');
+    const installed = await installProvider({ dir: join(home, '.terraform.d', 'plugins') });
+    await mkdir(work);
+    await writeFile(
+      join(work, 'main.tf'),
+      `terraform {\n  required_providers {\n    orgadmin = { source = "orgadmin/orgadmin", version = "${installed.version}" }\n  }\n}\n`,
+    );
+    // TF_CLI_CONFIG_FILE of the machine is dropped by terraformEnv: only the implied mirror is left.
+    const env = terraformEnv({ HOME: home });
+
+    const init = await runTerraform(work, ['init', '-no-color', '-input=false'], env);
+
+    expect(init.stderr).toBe('');
+    expect(init.code).toBe(0);
+    expect(init.stdout).toContain(`Installing orgadmin/orgadmin v${installed.version}`);
+    const lock = await readFile(join(work, '.terraform.lock.hcl'), 'utf8');
+    expect(lock).toContain('provider "registry.terraform.io/orgadmin/orgadmin"');
+    expect(lock).toMatch(/"h1:[A-Za-z0-9+/=]+"/);
+
+    // Terraform starts the launcher (not the bundle) and gets the schema over the plugin protocol.
+    const schema = await runTerraform(work, ['providers', 'schema', '-json'], env);
+    expect(schema.stderr).toBe('');
+    expect(schema.code).toBe(0);
+    const parsed = JSON.parse(schema.stdout) as { provider_schemas: Record<string, { resource_schemas: Record<string, unknown> }> };
+    expect(Object.keys(parsed.provider_schemas['registry.terraform.io/orgadmin/orgadmin']!.resource_schemas)).toContain('orgadmin_organization');
+  });
+});

@@ -1,0 +1,220 @@
+/**
+ * Test harness of the orgadmin provider's resources and data sources: a real service on port 0, a
+ * provider configured the way Terraform configures it (through `configure`), diagnostics that
+ * collect, and a small imitation of the framework's planning so that create/update see the
+ * planned state Terraform would send.
+ */
+import { Agent } from 'undici';
+import type { OrgAdminProviderContext } from '../../../src/provider/context';
+import type {
+  Diagnostics,
+  Logger,
+  ObjectValue,
+  ProviderDefinition,
+  Resource,
+  Value,
+  AttributePath,
+} from '../../../src/provider/framework/types';
+import { UNKNOWN } from '../../../src/provider/protocol/unknown';
+import { createOrgAdminProvider } from '../../../src/provider/provider';
+import { createTestRealm, startTestService, type TestService } from '../../helpers/service';
+
+/** One collected diagnostic. */
+export interface CollectedDiagnostic {
+  severity: 'error' | 'warning';
+  summary: string;
+  detail?: string;
+  path?: AttributePath;
+}
+
+/** Diagnostics that remember everything, for assertions. */
+export class Collector implements Diagnostics {
+  readonly items: CollectedDiagnostic[] = [];
+
+  error(summary: string, detail?: string, path?: AttributePath): void {
+    this.items.push({ severity: 'error', summary, detail, path });
+  }
+
+  warning(summary: string, detail?: string, path?: AttributePath): void {
+    this.items.push({ severity: 'warning', summary, detail, path });
+  }
+
+  hasErrors(): boolean {
+    return this.items.some((item) => item.severity === 'error');
+  }
+
+  get errors(): CollectedDiagnostic[] {
+    return this.items.filter((item) => item.severity === 'error');
+  }
+
+  get warnings(): CollectedDiagnostic[] {
+    return this.items.filter((item) => item.severity === 'warning');
+  }
+
+  /** Every summary and detail, joined: for "does not contain" assertions. */
+  text(): string {
+    return this.items.map((item) => `${item.summary}\n${item.detail ?? ''}`).join('\n');
+  }
+}
+
+/** A logger that keeps every line (to check that secrets never reach logs). */
+export class MemoryLogger implements Logger {
+  readonly lines: string[] = [];
+
+  private write(level: string, message: string, fields?: Record<string, unknown>): void {
+    this.lines.push(JSON.stringify({ level, message, ...fields }));
+  }
+
+  debug(message: string, fields?: Record<string, unknown>): void {
+    this.write('debug', message, fields);
+  }
+
+  info(message: string, fields?: Record<string, unknown>): void {
+    this.write('info', message, fields);
+  }
+
+  warn(message: string, fields?: Record<string, unknown>): void {
+    this.write('warn', message, fields);
+  }
+
+  error(message: string, fields?: Record<string, unknown>): void {
+    this.write('error', message, fields);
+  }
+}
+
+/** A provider configuration object with every attribute (null where not given). */
+export function providerConfig(values: Partial<Record<string, Value>>): ObjectValue {
+  return {
+    base_url: null,
+    realm: null,
+    client_id: null,
+    client_secret: null,
+    access_token: null,
+    request_timeout: null,
+    max_retries: null,
+    ...values,
+  } as ObjectValue;
+}
+
+/** A running service plus a configured provider context. */
+export interface Harness {
+  svc: TestService;
+  realm: string;
+  clientId: string;
+  clientSecret: string;
+  provider: ProviderDefinition<OrgAdminProviderContext>;
+  ctx: OrgAdminProviderContext;
+  logger: MemoryLogger;
+  /** Configures another provider context against the same service (closed by `close`). */
+  configure(values: Partial<Record<string, Value>>, diags?: Collector): Promise<OrgAdminProviderContext | undefined>;
+  close(): Promise<void>;
+}
+
+/** Starts the service, creates realm `acme` with an all-permissions key, configures the provider. */
+export async function startHarness(
+  opts: { permissions?: string[]; rateLimit?: { requests: number; windowSeconds: number } } = {},
+): Promise<Harness> {
+  const svc = await startTestService(opts.rateLimit ? { rateLimit: opts.rateLimit } : {});
+  const agent = new Agent({ keepAliveTimeout: 1_000 });
+  const provider = createOrgAdminProvider({ env: {}, dispatcher: agent });
+  const contexts: OrgAdminProviderContext[] = [];
+  try {
+    const { realm, clientId, clientSecret } = await createTestRealm(svc, 'acme', opts.permissions ? { permissions: opts.permissions } : {});
+    const logger = new MemoryLogger();
+    const configure = async (values: Partial<Record<string, Value>>, diags = new Collector()): Promise<OrgAdminProviderContext | undefined> => {
+      const ctx = await provider.configure(
+        providerConfig({ base_url: svc.baseUrl, realm, max_retries: 0, ...values }),
+        diags,
+        logger,
+      );
+      if (ctx) contexts.push(ctx);
+      return ctx;
+    };
+    const diags = new Collector();
+    const ctx = await configure({ client_id: clientId, client_secret: clientSecret }, diags);
+    if (!ctx) throw new Error(`provider configuration failed: ${diags.text()}`);
+    return {
+      svc,
+      realm,
+      clientId,
+      clientSecret,
+      provider,
+      ctx,
+      logger,
+      configure,
+      async close() {
+        for (const context of contexts) await provider.close?.(context);
+        await agent.close();
+        await svc.close();
+      },
+    };
+  } catch (error) {
+    await agent.close();
+    await svc.close();
+    throw error;
+  }
+}
+
+/**
+ * Plans like the framework: configured values as given; computed attributes left null take the
+ * prior value when `useStateForUnknown` (or on update when the attribute is not configurable),
+ * else unknown; then the resource's `modifyPlan`.
+ */
+export async function plan(
+  resource: Resource<OrgAdminProviderContext>,
+  ctx: OrgAdminProviderContext,
+  config: ObjectValue,
+  priorState: ObjectValue | null,
+): Promise<{ plannedState: ObjectValue; requiresReplace: AttributePath[]; diags: Collector }> {
+  const plannedState: ObjectValue = {};
+  for (const [name, attribute] of Object.entries(resource.schema.attributes)) {
+    const configured = config[name] ?? null;
+    if (configured !== null || !attribute.computed) plannedState[name] = configured;
+    else if (priorState && attribute.useStateForUnknown) plannedState[name] = priorState[name] ?? null;
+    else plannedState[name] = UNKNOWN;
+  }
+  const modification = { plannedState, requiresReplace: [] as AttributePath[] };
+  const diags = new Collector();
+  await resource.modifyPlan?.(ctx, { config, priorState, plannedState }, modification, diags);
+  return { ...modification, diags };
+}
+
+/** A resource configuration with every schema attribute (null where not given). */
+export function resourceConfig(resource: { schema: { attributes: Record<string, unknown> } }, values: Record<string, Value>): ObjectValue {
+  const config: ObjectValue = {};
+  for (const name of Object.keys(resource.schema.attributes)) config[name] = values[name] ?? null;
+  return config;
+}
+
+/** Plans and creates; fails the test on any error diagnostic. */
+export async function createResource(
+  resource: Resource<OrgAdminProviderContext>,
+  ctx: OrgAdminProviderContext,
+  values: Record<string, Value>,
+): Promise<ObjectValue> {
+  const config = resourceConfig(resource, values);
+  const planned = await plan(resource, ctx, config, null);
+  const diags = new Collector();
+  const state = await resource.create(ctx, { plannedState: planned.plannedState, config }, diags);
+  if (diags.hasErrors() || state === null) throw new Error(`create failed: ${diags.text()}`);
+  return state;
+}
+
+/** Plans and updates from `prior` to the configuration `values`. */
+export async function updateResource(
+  resource: Resource<OrgAdminProviderContext>,
+  ctx: OrgAdminProviderContext,
+  prior: ObjectValue,
+  values: Record<string, Value>,
+): Promise<{ state: ObjectValue | null; diags: Collector; requiresReplace: AttributePath[] }> {
+  const config = resourceConfig(resource, values);
+  const planned = await plan(resource, ctx, config, prior);
+  const diags = new Collector();
+  const state = await resource.update(ctx, { plannedState: planned.plannedState, priorState: prior, config }, diags);
+  return { state, diags, requiresReplace: planned.requiresReplace };
+}
+
+/** Requests the service answered since index `from` (for counting). */
+export function requestsSince(svc: TestService, from: number): TestService['requests'] {
+  return svc.requests.slice(from);
+}

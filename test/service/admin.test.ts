@@ -1,0 +1,133 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Admin, AdminError } from '../../src/service/admin';
+import { SqliteStore } from '../../src/service/store/sqlite-store';
+
+describe('Admin', () => {
+  let dir: string;
+  let store: SqliteStore;
+  let admin: Admin;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'orgadmin-admin-'));
+    store = SqliteStore.open(join(dir, 'admin.db'));
+    admin = new Admin(store);
+    await admin.createRealm('acme');
+  });
+  afterAll(async () => {
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  describe('realms', () => {
+    it('creates a realm with defaults and lists it', async () => {
+      const info = await admin.createRealm('beta-2', { tokenLifetimeSeconds: 600, createAdminUser: false });
+      expect(info).toEqual({ name: 'beta-2', enabled: true, tokenLifetimeSeconds: 600, createAdminUser: false, createdTimestamp: expect.any(Number) });
+      expect((await admin.getRealm('acme'))).toMatchObject({ tokenLifetimeSeconds: 300, createAdminUser: true });
+      expect((await admin.listRealms()).map((r) => r.name)).toEqual(['acme', 'beta-2']);
+      expect(await admin.getRealm('nope')).toBeUndefined();
+    });
+
+    it.each(['Acme', 'a_b', '-a', 'a-', '', 'x'.repeat(64), 'a.b'])('refuses the realm name %j', async (name) => {
+      await expect(admin.createRealm(name)).rejects.toThrow(AdminError);
+      expect(await admin.getRealm(name)).toBeUndefined();
+    });
+
+    it('refuses a duplicate realm, naming it', async () => {
+      await expect(admin.createRealm('acme')).rejects.toThrow(new AdminError('Realm "acme" already exists.'));
+    });
+
+    it('refuses a bad token lifetime', async () => {
+      await expect(admin.createRealm('short', { tokenLifetimeSeconds: 0 })).rejects.toThrow(/Token lifetime 0/);
+      expect(await admin.getRealm('short')).toBeUndefined();
+    });
+
+    it('enables and disables a realm and changes its settings', async () => {
+      await admin.createRealm('toggle');
+      expect((await admin.setRealmEnabled('toggle', false)).enabled).toBe(false);
+      expect((await admin.updateRealm('toggle', { createAdminUser: false, enabled: true })).createAdminUser).toBe(false);
+      await expect(admin.setRealmEnabled('ghost', false)).rejects.toThrow(/Realm "ghost" does not exist/);
+    });
+  });
+
+  describe('API keys', () => {
+    it('creates a key with a service-account user, shows the secret once, lists without secrets', async () => {
+      const key = await admin.createApiKey('acme', { name: 'ci', permissions: ['view-organizations', 'view-organizations', 'view-users'] });
+      expect(key).toEqual({ clientId: expect.any(String), clientSecret: expect.any(String), name: 'ci', permissions: ['view-organizations', 'view-users'] });
+      const [listed] = (await admin.listApiKeys('acme')).filter((k) => k.clientId === key.clientId);
+      expect(listed).toEqual({
+        clientId: key.clientId,
+        realm: 'acme',
+        name: 'ci',
+        permissions: ['view-organizations', 'view-users'],
+        serviceAccountUserId: expect.any(String),
+        createdTimestamp: expect.any(Number),
+        revoked: false,
+        revokedTimestamp: null,
+      });
+      expect(JSON.stringify(await admin.listApiKeys())).not.toContain(key.clientSecret);
+      const sa = await store.getUser('acme', listed.serviceAccountUserId);
+      expect(sa?.username).toBe(`service-account-${key.clientId}`);
+    });
+
+    it.each([
+      ['an unknown realm', 'ghost', { name: 'k', permissions: ['view-users'] }, /Realm "ghost" does not exist/],
+      ['an unknown permission', 'acme', { name: 'k', permissions: ['fly'] }, /Unknown permission "fly"/],
+      ['an empty permission list', 'acme', { name: 'k', permissions: [] }, /at least one permission/],
+      ['an empty name', 'acme', { name: '', permissions: ['view-users'] }, /API key name ""/],
+    ])('refuses %s and creates nothing', async (_what, realm, opts, message) => {
+      const before = (await admin.listApiKeys()).length;
+      await expect(admin.createApiKey(realm, opts)).rejects.toThrow(message);
+      expect((await admin.listApiKeys()).length).toBe(before);
+    });
+
+    it('refuses a duplicate active key name, and allows it again after revoking', async () => {
+      const first = await admin.createApiKey('acme', { name: 'dup', permissions: ['view-users'] });
+      await expect(admin.createApiKey('acme', { name: 'dup', permissions: ['view-users'] })).rejects.toThrow(/already has an API key named "dup"/);
+      await admin.revokeApiKey(first.clientId);
+      expect((await admin.listApiKeys('acme')).find((k) => k.clientId === first.clientId)?.revoked).toBe(true);
+      await expect(admin.createApiKey('acme', { name: 'dup', permissions: ['view-users'] })).resolves.toMatchObject({ name: 'dup' });
+    });
+
+    it('refuses to revoke an unknown key', async () => {
+      await expect(admin.revokeApiKey('key-ghost')).rejects.toThrow(new AdminError('API key "key-ghost" does not exist.'));
+    });
+  });
+
+  describe('users', () => {
+    it('creates, lists and finds users', async () => {
+      const user = await admin.createUser('acme', { username: 'Zed', email: 'zed@example.com', firstName: 'Zed', lastName: 'Z', password: 'pw' });
+      expect(user).toEqual({
+        id: expect.any(String),
+        username: 'Zed',
+        email: 'zed@example.com',
+        firstName: 'Zed',
+        lastName: 'Z',
+        emailVerified: false,
+        enabled: true,
+        createdTimestamp: expect.any(Number),
+      });
+      expect((await admin.findUserByUsername('acme', 'zed'))?.id).toBe(user.id);
+      expect((await admin.listUsers('acme')).map((u) => u.username)).toContain('Zed');
+      expect(await admin.findUserByUsername('acme', 'nobody')).toBeUndefined();
+    });
+
+    it.each([
+      ['a duplicate username', { username: 'zed' }, /already has a user named "zed"/],
+      ['a duplicate email', { username: 'zed2', email: 'ZED@example.com' }, /already has a user with email "ZED@example.com"/],
+      ['an invalid email', { username: 'x1', email: 'not-an-email' }, /Email "not-an-email" is not a valid address/],
+      ['an empty username', { username: '' }, /Username ""/],
+      ['a reserved username', { username: 'org-admin-123' }, /reserved/],
+    ])('refuses %s and creates nothing', async (_what, opts, message) => {
+      const before = (await admin.listUsers('acme')).length;
+      await expect(admin.createUser('acme', opts)).rejects.toThrow(message);
+      expect((await admin.listUsers('acme')).length).toBe(before);
+    });
+
+    it('refuses users of an unknown realm', async () => {
+      await expect(admin.createUser('ghost', { username: 'x' })).rejects.toThrow(AdminError);
+      await expect(admin.listUsers('ghost')).rejects.toThrow(AdminError);
+    });
+  });
+});

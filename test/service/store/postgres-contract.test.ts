@@ -1,0 +1,27 @@
+/**
+ * The shared Store contract on PostgreSQL: one throwaway cluster for this file, a fresh database
+ * for each test.
+ */
+import { PostgresStore } from '../../../src/service/store/postgres-store';
+import { startPostgres, type TestPostgres } from '../../helpers/postgres';
+import { describeStoreContract } from './store-contract';
+
+let postgres: TestPostgres;
+
+beforeAll(async () => {
+  postgres = await startPostgres();
+}, 60_000);
+
+afterAll(async () => {
+  await postgres?.stop();
+});
+
+describeStoreContract('PostgresStore', async () => {
+  const store = await PostgresStore.open(await postgres.createDatabase());
+  return {
+    store,
+    async cleanup() {
+      await store.close();
+    },
+  };
+});

@@ -1,0 +1,178 @@
+/**
+ * What only PostgresStore has to get right: migrations shared by several service instances
+ * (advisory lock, one transaction), and several instances (pools) on one database at once.
+ * The behaviour common to every store is in store-contract.ts.
+ */
+import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { POSTGRES_MIGRATIONS_DIR, PostgresStore } from '../../../src/service/store/postgres-store';
+import type { UserRecord } from '../../../src/service/store/store';
+import { startPostgres, type TestPostgres } from '../../helpers/postgres';
+
+const T0 = 1_764_000_000_000;
+
+let postgres: TestPostgres;
+
+beforeAll(async () => {
+  postgres = await startPostgres();
+}, 60_000);
+
+afterAll(async () => {
+  await postgres?.stop();
+});
+
+/** Runs one query on its own connection (to look at the database behind the store's back). */
+async function query(url: string, sql: string): Promise<Array<Record<string, unknown>>> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+function endUser(id: string): UserRecord {
+  return {
+    id,
+    realm: 'acme',
+    username: id,
+    email: null,
+    firstName: null,
+    lastName: null,
+    emailVerified: false,
+    enabled: true,
+    createdTimestamp: T0,
+    kind: 'user',
+    adminOfOrganization: null,
+    passwordHash: null,
+  };
+}
+
+/** Waits until some session of the cluster is waiting for a lock (at most 10 s). */
+async function someoneWaitsForALock(url: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while ((await query(url, "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'"))[0]!.n === 0) {
+    if (Date.now() > deadline) throw new Error('No session started waiting for a lock within 10 s.');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function seed(store: PostgresStore): Promise<void> {
+  await store.createRealm({
+    name: 'acme',
+    enabled: true,
+    tokenLifetimeSeconds: 300,
+    createAdminUser: true,
+    createdTimestamp: T0,
+    privateKeyPem: 'private',
+    publicKeyPem: 'public',
+    keyId: 'kid',
+  });
+}
+
+describe('PostgresStore.open', () => {
+  it('migrates once when several instances start at the same moment', async () => {
+    const url = await postgres.createDatabase();
+    const stores = await Promise.all(Array.from({ length: 4 }, () => PostgresStore.open(url)));
+    try {
+      for (const store of stores) expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }]);
+      expect(await query(url, 'SELECT count(*)::int AS n FROM schema_migrations')).toEqual([{ n: 1 }]);
+    } finally {
+      await Promise.all(stores.map((store) => store.close()));
+    }
+  });
+
+  it('keeps the data and applies nothing again when reopened', async () => {
+    const url = await postgres.createDatabase();
+    const first = await PostgresStore.open(url);
+    await seed(first);
+    await first.close();
+    const second = await PostgresStore.open(url);
+    try {
+      expect((await second.listRealms()).map((realm) => realm.name)).toEqual(['acme']);
+      expect(await second.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }]);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('leaves the schema untouched when a migration fails', async () => {
+    const url = await postgres.createDatabase();
+    const dir = mkdtempSync(join(tmpdir(), 'orgadmin-pg-migrations-'));
+    try {
+      cpSync(POSTGRES_MIGRATIONS_DIR, dir, { recursive: true });
+      writeFileSync(join(dir, '002_broken.sql'), 'CREATE TABLE half_done (id int);\nSELECT no_such_function();\n');
+      await expect(PostgresStore.open(url, { migrationsDir: dir })).rejects.toThrow(/no_such_function/);
+      // Nothing of 001 or 002 survived: all migrations run in one transaction.
+      expect(await query(url, "SELECT to_regclass('half_done') AS t1, to_regclass('organizations') AS t2")).toEqual([
+        { t1: null, t2: null },
+      ]);
+      const store = await PostgresStore.open(url);
+      expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }]);
+      await store.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('rejects with the connection error when the server cannot be reached', async () => {
+    const closedPort = new URL(postgres.url);
+    closedPort.port = '1';
+    await expect(PostgresStore.open(closedPort.toString(), { pool: { connectionTimeoutMillis: 5000 } })).rejects.toThrow(
+      /ECONNREFUSED/,
+    );
+  });
+});
+
+describe('several instances on one database', () => {
+  let url: string;
+  let a: PostgresStore;
+  let b: PostgresStore;
+
+  beforeAll(async () => {
+    url = await postgres.createDatabase();
+    [a, b] = await Promise.all([PostgresStore.open(url), PostgresStore.open(url)]);
+    await seed(a);
+  });
+
+  afterAll(async () => {
+    await Promise.all([a?.close(), b?.close()]);
+  });
+
+  it('see each other’s writes at once', async () => {
+    await a.createOrganization({ id: 'o1', name: 'Acme', displayName: null, url: null, domains: [], attributes: {}, realm: 'acme' });
+    expect((await b.getOrganization('acme', 'o1'))?.name).toBe('Acme');
+  });
+
+  it('keep one membership when both add the same member many times at once', async () => {
+    await a.createOrganization({ id: 'o2', name: 'Globex', displayName: null, url: null, domains: [], attributes: {}, realm: 'acme' });
+    await a.createUser(endUser('u1'));
+    const adds = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? a : b).addMember('acme', 'o2', 'u1', T0 + i));
+    expect(await Promise.all(adds)).toEqual(Array(20).fill(true));
+    expect(await query(url, "SELECT count(*)::int AS n FROM memberships WHERE organization_id = 'o2'")).toEqual([{ n: 1 }]);
+  });
+
+  it('report an organization deleted while a member is being added as not found', async () => {
+    await a.createOrganization({ id: 'o3', name: 'Initech', displayName: null, url: null, domains: [], attributes: {}, realm: 'acme' });
+    await a.createUser(endUser('u3'));
+    // Another instance deletes the organization in a transaction that is still open: the add sees
+    // the organization, then its foreign-key check waits for that transaction to finish.
+    const deleter = new Client({ connectionString: url });
+    await deleter.connect();
+    try {
+      await deleter.query('BEGIN');
+      await deleter.query("DELETE FROM organizations WHERE id = 'o3'");
+      const adding = b.addMember('acme', 'o3', 'u3', T0);
+      await someoneWaitsForALock(url);
+      await deleter.query('COMMIT');
+      expect(await adding).toBe(false);
+    } finally {
+      await deleter.end();
+    }
+    expect(await query(url, "SELECT count(*)::int AS n FROM memberships WHERE organization_id = 'o3'")).toEqual([{ n: 0 }]);
+  });
+});

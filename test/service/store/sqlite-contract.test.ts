@@ -1,0 +1,20 @@
+/**
+ * The shared Store contract on SQLite: a real database file in a temporary directory per test.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SqliteStore } from '../../../src/service/store/sqlite-store';
+import { describeStoreContract } from './store-contract';
+
+describeStoreContract('SqliteStore', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'orgadmin-sqlite-contract-'));
+  const store = SqliteStore.open(join(dir, 'store.db'));
+  return {
+    store,
+    async cleanup() {
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+});

@@ -1,0 +1,155 @@
+import Database from 'better-sqlite3';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Organization } from '../../../src/api';
+import { generateSigningKey } from '../../../src/service/auth/jwt';
+import { SqliteStore } from '../../../src/service/store/sqlite-store';
+import { StoreConflictError, type UserRecord } from '../../../src/service/store/store';
+
+const signingKey = generateSigningKey();
+
+function realm(name: string) {
+  return { name, enabled: true, tokenLifetimeSeconds: 300, createAdminUser: true, createdTimestamp: 1, ...signingKey };
+}
+function org(id: string, name: string, extra: Partial<Organization> = {}): Organization {
+  return { id, name, displayName: null, url: null, domains: [], attributes: {}, realm: 'acme', ...extra };
+}
+function user(id: string, username: string, extra: Partial<UserRecord> = {}): UserRecord {
+  return {
+    id,
+    realm: 'acme',
+    username,
+    email: null,
+    firstName: null,
+    lastName: null,
+    emailVerified: false,
+    enabled: true,
+    createdTimestamp: 1,
+    kind: 'user',
+    adminOfOrganization: null,
+    passwordHash: null,
+    ...extra,
+  };
+}
+
+describe('SqliteStore', () => {
+  let dir: string;
+  let file: string;
+  let store: SqliteStore;
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'orgadmin-store-'));
+    file = join(dir, 'nested', 'store.db');
+    store = SqliteStore.open(file);
+    await store.createRealm(realm('acme'));
+  });
+  afterEach(async () => {
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('applies the migrations once, records them, and turns on WAL and foreign keys', async () => {
+    expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }]);
+    await store.close();
+    store = SqliteStore.open(file);
+    expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }]);
+    const raw = new Database(file, { readonly: true });
+    try {
+      expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
+    } finally {
+      raw.close();
+    }
+  });
+
+  it('round-trips a realm with its key', async () => {
+    expect(await store.getRealm('acme')).toEqual(realm('acme'));
+    expect(await store.getRealm('nope')).toBeUndefined();
+    await expect(store.createRealm(realm('acme'))).rejects.toThrow(StoreConflictError);
+    const updated = await store.updateRealm('acme', { enabled: false, tokenLifetimeSeconds: 60 });
+    expect(updated).toMatchObject({ enabled: false, tokenLifetimeSeconds: 60, createAdminUser: true });
+    expect(await store.updateRealm('nope', { enabled: false })).toBeUndefined();
+  });
+
+  it('enforces unique organization names per realm, but not across realms', async () => {
+    await store.createOrganization(org('o1', 'same'));
+    await expect(store.createOrganization(org('o2', 'same'))).rejects.toMatchObject({ what: 'organization name' });
+    await expect(store.createOrganization(org('o1', 'other'))).rejects.toMatchObject({ what: 'organization id' });
+    await store.createRealm(realm('beta'));
+    await store.createOrganization({ ...org('o3', 'same'), realm: 'beta' });
+    expect(await store.countOrganizations('acme', {})).toBe(1);
+  });
+
+  it('creates an organization with its admin user atomically', async () => {
+    await store.createUser(user('taken-id', 'someone'));
+    // The admin user's id collides: neither the organization nor the user may remain.
+    await expect(
+      store.createOrganization(org('o1', 'atomic'), user('taken-id', 'org-admin-o1', { kind: 'org-admin', adminOfOrganization: 'o1' })),
+    ).rejects.toThrow(StoreConflictError);
+    expect(await store.getOrganization('acme', 'o1')).toBeUndefined();
+    expect(await store.findUserByUsername('acme', 'org-admin-o1')).toBeUndefined();
+  });
+
+  it('deletes memberships and the default admin user with the organization', async () => {
+    await store.createOrganization(org('o1', 'gone'), user('admin1', 'org-admin-o1', { kind: 'org-admin', adminOfOrganization: 'o1' }));
+    await store.createUser(user('u1', 'member'));
+    expect(await store.addMember('acme', 'o1', 'u1', 2)).toBe(true);
+    expect(await store.deleteOrganization('acme', 'o1')).toBe(true);
+    expect(await store.getUser('acme', 'admin1')).toBeUndefined();
+    expect(await store.getUser('acme', 'u1')).toBeDefined();
+    expect(await store.listUserOrganizations('acme', 'u1')).toEqual([]);
+    expect(await store.deleteOrganization('acme', 'o1')).toBe(false);
+  });
+
+  it('keeps one membership per organization and user', async () => {
+    await store.createOrganization(org('o1', 'club'));
+    await store.createUser(user('u1', 'member'));
+    await Promise.all(Array.from({ length: 10 }, () => store.addMember('acme', 'o1', 'u1', 3)));
+    expect(await store.countMembers('acme', 'o1', {})).toBe(1);
+    expect(await store.addMember('acme', 'o1', 'ghost', 3)).toBe(false);
+    expect(await store.addMember('acme', 'ghost', 'u1', 3)).toBe(false);
+    expect(await store.removeMember('acme', 'o1', 'u1')).toBe(true);
+    expect(await store.removeMember('acme', 'o1', 'u1')).toBe(false);
+  });
+
+  it('enforces unique usernames and emails per realm, case-insensitively', async () => {
+    await store.createUser(user('u1', 'Alice', { email: 'Alice@Example.com' }));
+    await expect(store.createUser(user('u2', 'alice'))).rejects.toMatchObject({ what: 'username' });
+    await expect(store.createUser(user('u3', 'alice2', { email: 'alice@example.com' }))).rejects.toMatchObject({ what: 'email' });
+  });
+
+  it('filters organizations by search and attribute pairs', async () => {
+    await store.createOrganization(org('o1', 'Alpha', { attributes: { tier: ['gold'], 'a key': ['with space'] } }));
+    await store.createOrganization(org('o2', 'beta', { displayName: 'The ALPHA team', attributes: { tier: ['silver'] } }));
+    expect((await store.listOrganizations('acme', { search: 'alp' })).map((o) => o.id)).toEqual(['o1', 'o2']);
+    expect((await store.listOrganizations('acme', { attributes: [['tier', 'gold']] })).map((o) => o.id)).toEqual(['o1']);
+    expect((await store.listOrganizations('acme', { attributes: [['a key', 'with space'], ['tier', 'gold']] })).map((o) => o.id)).toEqual(['o1']);
+    expect(await store.countOrganizations('acme', { attributes: [['tier', 'bronze']] })).toBe(0);
+  });
+
+  it('marks API keys revoked and frees their name', async () => {
+    const key = {
+      clientId: 'c1',
+      realm: 'acme',
+      name: 'ci',
+      secretHash: 'scrypt$x',
+      permissions: ['view-organizations' as const],
+      serviceAccountUserId: 'sa1',
+      createdTimestamp: 1,
+      revokedTimestamp: null,
+    };
+    await store.createApiKey(key, user('sa1', 'service-account-c1', { kind: 'service-account' }));
+    await expect(
+      store.createApiKey({ ...key, clientId: 'c2', serviceAccountUserId: 'sa2' }, user('sa2', 'service-account-c2', { kind: 'service-account' })),
+    ).rejects.toMatchObject({ what: 'API key name' });
+    // The failed key left no service-account user behind.
+    expect(await store.getUser('acme', 'sa2')).toBeUndefined();
+    expect(await store.revokeApiKey('c1', 5)).toBe(true);
+    expect(await store.revokeApiKey('nope', 5)).toBe(false);
+    expect((await store.getApiKey('c1'))?.revokedTimestamp).toBe(5);
+    await store.createApiKey({ ...key, clientId: 'c3', serviceAccountUserId: 'sa3' }, user('sa3', 'service-account-c3', { kind: 'service-account' }));
+    expect((await store.listApiKeys('acme')).map((k) => k.clientId)).toEqual(['c1', 'c3']);
+    // Service accounts never show up in the user lookup.
+    expect(await store.findUsers('acme', {})).toEqual([]);
+  });
+});

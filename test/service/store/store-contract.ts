@@ -1,0 +1,583 @@
+/**
+ * The behaviour every {@link Store} implementation shares, written once and run against each of
+ * them (sqlite-contract.test.ts, postgres-contract.test.ts), so that the service behaves the same
+ * whichever database it is given. Each test gets a fresh, empty store from `open`.
+ */
+import type { Organization } from '../../../src/api';
+import { StoreConflictError, type ApiKeyRecord, type RealmRecord, type Store, type UserRecord } from '../../../src/service/store/store';
+
+/** A fresh, empty, migrated store and how to dispose of it. */
+export interface OpenedStore {
+  store: Store;
+  cleanup(): Promise<void>;
+}
+
+// A fixed, realistic timestamp above 2^32 ms, so 32-bit columns would fail the round trip.
+const T0 = 1_764_000_000_000;
+
+function realm(name: string, overrides: Partial<RealmRecord> = {}): RealmRecord {
+  return {
+    name,
+    enabled: true,
+    tokenLifetimeSeconds: 300,
+    createAdminUser: true,
+    createdTimestamp: T0,
+    privateKeyPem: `-----BEGIN PRIVATE KEY-----\n${name}-private\n-----END PRIVATE KEY-----\n`,
+    publicKeyPem: `-----BEGIN PUBLIC KEY-----\n${name}-public\n-----END PUBLIC KEY-----\n`,
+    keyId: `kid-${name}`,
+    ...overrides,
+  };
+}
+
+function user(realmName: string, id: string, overrides: Partial<UserRecord> = {}): UserRecord {
+  return {
+    id,
+    realm: realmName,
+    username: id,
+    email: null,
+    firstName: null,
+    lastName: null,
+    emailVerified: false,
+    enabled: true,
+    createdTimestamp: T0,
+    kind: 'user',
+    adminOfOrganization: null,
+    passwordHash: null,
+    ...overrides,
+  };
+}
+
+function org(realmName: string, id: string, name: string, overrides: Partial<Organization> = {}): Organization {
+  return { id, name, displayName: null, url: null, domains: [], attributes: {}, realm: realmName, ...overrides };
+}
+
+/** The default admin user the service creates with an organization. */
+function adminOf(organization: Organization): UserRecord {
+  return user(organization.realm, `admin-${organization.id}`, {
+    username: `org-admin-${organization.id}`,
+    kind: 'org-admin',
+    adminOfOrganization: organization.id,
+  });
+}
+
+function apiKey(realmName: string, clientId: string, name: string, overrides: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
+  return {
+    clientId,
+    realm: realmName,
+    name,
+    secretHash: `hash-of-${clientId}`,
+    permissions: ['view-organizations', 'manage-organizations'],
+    serviceAccountUserId: `sa-${clientId}`,
+    createdTimestamp: T0,
+    revokedTimestamp: null,
+    ...overrides,
+  };
+}
+
+function serviceAccount(key: ApiKeyRecord): UserRecord {
+  return user(key.realm, key.serviceAccountUserId, { username: `service-account-${key.clientId}`, kind: 'service-account' });
+}
+
+/** Awaits `promise`, expecting a {@link StoreConflictError}; returns what collided. */
+async function conflictOf(promise: Promise<unknown>): Promise<string> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(StoreConflictError);
+  return (error as StoreConflictError).what;
+}
+
+const ids = (items: Array<{ id: string }>): string[] => items.map((item) => item.id);
+
+/** Registers the shared Store tests under `describe(name)`. */
+export function describeStoreContract(name: string, open: () => Promise<OpenedStore>): void {
+  describe(name, () => {
+    let opened: OpenedStore;
+    let store: Store;
+
+    beforeEach(async () => {
+      opened = await open();
+      store = opened.store;
+      await store.createRealm(realm('acme'));
+      await store.createRealm(realm('other'));
+    });
+
+    afterEach(async () => {
+      await opened.cleanup();
+    });
+
+    describe('realms', () => {
+      it('returns a created realm with every field as written', async () => {
+        const written = realm('beta', { enabled: false, tokenLifetimeSeconds: 900, createAdminUser: false, createdTimestamp: T0 + 1 });
+        await store.createRealm(written);
+        expect(await store.getRealm('beta')).toEqual(written);
+      });
+
+      it('refuses a second realm with the same name as a realm name conflict', async () => {
+        expect(await conflictOf(store.createRealm(realm('acme', { keyId: 'other-kid' })))).toBe('realm name');
+        expect((await store.getRealm('acme'))?.keyId).toBe('kid-acme');
+      });
+
+      it('returns undefined for an unknown realm', async () => {
+        expect(await store.getRealm('nope')).toBeUndefined();
+      });
+
+      it('lists realms ordered by name', async () => {
+        await store.createRealm(realm('zulu'));
+        await store.createRealm(realm('bravo'));
+        expect((await store.listRealms()).map((r) => r.name)).toEqual(['acme', 'bravo', 'other', 'zulu']);
+      });
+
+      it('updates only the given fields and returns the updated realm', async () => {
+        const updated = await store.updateRealm('acme', { tokenLifetimeSeconds: 60 });
+        expect(updated).toEqual({ ...realm('acme'), tokenLifetimeSeconds: 60 });
+        const again = await store.updateRealm('acme', { enabled: false, createAdminUser: false });
+        expect(again).toEqual({ ...realm('acme'), tokenLifetimeSeconds: 60, enabled: false, createAdminUser: false });
+        expect(await store.getRealm('acme')).toEqual(again);
+      });
+
+      it('returns the realm unchanged for an empty update and undefined for an unknown realm', async () => {
+        expect(await store.updateRealm('acme', {})).toEqual(realm('acme'));
+        expect(await store.updateRealm('nope', { enabled: false })).toBeUndefined();
+      });
+    });
+
+    describe('users', () => {
+      it('returns a created user with every field as written, only in its realm', async () => {
+        const written = user('acme', 'u1', {
+          username: 'Alice',
+          email: 'Alice@Example.com',
+          firstName: 'Alice',
+          lastName: 'Liddell',
+          emailVerified: true,
+          enabled: false,
+          passwordHash: 'scrypt$hash',
+          createdTimestamp: T0 + 5,
+        });
+        await store.createUser(written);
+        expect(await store.getUser('acme', 'u1')).toEqual(written);
+        expect(await store.getUser('other', 'u1')).toBeUndefined();
+        expect(await store.getUser('acme', 'u2')).toBeUndefined();
+      });
+
+      it('refuses a username that differs only in case within a realm, but not in another realm', async () => {
+        await store.createUser(user('acme', 'u1', { username: 'alice' }));
+        expect(await conflictOf(store.createUser(user('acme', 'u2', { username: 'ALICE' })))).toBe('username');
+        expect(await store.getUser('acme', 'u2')).toBeUndefined();
+        await store.createUser(user('other', 'u3', { username: 'alice' }));
+        expect((await store.getUser('other', 'u3'))?.username).toBe('alice');
+      });
+
+      it('refuses an email that differs only in case within a realm, and allows many users without email', async () => {
+        await store.createUser(user('acme', 'u1', { email: 'a@example.com' }));
+        expect(await conflictOf(store.createUser(user('acme', 'u2', { email: 'A@EXAMPLE.COM' })))).toBe('email');
+        await store.createUser(user('acme', 'u3'));
+        await store.createUser(user('acme', 'u4'));
+        await store.createUser(user('other', 'u5', { email: 'a@example.com' }));
+        expect((await store.findUsers('acme', {})).map((u) => u.id)).toEqual(['u1', 'u3', 'u4']);
+      });
+
+      it('refuses a second user with the same id as a user id conflict', async () => {
+        await store.createUser(user('acme', 'u1'));
+        expect(await conflictOf(store.createUser(user('other', 'u1', { username: 'someone-else' })))).toBe('user id');
+      });
+
+      it('finds a user by username case-insensitively, within the realm only', async () => {
+        await store.createUser(user('acme', 'u1', { username: 'Bob.Smith' }));
+        expect((await store.findUserByUsername('acme', 'bob.smith'))?.id).toBe('u1');
+        expect(await store.findUserByUsername('other', 'bob.smith')).toBeUndefined();
+        expect(await store.findUserByUsername('acme', 'bob')).toBeUndefined();
+      });
+
+      it('finds users ordered by username case-insensitively, leaving out service accounts', async () => {
+        await store.createUser(user('acme', 'u1', { username: 'charlie' }));
+        await store.createUser(user('acme', 'u2', { username: 'Bravo' }));
+        await store.createUser(user('acme', 'u3', { username: 'alpha' }));
+        await store.createUser(user('acme', 'sa', { username: 'service-account-x', kind: 'service-account' }));
+        expect((await store.findUsers('acme', {})).map((u) => u.username)).toEqual(['alpha', 'Bravo', 'charlie']);
+        expect((await store.findUsers('acme', { first: 1, max: 1 })).map((u) => u.username)).toEqual(['Bravo']);
+        expect((await store.findUsers('acme', { first: 2 })).map((u) => u.username)).toEqual(['charlie']);
+      });
+
+      it('matches username and email as case-insensitive substrings, or exactly with exact', async () => {
+        await store.createUser(user('acme', 'u1', { username: 'anna', email: 'Anna@example.com' }));
+        await store.createUser(user('acme', 'u2', { username: 'hannah', email: 'hannah@example.org' }));
+        expect(ids(await store.findUsers('acme', { username: 'ANN' }))).toEqual(['u1', 'u2']);
+        expect(ids(await store.findUsers('acme', { username: 'ANNA', exact: true }))).toEqual(['u1']);
+        expect(ids(await store.findUsers('acme', { email: 'example.org' }))).toEqual(['u2']);
+        expect(ids(await store.findUsers('acme', { email: 'anna@EXAMPLE.com', exact: true }))).toEqual(['u1']);
+        expect(ids(await store.findUsers('acme', { email: 'example', exact: true }))).toEqual([]);
+        expect(ids(await store.findUsers('acme', { username: 'ann', email: '.org' }))).toEqual(['u2']);
+      });
+
+      it('searches username, email, first and last name, treating % and _ literally', async () => {
+        await store.createUser(user('acme', 'u1', { username: 'u1', firstName: 'Grace', lastName: 'Hopper' }));
+        await store.createUser(user('acme', 'u2', { username: 'u2', email: 'grace@navy.mil' }));
+        await store.createUser(user('acme', 'u3', { username: 'u3', lastName: 'Lovelace' }));
+        await store.createUser(user('acme', 'u_4', { username: 'u_4' }));
+        expect(ids(await store.findUsers('acme', { search: 'GRACE' }))).toEqual(['u1', 'u2']);
+        expect(ids(await store.findUsers('acme', { search: 'love' }))).toEqual(['u3']);
+        expect(ids(await store.findUsers('acme', { search: '_' }))).toEqual(['u_4']);
+        expect(ids(await store.findUsers('acme', { search: '%' }))).toEqual([]);
+        expect(ids(await store.findUsers('acme', { search: '' }))).toEqual(['u1', 'u2', 'u3', 'u_4']);
+      });
+    });
+
+    describe('API keys', () => {
+      it('creates a key together with its service-account user', async () => {
+        const key = apiKey('acme', 'client-1', 'ci', { permissions: ['create-organization'] });
+        await store.createApiKey(key, serviceAccount(key));
+        expect(await store.getApiKey('client-1')).toEqual(key);
+        expect(await store.getUser('acme', 'sa-client-1')).toEqual(serviceAccount(key));
+        expect(await store.getApiKey('client-2')).toBeUndefined();
+      });
+
+      it('refuses a second active key with the same name and writes nothing of it', async () => {
+        const first = apiKey('acme', 'client-1', 'ci');
+        await store.createApiKey(first, serviceAccount(first));
+        const second = apiKey('acme', 'client-2', 'ci');
+        expect(await conflictOf(store.createApiKey(second, serviceAccount(second)))).toBe('API key name');
+        expect(await store.getApiKey('client-2')).toBeUndefined();
+        expect(await store.getUser('acme', 'sa-client-2')).toBeUndefined();
+        const elsewhere = apiKey('other', 'client-3', 'ci');
+        await store.createApiKey(elsewhere, serviceAccount(elsewhere));
+        expect((await store.getApiKey('client-3'))?.name).toBe('ci');
+      });
+
+      it('frees a revoked key name for a replacement', async () => {
+        const first = apiKey('acme', 'client-1', 'ci');
+        await store.createApiKey(first, serviceAccount(first));
+        expect(await store.revokeApiKey('client-1', T0 + 10)).toBe(true);
+        const replacement = apiKey('acme', 'client-2', 'ci');
+        await store.createApiKey(replacement, serviceAccount(replacement));
+        expect((await store.listApiKeys('acme')).map((k) => [k.clientId, k.revokedTimestamp])).toEqual([
+          ['client-1', T0 + 10],
+          ['client-2', null],
+        ]);
+      });
+
+      it('keeps the first revocation time and reports unknown keys', async () => {
+        const key = apiKey('acme', 'client-1', 'ci');
+        await store.createApiKey(key, serviceAccount(key));
+        expect(await store.revokeApiKey('client-1', T0 + 10)).toBe(true);
+        expect(await store.revokeApiKey('client-1', T0 + 20)).toBe(true);
+        expect((await store.getApiKey('client-1'))?.revokedTimestamp).toBe(T0 + 10);
+        expect(await store.revokeApiKey('client-9', T0)).toBe(false);
+      });
+
+      it('lists keys by creation within a realm, and by realm then creation across realms', async () => {
+        const keys = [
+          apiKey('other', 'k-o1', 'o1', { createdTimestamp: T0 + 1 }),
+          apiKey('acme', 'k-b', 'b', { createdTimestamp: T0 + 2 }),
+          apiKey('acme', 'k-a', 'a', { createdTimestamp: T0 + 1 }),
+          // Same millisecond as k-b: insertion order decides.
+          apiKey('acme', 'k-c', 'c', { createdTimestamp: T0 + 2 }),
+        ];
+        for (const key of keys) await store.createApiKey(key, serviceAccount(key));
+        expect((await store.listApiKeys('acme')).map((k) => k.clientId)).toEqual(['k-a', 'k-b', 'k-c']);
+        expect((await store.listApiKeys()).map((k) => k.clientId)).toEqual(['k-a', 'k-b', 'k-c', 'k-o1']);
+        expect(await store.listApiKeys('nope')).toEqual([]);
+      });
+    });
+
+    describe('organizations', () => {
+      it('creates an organization with its admin user as its first member', async () => {
+        const written = org('acme', 'o1', 'Acme', {
+          displayName: 'Acme Corp',
+          url: 'https://acme.example.com',
+          domains: ['acme.example.com', 'acme.test'],
+          attributes: { zeta: ['1'], alpha: ['x', 'y'], empty: [] },
+        });
+        await store.createOrganization(written, adminOf(written), T0 + 7);
+        const read = await store.getOrganization('acme', 'o1');
+        expect(read).toEqual(written);
+        // Attribute keys come back in the order they were written.
+        expect(Object.keys(read!.attributes)).toEqual(['zeta', 'alpha', 'empty']);
+        expect(await store.getUser('acme', 'admin-o1')).toEqual(adminOf(written));
+        expect(await store.isMember('acme', 'o1', 'admin-o1')).toBe(true);
+        expect(await store.countMembers('acme', 'o1', {})).toBe(1);
+        expect(await store.getOrganization('other', 'o1')).toBeUndefined();
+        expect(await store.getOrganization('acme', 'o2')).toBeUndefined();
+      });
+
+      it('creates an organization without an admin user when none is given', async () => {
+        await store.createOrganization(org('acme', 'o1', 'Acme'));
+        expect(await store.countMembers('acme', 'o1', {})).toBe(0);
+      });
+
+      it('refuses a taken name in the realm and writes neither the organization nor its admin user', async () => {
+        await store.createOrganization(org('acme', 'o1', 'Acme'));
+        const clash = org('acme', 'o2', 'Acme');
+        expect(await conflictOf(store.createOrganization(clash, adminOf(clash)))).toBe('organization name');
+        expect(await store.getOrganization('acme', 'o2')).toBeUndefined();
+        expect(await store.getUser('acme', 'admin-o2')).toBeUndefined();
+        // Names are unique per realm and compared exactly.
+        await store.createOrganization(org('other', 'o3', 'Acme'));
+        await store.createOrganization(org('acme', 'o4', 'acme'));
+        expect(await store.countOrganizations('acme', {})).toBe(2);
+      });
+
+      it('refuses a taken id as an organization id conflict', async () => {
+        await store.createOrganization(org('acme', 'o1', 'Acme'));
+        expect(await conflictOf(store.createOrganization(org('other', 'o1', 'Other')))).toBe('organization id');
+      });
+
+      it('lists organizations ordered by name in code-point order, with first and max', async () => {
+        for (const [id, name] of [
+          ['o1', 'beta'],
+          ['o2', 'Zeta'],
+          ['o3', 'alpha'],
+          ['o4', 'Alpha'],
+        ]) {
+          await store.createOrganization(org('acme', id!, name!));
+        }
+        await store.createOrganization(org('other', 'o5', 'aardvark'));
+        expect((await store.listOrganizations('acme', {})).map((o) => o.name)).toEqual(['Alpha', 'Zeta', 'alpha', 'beta']);
+        expect((await store.listOrganizations('acme', { first: 1, max: 2 })).map((o) => o.name)).toEqual(['Zeta', 'alpha']);
+        expect((await store.listOrganizations('acme', { first: 3 })).map((o) => o.name)).toEqual(['beta']);
+        expect(await store.listOrganizations('acme', { first: 10, max: 5 })).toEqual([]);
+        expect(await store.listOrganizations('nope', {})).toEqual([]);
+      });
+
+      it('searches name and display name case-insensitively, treating % and _ literally', async () => {
+        await store.createOrganization(org('acme', 'o1', 'Acme Labs'));
+        await store.createOrganization(org('acme', 'o2', 'globex', { displayName: 'Globex LABS' }));
+        await store.createOrganization(org('acme', 'o3', 'initech'));
+        await store.createOrganization(org('acme', 'o4', '100%_real'));
+        expect(ids(await store.listOrganizations('acme', { search: 'labs' }))).toEqual(['o1', 'o2']);
+        expect(await store.countOrganizations('acme', { search: 'LABS' })).toBe(2);
+        expect(ids(await store.listOrganizations('acme', { search: '%' }))).toEqual(['o4']);
+        expect(ids(await store.listOrganizations('acme', { search: 'e_h' }))).toEqual([]);
+        expect(ids(await store.listOrganizations('acme', { search: '' }))).toEqual(['o4', 'o1', 'o2', 'o3']);
+      });
+
+      it('filters by attributes: every pair must hold, the value being one of the key’s values', async () => {
+        await store.createOrganization(org('acme', 'o1', 'a', { attributes: { tier: ['gold', 'silver'], region: ['eu'] } }));
+        await store.createOrganization(org('acme', 'o2', 'b', { attributes: { tier: ['gold'], region: ['us'] } }));
+        await store.createOrganization(org('acme', 'o3', 'c', { attributes: { tier: ['bronze'], note: ['gold'] } }));
+        await store.createOrganization(org('acme', 'o4', 'd', { attributes: { label: ['with space', 'quote"back\\slash'] } }));
+        expect(ids(await store.listOrganizations('acme', { attributes: [['tier', 'gold']] }))).toEqual(['o1', 'o2']);
+        expect(ids(await store.listOrganizations('acme', { attributes: [['tier', 'silver']] }))).toEqual(['o1']);
+        expect(
+          ids(await store.listOrganizations('acme', { attributes: [['tier', 'gold'], ['region', 'us']] })),
+        ).toEqual(['o2']);
+        expect(ids(await store.listOrganizations('acme', { attributes: [['tier', 'GOLD']] }))).toEqual([]);
+        expect(ids(await store.listOrganizations('acme', { attributes: [['missing', 'gold']] }))).toEqual([]);
+        expect(ids(await store.listOrganizations('acme', { attributes: [['label', 'quote"back\\slash']] }))).toEqual(['o4']);
+        expect(ids(await store.listOrganizations('acme', { attributes: [['label', 'with space']] }))).toEqual(['o4']);
+        expect(
+          await store.countOrganizations('acme', { search: 'a', attributes: [['tier', 'gold']], first: 5, max: 0 }),
+        ).toBe(1);
+      });
+
+      it('counts organizations matching the filter, ignoring first and max', async () => {
+        for (let i = 0; i < 5; i += 1) await store.createOrganization(org('acme', `o${i}`, `org-${i}`));
+        expect(await store.countOrganizations('acme', { first: 2, max: 1 })).toBe(5);
+        expect(await store.countOrganizations('other', {})).toBe(0);
+      });
+
+      it('replaces name, display name, url and attributes, and domains only when given', async () => {
+        await store.createOrganization(
+          org('acme', 'o1', 'Acme', { displayName: 'A', url: 'https://a.example', domains: ['a.example'], attributes: { k: ['v'] } }),
+        );
+        expect(await store.updateOrganization('acme', 'o1', { name: 'Acme 2', displayName: null, url: null, attributes: {} })).toBe(true);
+        expect(await store.getOrganization('acme', 'o1')).toEqual(org('acme', 'o1', 'Acme 2', { domains: ['a.example'] }));
+        expect(
+          await store.updateOrganization('acme', 'o1', {
+            name: 'Acme 2',
+            displayName: 'Two',
+            url: 'https://b.example',
+            attributes: { x: ['1', '2'] },
+            domains: [],
+          }),
+        ).toBe(true);
+        expect(await store.getOrganization('acme', 'o1')).toEqual(
+          org('acme', 'o1', 'Acme 2', { displayName: 'Two', url: 'https://b.example', attributes: { x: ['1', '2'] } }),
+        );
+      });
+
+      it('reports an unknown organization on update and leaves other realms alone', async () => {
+        await store.createOrganization(org('acme', 'o1', 'Acme'));
+        const update = { name: 'Changed', displayName: null, url: null, attributes: {} };
+        expect(await store.updateOrganization('other', 'o1', update)).toBe(false);
+        expect(await store.updateOrganization('acme', 'o9', update)).toBe(false);
+        expect((await store.getOrganization('acme', 'o1'))?.name).toBe('Acme');
+      });
+
+      it('refuses to rename onto a taken name and changes nothing', async () => {
+        await store.createOrganization(org('acme', 'o1', 'Acme', { displayName: 'keep me' }));
+        await store.createOrganization(org('acme', 'o2', 'Globex'));
+        const what = await conflictOf(
+          store.updateOrganization('acme', 'o1', { name: 'Globex', displayName: null, url: null, attributes: {} }),
+        );
+        expect(what).toBe('organization name');
+        expect(await store.getOrganization('acme', 'o1')).toEqual(org('acme', 'o1', 'Acme', { displayName: 'keep me' }));
+      });
+
+      it('deletes an organization with its memberships and admin user, keeping other users', async () => {
+        const acme = org('acme', 'o1', 'Acme');
+        const globex = org('acme', 'o2', 'Globex');
+        await store.createOrganization(acme, adminOf(acme));
+        await store.createOrganization(globex, adminOf(globex));
+        await store.createUser(user('acme', 'u1'));
+        await store.addMember('acme', 'o1', 'u1', T0);
+        await store.addMember('acme', 'o2', 'u1', T0);
+        // The admin of o1 also belongs to o2; its membership there goes with the user.
+        await store.addMember('acme', 'o2', 'admin-o1', T0);
+        expect(await store.deleteOrganization('other', 'o1')).toBe(false);
+        expect(await store.deleteOrganization('acme', 'o1')).toBe(true);
+        expect(await store.getOrganization('acme', 'o1')).toBeUndefined();
+        expect(await store.getUser('acme', 'admin-o1')).toBeUndefined();
+        expect(await store.isMember('acme', 'o1', 'u1')).toBe(false);
+        expect(await store.getUser('acme', 'u1')).toBeDefined();
+        expect((await store.listMembers('acme', 'o2', {})).map((u) => u.id)).toEqual(['admin-o2', 'u1']);
+        expect((await store.listUserOrganizations('acme', 'u1')).map((o) => o.id)).toEqual(['o2']);
+        expect(await store.deleteOrganization('acme', 'o1')).toBe(false);
+      });
+    });
+
+    describe('memberships', () => {
+      beforeEach(async () => {
+        const acme = org('acme', 'o1', 'Acme');
+        await store.createOrganization(acme, adminOf(acme), T0);
+        await store.createUser(user('acme', 'u1', { username: 'zoe', email: 'zoe@example.com', firstName: 'Zoe', lastName: 'Adams' }));
+        await store.createUser(user('acme', 'u2', { username: 'adam', email: 'adam@corp.example', lastName: 'Young' }));
+        await store.createUser(user('acme', 'u3', { username: 'mia', firstName: 'Mia' }));
+        await store.createUser(user('other', 'x1', { username: 'outsider' }));
+      });
+
+      it('adds a member and checks it', async () => {
+        expect(await store.isMember('acme', 'o1', 'u1')).toBe(false);
+        expect(await store.addMember('acme', 'o1', 'u1', T0 + 1)).toBe(true);
+        expect(await store.isMember('acme', 'o1', 'u1')).toBe(true);
+        expect(await store.isMember('other', 'o1', 'u1')).toBe(false);
+      });
+
+      it('treats adding an existing member as a no-op that keeps its place', async () => {
+        await store.addMember('acme', 'o1', 'u1', T0 + 1);
+        await store.addMember('acme', 'o1', 'u2', T0 + 2);
+        expect(await store.addMember('acme', 'o1', 'u1', T0 + 3)).toBe(true);
+        expect((await store.listMembers('acme', 'o1', {})).map((u) => u.id)).toEqual(['admin-o1', 'u1', 'u2']);
+      });
+
+      it('refuses unknown organizations and users, and users of another realm', async () => {
+        expect(await store.addMember('acme', 'o9', 'u1', T0)).toBe(false);
+        expect(await store.addMember('acme', 'o1', 'u9', T0)).toBe(false);
+        expect(await store.addMember('acme', 'o1', 'x1', T0)).toBe(false);
+        expect(await store.addMember('other', 'o1', 'x1', T0)).toBe(false);
+        expect(await store.countMembers('acme', 'o1', {})).toBe(1);
+      });
+
+      it('removes a member once and only in the organization’s realm', async () => {
+        await store.addMember('acme', 'o1', 'u1', T0);
+        expect(await store.removeMember('other', 'o1', 'u1')).toBe(false);
+        expect(await store.removeMember('acme', 'o1', 'u1')).toBe(true);
+        expect(await store.isMember('acme', 'o1', 'u1')).toBe(false);
+        expect(await store.removeMember('acme', 'o1', 'u1')).toBe(false);
+        expect(await store.getUser('acme', 'u1')).toBeDefined();
+      });
+
+      it('lists members in the order they joined, with first and max', async () => {
+        await store.addMember('acme', 'o1', 'u3', T0 + 3);
+        await store.addMember('acme', 'o1', 'u1', T0 + 1);
+        await store.addMember('acme', 'o1', 'u2', T0 + 2);
+        expect(ids(await store.listMembers('acme', 'o1', {}))).toEqual(['admin-o1', 'u3', 'u1', 'u2']);
+        expect(ids(await store.listMembers('acme', 'o1', { first: 1, max: 2 }))).toEqual(['u3', 'u1']);
+        expect(ids(await store.listMembers('acme', 'o1', { first: 3 }))).toEqual(['u2']);
+        expect(await store.listMembers('other', 'o1', {})).toEqual([]);
+        expect(await store.listMembers('acme', 'o9', {})).toEqual([]);
+      });
+
+      it('leaves out admin accounts on request and counts the same way', async () => {
+        await store.addMember('acme', 'o1', 'u1', T0);
+        expect(ids(await store.listMembers('acme', 'o1', { excludeAdminAccounts: true }))).toEqual(['u1']);
+        expect(await store.countMembers('acme', 'o1', { excludeAdminAccounts: true })).toBe(1);
+        expect(await store.countMembers('acme', 'o1', { excludeAdminAccounts: false, first: 1, max: 0 })).toBe(2);
+      });
+
+      it('matches any search term against username, email, first and last name case-insensitively', async () => {
+        for (const id of ['u1', 'u2', 'u3']) await store.addMember('acme', 'o1', id, T0);
+        expect(ids(await store.listMembers('acme', 'o1', { searchTerms: ['ADAM'] }))).toEqual(['u1', 'u2']);
+        expect(ids(await store.listMembers('acme', 'o1', { searchTerms: ['corp.example'] }))).toEqual(['u2']);
+        expect(ids(await store.listMembers('acme', 'o1', { searchTerms: ['young', 'MIA'] }))).toEqual(['u2', 'u3']);
+        expect(ids(await store.listMembers('acme', 'o1', { searchTerms: ['%'] }))).toEqual([]);
+        expect(await store.countMembers('acme', 'o1', { searchTerms: ['zoe', 'org-admin'] })).toBe(2);
+        expect(await store.countMembers('acme', 'o1', { searchTerms: [''] })).toBe(4);
+      });
+
+      it('lists a user’s organizations ordered by name, within the realm', async () => {
+        const zeta = org('acme', 'o2', 'zeta');
+        await store.createOrganization(zeta);
+        await store.createOrganization(org('acme', 'o3', 'Beta'));
+        await store.addMember('acme', 'o2', 'u1', T0);
+        await store.addMember('acme', 'o1', 'u1', T0);
+        await store.addMember('acme', 'o3', 'u1', T0);
+        expect((await store.listUserOrganizations('acme', 'u1')).map((o) => o.name)).toEqual(['Acme', 'Beta', 'zeta']);
+        expect(await store.listUserOrganizations('other', 'u1')).toEqual([]);
+        expect(await store.listUserOrganizations('acme', 'u9')).toEqual([]);
+      });
+    });
+
+    describe('concurrency', () => {
+      it('keeps one membership when the same member is added 20 times at once', async () => {
+        const acme = org('acme', 'o1', 'Acme');
+        await store.createOrganization(acme, adminOf(acme));
+        await store.createUser(user('acme', 'u1'));
+        const results = await Promise.all(Array.from({ length: 20 }, (_, i) => store.addMember('acme', 'o1', 'u1', T0 + i)));
+        expect(results).toEqual(Array(20).fill(true));
+        expect(ids(await store.listMembers('acme', 'o1', {}))).toEqual(['admin-o1', 'u1']);
+        expect(await store.countMembers('acme', 'o1', {})).toBe(2);
+      });
+
+      it('lets exactly one of two simultaneous creates with the same name win', async () => {
+        const first = org('acme', 'o1', 'Same');
+        const second = org('acme', 'o2', 'Same');
+        const outcomes = await Promise.allSettled([
+          store.createOrganization(first, adminOf(first)),
+          store.createOrganization(second, adminOf(second)),
+        ]);
+        const fulfilled = outcomes.filter((outcome) => outcome.status === 'fulfilled');
+        const rejected = outcomes.filter((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+        expect(fulfilled).toHaveLength(1);
+        expect(rejected).toHaveLength(1);
+        expect(rejected[0]!.reason).toBeInstanceOf(StoreConflictError);
+        expect((rejected[0]!.reason as StoreConflictError).what).toBe('organization name');
+        const [winner] = await store.listOrganizations('acme', {});
+        expect(await store.countOrganizations('acme', {})).toBe(1);
+        // The loser's admin user was rolled back with it.
+        expect((await store.findUsers('acme', {})).map((u) => u.id)).toEqual([`admin-${winner!.id}`]);
+      });
+    });
+
+    describe('lookups that cannot match', () => {
+      it('find nothing for values containing NUL instead of throwing', async () => {
+        const nul = 'a\u0000b';
+        await store.createOrganization(org('acme', 'o1', 'Acme'));
+        await store.createUser(user('acme', 'u1'));
+        expect(await store.getRealm(nul)).toBeUndefined();
+        expect(await store.updateRealm(nul, { enabled: false })).toBeUndefined();
+        expect(await store.getUser('acme', nul)).toBeUndefined();
+        expect(await store.findUserByUsername('acme', nul)).toBeUndefined();
+        expect(await store.findUsers('acme', { search: nul })).toEqual([]);
+        expect(await store.getApiKey(nul)).toBeUndefined();
+        expect(await store.revokeApiKey(nul, T0)).toBe(false);
+        expect(await store.getOrganization('acme', nul)).toBeUndefined();
+        expect(await store.listOrganizations('acme', { search: nul })).toEqual([]);
+        expect(await store.countOrganizations('acme', { attributes: [[nul, 'x']] })).toBe(0);
+        expect(await store.deleteOrganization('acme', nul)).toBe(false);
+        expect(await store.addMember('acme', 'o1', nul, T0)).toBe(false);
+        expect(await store.isMember('acme', nul, 'u1')).toBe(false);
+        expect(await store.removeMember('acme', 'o1', nul)).toBe(false);
+        expect(await store.listMembers('acme', nul, {})).toEqual([]);
+        expect(await store.countMembers('acme', 'o1', { searchTerms: [nul] })).toBe(0);
+        expect(await store.listUserOrganizations('acme', nul)).toEqual([]);
+      });
+    });
+
+    it('closes idempotently', async () => {
+      await store.close();
+      await expect(store.close()).resolves.toBeUndefined();
+    });
+  });
+}
