@@ -6,7 +6,7 @@
  *
  * Terraform starts the provider three times per plan or apply, so this time is paid three times.
  *
- * Usage: node bench/provider-startup.mjs [BUNDLE] [--runs N]
+ * Usage: node bench/provider-startup.mjs [BUNDLE] [--runs N] [--node-arg FLAG]...
  *   BUNDLE defaults to dist/provider/terraform-provider-orgadmin.js, built first when missing
  *   (from src/provider/main.ts, or the framework's demo provider while main.ts does not exist).
  */
@@ -24,11 +24,13 @@ const MAGIC_COOKIE = 'd602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca
 function parseArgs(argv) {
   let bundle;
   let runs = 20;
+  const nodeArgs = [];
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--runs') runs = Number(argv[++i]);
+    else if (argv[i] === '--node-arg') nodeArgs.push(argv[++i]);
     else bundle = resolve(argv[i]);
   }
-  return { bundle, runs };
+  return { bundle, runs, nodeArgs };
 }
 
 /** Loads src/provider/protocol/certificate.ts through esbuild (the bench is plain JS). */
@@ -95,7 +97,7 @@ function median(values) {
 }
 
 async function main() {
-  const { bundle, runs } = parseArgs(process.argv.slice(2));
+  const { bundle, runs, nodeArgs } = parseArgs(process.argv.slice(2));
   const target = await ensureBundle(bundle);
   try {
     const { generateCertificate } = await loadCertificateModule();
@@ -112,10 +114,10 @@ async function main() {
     const provider = [];
     // Interleave the two so machine noise hits both alike; one warm-up each.
     await timeRun(['-e', ''], env, false);
-    await timeRun([target.path], env, true);
+    await timeRun([...nodeArgs, target.path], env, true);
     for (let i = 0; i < runs; i++) {
       baseline.push(await timeRun(['-e', ''], env, false));
-      provider.push(await timeRun([target.path], env, true));
+      provider.push(await timeRun([...nodeArgs, target.path], env, true));
     }
     const b = median(baseline);
     const p = median(provider);

@@ -209,7 +209,7 @@ export async function renderDocs(provider) {
   return pages;
 }
 
-/** Every generated file under `dir` (index.md, resources/*.md, data-sources/*.md). */
+/** Every generated page under `dir`: index.md, resources/*.md, data-sources/*.md. */
 async function existingPages(dir) {
   const found = new Map();
   for (const sub of ['', 'resources', 'data-sources']) {
@@ -217,6 +217,8 @@ async function existingPages(dir) {
     if (!existsSync(folder)) continue;
     for (const entry of await readdir(folder, { withFileTypes: true })) {
       if (!entry.isFile() || !entry.name.endsWith('.md')) continue;
+      // At the top level only index.md is generated; other pages there (guides) are written by hand.
+      if (sub === '' && entry.name !== 'index.md') continue;
       const path = sub === '' ? entry.name : `${sub}/${entry.name}`;
       found.set(path, await readFile(join(folder, entry.name), 'utf8'));
     }

@@ -3,7 +3,7 @@
  * applies examples/basic against the embedded service, the second finds everything in place.
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runStart } from '../src/cli/commands/start';
@@ -58,10 +58,28 @@ describe('orgadmin start', () => {
     expect(second.out).toMatch(/acme\s+members: alice, bob/);
 
     // The demo key's secret is kept in a file, never printed.
-    const saved = JSON.parse(await import('node:fs/promises').then((fs) => fs.readFile(join(cwd, '.orgadmin', 'demo-credentials.json'), 'utf8'))) as {
-      clientSecret: string;
-    };
+    const saved = JSON.parse(await readFile(join(cwd, '.orgadmin', 'demo-credentials.json'), 'utf8')) as { clientSecret: string };
     expect(first.out + second.out).not.toContain(saved.clientSecret);
+  });
+
+  it('re-locks a rebuilt provider instead of failing terraform init on the old checksums', async () => {
+    // Runs after the test above, on its .orgadmin: make the installed provider and the lock file
+    // look like an earlier build's, as after editing the provider and running npm start again.
+    const orgadmin = join(cwd, '.orgadmin');
+    const lockFile = join(orgadmin, 'cdktf.out', 'stacks', 'basic', '.terraform.lock.hcl');
+    const lock = await readFile(lockFile, 'utf8');
+    expect(lock).toMatch(/"h1:[^"]+"/);
+    await writeFile(lockFile, lock.replace(/"h1:[^"]+"/g, '"h1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="'));
+    const packageDir = (await readdir(join(orgadmin, 'plugins'), { recursive: true })).find((entry) => entry.endsWith('linux_amd64') || /_(amd64|arm64)$/.test(entry));
+    expect(packageDir).toBeDefined();
+    const executable = (await readdir(join(orgadmin, 'plugins', packageDir!))).find((name) => name.startsWith('terraform-provider-orgadmin_v'));
+    await appendFile(join(orgadmin, 'plugins', packageDir!, executable!), '\n// an earlier build\n');
+
+    const io = recordingIO(cwd);
+    expect(await runStart([], io)).toBe(0);
+    expect(io.out).toContain('(replaced)');
+    expect(io.out).toContain('[7/8] terraform apply ... 0 added, 0 changed, 0 destroyed');
+    expect(await readFile(lockFile, 'utf8')).not.toContain('h1:AAAAAAAA');
   });
 
   it('names the failing step and the reason when Terraform is missing', async () => {

@@ -7,6 +7,7 @@
  */
 import { LocalBackend, TerraformOutput, TerraformStack } from 'cdktf';
 import type { Construct } from 'constructs';
+// In a project of your own: `from 'orgadmin/constructs'`.
 import { OrgAdminProvider, Organization, User, type OrgAdminProviderProps } from '../../src/constructs';
 
 /** Props of {@link BasicStack}. */

@@ -3,6 +3,7 @@
  * `alice@example.com`; {@link User.fromEmail} and {@link User.fromUsername} look the id up at plan
  * time through the `orgadmin_user` data source, so a configuration never carries raw ids.
  */
+import type { TerraformProvider } from 'cdktf';
 import { Construct, type IConstruct } from 'constructs';
 import { DataOrgadminUser } from './gen/data-orgadmin-user';
 import { Problems, isUnresolved, quote } from './validation';
@@ -22,6 +23,11 @@ export interface UserLookupOptions {
    * @default the provider's realm
    */
   readonly realm?: string;
+  /**
+   * The provider configuration to use.
+   * @default the stack's default orgadmin provider
+   */
+  readonly provider?: TerraformProvider;
 }
 
 /** A loose check: something before and after one `@`, no spaces. The service decides the rest. */
@@ -46,7 +52,7 @@ export class User extends Construct implements IUser {
     const problems = new Problems();
     if (!isUnresolved(email) && !EMAIL.test(email)) problems.add(`email must be an email address (got ${quote(email)}).`);
     problems.throwIfAny(`${scope.node.path}/${id}`);
-    return new User(scope, id, { email, realm: options.realm }, email);
+    return new User(scope, id, { email, realm: options.realm, provider: options.provider }, email);
   }
 
   /**
@@ -58,7 +64,7 @@ export class User extends Construct implements IUser {
     const problems = new Problems();
     if (!isUnresolved(username) && username.trim() === '') problems.add(`username must not be empty (got ${quote(username)}).`);
     problems.throwIfAny(`${scope.node.path}/${id}`);
-    return new User(scope, id, { username, realm: options.realm }, username);
+    return new User(scope, id, { username, realm: options.realm, provider: options.provider }, username);
   }
 
   /** Names a user whose id is already known; no look-up happens. */
@@ -76,7 +82,7 @@ export class User extends Construct implements IUser {
   /** The `orgadmin_user` data source behind this user. */
   readonly lookup: DataOrgadminUser;
 
-  private constructor(scope: Construct, id: string, query: { email?: string; username?: string; realm?: string | undefined }, description: string) {
+  private constructor(scope: Construct, id: string, query: { email?: string; username?: string; realm?: string | undefined; provider?: TerraformProvider | undefined }, description: string) {
     super(scope, id);
     // `Default` keeps the data source's address equal to this construct's id.
     this.lookup = new DataOrgadminUser(this, 'Default', query);

@@ -204,6 +204,24 @@ export async function installProvider(options: InstallProviderOptions = {}): Pro
 
   if (await holdsExactly(target, files)) return { ...result, status: 'unchanged' };
 
+  let existed: boolean;
+  try {
+    existed = await writePackage(versionDir, platform, files);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (typeof code !== 'string') throw error;
+    // A read-only, missing-permission or file-in-the-way mirror is the user's to fix: say where.
+    throw new ProviderInstallError(`cannot install the provider into ${mirror}: ${(error as Error).message}`);
+  }
+  return { ...result, status: existed ? 'replaced' : 'installed' };
+}
+
+/**
+ * Writes `files` as the package directory `<versionDir>/<platform>`, replacing what is there.
+ * Returns true when a previous package was replaced.
+ */
+async function writePackage(versionDir: string, platform: string, files: readonly PackageFile[]): Promise<boolean> {
+  const target = join(versionDir, platform);
   await mkdir(versionDir, { recursive: true });
   // Dot-prefixed so that Terraform, should it scan the mirror meanwhile, does not take it for a platform.
   const staging = await mkdtemp(join(versionDir, `.staging-${platform}-${digest(files)}-`));
@@ -229,7 +247,7 @@ export async function installProvider(options: InstallProviderOptions = {}): Pro
     } else {
       await rename(staging, target);
     }
-    return { ...result, status: existed ? 'replaced' : 'installed' };
+    return existed;
   } finally {
     await rm(staging, { recursive: true, force: true });
   }

@@ -7,6 +7,7 @@ import { Agent, type Dispatcher } from 'undici';
 import { MAX_NAME_LENGTH, realmFromBaseUrl } from '../api';
 import { ClientCredentialsTokenSource, OrgAdminClient, StaticTokenSource, type TokenSource } from '../client';
 import type { AuthMethod, OrgAdminProviderContext } from './context';
+import { redactSecrets } from './diagnostics';
 import { organizationDataSource } from './data-sources/organization';
 import { organizationMembersDataSource } from './data-sources/organization-members';
 import { organizationsDataSource } from './data-sources/organizations';
@@ -341,7 +342,7 @@ export function resolveProviderSettings(config: ObjectValue, env: Environment, d
     baseUrl: normalizedBaseUrl,
     realm,
     ...(clientCredentials ? { clientCredentials } : { accessToken: accessToken!.value }),
-    ...(timeout ? { timeoutMs: Math.round(timeout.value * 1000) } : {}),
+    ...(timeout ? { timeoutMs: Math.max(1, Math.round(timeout.value * 1000)) } : {}),
     ...(retries ? { maxRetries: retries.value } : {}),
   };
 }
@@ -378,32 +379,39 @@ export function createOrgAdminProvider(options: OrgAdminProviderOptions = {}): P
       const ownAgent = options.dispatcher ? undefined : new Agent({ keepAliveTimeout: 10_000 });
       const dispatcher = options.dispatcher ?? ownAgent!;
       let tokenSource: TokenSource;
+      let client: OrgAdminClient;
       let authMethod: AuthMethod;
-      const secrets: string[] = [];
-      if (settings.clientCredentials) {
-        tokenSource = new ClientCredentialsTokenSource({
+      const secrets = [settings.clientCredentials?.clientSecret, settings.accessToken].filter((v): v is string => v !== undefined);
+      try {
+        if (settings.clientCredentials) {
+          tokenSource = new ClientCredentialsTokenSource({
+            baseUrl: settings.baseUrl,
+            clientId: settings.clientCredentials.clientId,
+            clientSecret: settings.clientCredentials.clientSecret,
+            dispatcher,
+            ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
+          });
+          authMethod = 'client_credentials';
+        } else {
+          tokenSource = new StaticTokenSource(settings.accessToken!);
+          authMethod = 'access_token';
+        }
+        client = new OrgAdminClient({
           baseUrl: settings.baseUrl,
-          clientId: settings.clientCredentials.clientId,
-          clientSecret: settings.clientCredentials.clientSecret,
+          realm: settings.realm,
+          tokenSource,
           dispatcher,
+          userAgent: USER_AGENT,
           ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
+          ...(settings.maxRetries !== undefined ? { maxRetries: settings.maxRetries } : {}),
         });
-        authMethod = 'client_credentials';
-        secrets.push(settings.clientCredentials.clientSecret);
-      } else {
-        tokenSource = new StaticTokenSource(settings.accessToken!);
-        authMethod = 'access_token';
-        secrets.push(settings.accessToken!);
+      } catch (error) {
+        // The settings were checked above, so this is a mismatch between those checks and the SDK's.
+        await ownAgent?.close();
+        const message = redactSecrets(error instanceof Error ? error.message : String(error), secrets);
+        diags.error('Invalid provider configuration', `The SDK client could not be created: ${message}. This is probably a bug in the provider; please report it.`);
+        return undefined;
       }
-      const client = new OrgAdminClient({
-        baseUrl: settings.baseUrl,
-        realm: settings.realm,
-        tokenSource,
-        dispatcher,
-        userAgent: USER_AGENT,
-        ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
-        ...(settings.maxRetries !== undefined ? { maxRetries: settings.maxRetries } : {}),
-      });
       logger.debug('orgadmin provider configured', {
         base_url: settings.baseUrl,
         realm: settings.realm,

@@ -14,7 +14,7 @@ export function knownString(value: Value | undefined): string | undefined {
 /**
  * The value as a list of strings (Terraform lists and sets decode to arrays), or undefined when it
  * is null or unknown. Unknown or null elements are left out: callers that care check
- * {@link containsUnknown} first.
+ * `containsUnknown` (protocol/unknown) first.
  */
 export function knownStringList(value: Value | undefined): string[] | undefined {
   if (!Array.isArray(value)) return undefined;

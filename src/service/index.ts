@@ -30,3 +30,5 @@ export {
   type UserRecord,
 } from './store/store';
 export { SqliteStore, SQLITE_MIGRATIONS_DIR } from './store/sqlite-store';
+export { PostgresStore, POSTGRES_MIGRATIONS_DIR, type PostgresStoreOptions } from './store/postgres-store';
+export { openStore, isPostgresUrl, redactLocation } from './store/open-store';

@@ -5,12 +5,15 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import type { RateLimitOptions } from './rate-limit';
-import { SqliteStore } from './store/sqlite-store';
+import { openStore } from './store/open-store';
 import type { Store } from './store/store';
 
 /** Options of {@link startServer}. */
 export interface ServerOptions {
-  /** SQLite file (created when missing). */
+  /**
+   * Where the data lives: a SQLite file (created when missing), or a PostgreSQL URL
+   * (`postgres://…`) when one machine is not enough.
+   */
   dataFile: string;
   /** Interface to listen on. Default `127.0.0.1`. */
   host?: string;
@@ -37,7 +40,7 @@ export interface RunningServer {
 /** Opens the store, builds the app and listens. */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
-  const store = SqliteStore.open(options.dataFile);
+  const store = await openStore(options.dataFile);
   let app: FastifyInstance;
   try {
     app = await buildApp({ store, domain: options.domain, rateLimit: options.rateLimit, logger: options.logger ?? false });

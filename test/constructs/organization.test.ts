@@ -86,6 +86,19 @@ describe('Organization', () => {
     expect(error.message).toContain('4 problems');
   });
 
+  it('uses a second, aliased provider for the organization, its members and its member set', () => {
+    const stack = newStack();
+    const other = new OrgAdminProvider(stack, 'other-realm', { realm: 'other', alias: 'other' });
+    const acme = new Organization(stack, 'acme', { name: 'acme', provider: other });
+    acme.addMember('user-1');
+    new Organization(stack, 'globex', { name: 'globex', provider: other, members: { authoritative: ['user-2'] } });
+    const json = synthJson(stack);
+    expect(json.resource.orgadmin_organization.acme.provider).toBe('orgadmin.other');
+    expect(json.resource.orgadmin_organization.globex.provider).toBe('orgadmin.other');
+    expect((Object.values(json.resource.orgadmin_membership) as Array<{ provider: string }>)[0]!.provider).toBe('orgadmin.other');
+    expect((Object.values(json.resource.orgadmin_organization_members) as Array<{ provider: string }>)[0]!.provider).toBe('orgadmin.other');
+  });
+
   it('skips unresolved tokens in validation', () => {
     const stack = newStack();
     const other = new Organization(stack, 'other', { name: 'other' });

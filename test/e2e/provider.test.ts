@@ -3,6 +3,8 @@
  * The steps share one service and one working directory and run in order, like a user's day:
  * apply, drift, repair, rename, delete, member-set change, destroy.
  */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { orgAdminUsername } from '../../src/api';
 import { memberIds, organizationNames, requestsSince, startE2E, type E2EFixture } from './helpers/fixture';
 import { REQUIRED_PROVIDERS, type TerraformWorkspace } from './helpers/terraform';
@@ -82,6 +84,8 @@ describe('terraform with the orgadmin provider', () => {
 
     const apply = await ws.apply();
     expect(apply.stdout).toContain('Apply complete! Resources: 6 added, 0 changed, 0 destroyed.');
+    const state = await readFile(join(ws.dir, 'terraform.tfstate'), 'utf8');
+    expect(`${plan.stdout}${plan.stderr}${apply.stdout}${apply.stderr}${state}`).not.toContain(fx.clientSecret);
 
     const engId = await output('eng_id');
     expect(await organizationNames(fx)).toEqual(['derived-' + engId, 'engineering', 'operations'].sort());

@@ -127,6 +127,15 @@ describe('installProvider', () => {
     await expect(stat(dir)).rejects.toThrow(/ENOENT/);
   });
 
+  it('says which mirror it cannot write to when a file is in the way', async () => {
+    const dir = join(root, 'not-a-directory');
+    await writeFile(dir, 'a file');
+    const attempt = installProvider({ dir, bundlePath });
+    await expect(attempt).rejects.toThrow(ProviderInstallError);
+    await expect(installProvider({ dir, bundlePath })).rejects.toThrow(`cannot install the provider into ${dir}`);
+    expect(await readFile(dir, 'utf8')).toBe('a file');
+  });
+
   it('takes its version from package.json', () => {
     expect(providerVersion()).toBe(pkg.version);
   });
@@ -149,6 +158,8 @@ describe('orgadmin provider install', () => {
     expect(out).toContain('registry.terraform.io/orgadmin/orgadmin');
     expect(out).toContain(pkg.version);
     expect(out).toContain(join(root, 'mirror', 'registry.terraform.io', 'orgadmin', 'orgadmin', pkg.version));
+    // Not an implied mirror: the output says how to configure Terraform for it.
+    expect(out).toContain(`path    = ${JSON.stringify(join(root, 'mirror'))}`);
   });
 
   it('prints JSON with --json and defaults to ~/.terraform.d/plugins of the given HOME', async () => {
@@ -159,6 +170,13 @@ describe('orgadmin provider install', () => {
     expect(result.path.startsWith(join(home, '.terraform.d', 'plugins', 'registry.terraform.io', 'orgadmin', 'orgadmin'))).toBe(true);
     expect(result.version).toBe(pkg.version);
     expect((await stat(result.path)).isFile()).toBe(true);
+  });
+
+  it('does not ask for a CLI configuration when installing into ~/.terraform.d/plugins', async () => {
+    const io = memoryIO({ HOME: join(root, 'home') });
+    expect(await runProviderCommand(['install'], io)).toBe(0);
+    expect(io.out.join('')).toContain('Installed registry.terraform.io/orgadmin/orgadmin');
+    expect(io.out.join('')).not.toContain('provider_installation');
   });
 
   it('rejects an unknown flag as a usage error', async () => {
@@ -200,5 +218,24 @@ describe('terraform init from ~/.terraform.d/plugins', () => {
     expect(schema.code).toBe(0);
     const parsed = JSON.parse(schema.stdout) as { provider_schemas: Record<string, { resource_schemas: Record<string, unknown> }> };
     expect(Object.keys(parsed.provider_schemas['registry.terraform.io/orgadmin/orgadmin']!.resource_schemas)).toContain('orgadmin_organization');
+  });
+
+  it('locks a hash that covers the bundle, so a different bundle under the same version is refused', async () => {
+    const home = join(root, 'home');
+    const work = join(root, 'work');
+    const plugins = join(home, '.terraform.d', 'plugins');
+    await installProvider({ dir: plugins, bundlePath });
+    await mkdir(work);
+    await writeFile(join(work, 'main.tf'), 'terraform {\n  required_providers {\n    orgadmin = { source = "orgadmin/orgadmin" }\n  }\n}\n');
+    const env = terraformEnv({ HOME: home });
+    expect((await runTerraform(work, ['init', '-no-color', '-input=false'], env)).code).toBe(0);
+
+    // Only the bundle changes; the launcher is byte-for-byte the same.
+    await writeFile(bundlePath, "process.stdout.write('tampered\\n');\n");
+    expect((await installProvider({ dir: plugins, bundlePath })).status).toBe('replaced');
+    const again = await runTerraform(work, ['init', '-no-color', '-input=false'], env);
+
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/doesn't match any of the\s+checksums previously recorded in the dependency lock file/);
   });
 });

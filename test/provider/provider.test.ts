@@ -159,6 +159,11 @@ describe('orgadmin provider', () => {
       expect(resolve(base, { ORGADMIN_MAX_RETRIES: 'many' }).diags.errors[0]!.detail).toContain('ORGADMIN_MAX_RETRIES');
     });
 
+    it('never turns a tiny request_timeout into no timeout', () => {
+      const { settings } = resolve({ base_url: 'https://acme.example.com', access_token: 'tttttttt', request_timeout: 0.0001 });
+      expect(settings!.timeoutMs).toBe(1);
+    });
+
     it('reports every problem at once', () => {
       const { diags } = resolve({ base_url: 'nope', client_id: 'id', request_timeout: -1 });
       expect(diags.errors.map((e) => e.path![0]).sort()).toEqual(['base_url', 'client_secret', 'request_timeout']);

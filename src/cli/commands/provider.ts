@@ -47,6 +47,17 @@ const install = defineCommand(
         '    }\n' +
         '  }\n',
     );
+    const mirror = installed.path.slice(0, installed.path.indexOf(`/${installed.address}/`));
+    if (mirror !== defaultPluginDir(io.env.HOME || undefined)) {
+      // Only ~/.terraform.d/plugins (and a few XDG directories) are searched without configuration.
+      io.stdout(
+        '\nTerraform does not search this directory by itself: add it to your CLI configuration (TF_CLI_CONFIG_FILE):\n' +
+          '  provider_installation {\n' +
+          `    filesystem_mirror {\n      path    = ${JSON.stringify(mirror)}\n      include = ["registry.terraform.io/orgadmin/*"]\n    }\n` +
+          '    direct {\n      exclude = ["registry.terraform.io/orgadmin/*"]\n    }\n' +
+          '  }\n',
+      );
+    }
     return EXIT.ok;
   },
 );

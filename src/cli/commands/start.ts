@@ -15,7 +15,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { delimiter, dirname, join, relative, resolve } from 'node:path';
 import { ClientCredentialsTokenSource, OrgAdminClient } from '../../client';
 import { installProvider, type InstalledProvider } from '../../provider/install';
@@ -205,7 +205,7 @@ export async function runStartLoop(options: { dataFile: string; json: boolean },
   const shown = (path: string): string => relative(io.cwd, path) || '.';
   if (!options.json) io.stdout(`orgadmin start: service, provider and examples/basic, end to end (files in ${shown(ws.dir)})\n`);
 
-  const version = await progress.run(
+  await progress.run(
     'Checking Terraform',
     async () => {
       const result = await runProcess(terraform, ['version', '-json'], { cwd: io.cwd, env: childEnv(io, {}) }).catch((error: NodeJS.ErrnoException) => {
@@ -219,7 +219,6 @@ export async function runStartLoop(options: { dataFile: string; json: boolean },
     },
     (v) => `terraform ${v}`,
   );
-  void version;
 
   const server: RunningServer = await progress.run(
     'Starting the service',
@@ -235,7 +234,7 @@ export async function runStartLoop(options: { dataFile: string; json: boolean },
     );
     const credentials = demo;
 
-    await progress.run(
+    const installed = await progress.run(
       'Installing the provider',
       async (): Promise<InstalledProvider> => {
         const installed = await installProvider({ dir: ws.pluginDir });
@@ -276,7 +275,16 @@ export async function runStartLoop(options: { dataFile: string; json: boolean },
       () => shown(join(ws.stackDir, 'cdk.tf.json')),
     );
 
-    await progress.run('terraform init', () => tf('terraform init', ['init', '-input=false', '-no-color']), () => 'done');
+    await progress.run(
+      'terraform init',
+      async () => {
+        // A rebuilt provider has other checksums than the ones an earlier run locked: the lock
+        // file of this local demo is then stale, not a tampering alarm, so it is made afresh.
+        if (installed.status !== 'unchanged') await rm(join(ws.stackDir, '.terraform.lock.hcl'), { force: true });
+        await tf('terraform init', ['init', '-input=false', '-no-color']);
+      },
+      () => 'done',
+    );
 
     const applied = await progress.run(
       'terraform apply',

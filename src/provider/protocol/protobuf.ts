@@ -342,7 +342,7 @@ export class ProtoCodec {
       case 'bool':
         return readVarint(buf, reader, end) !== 0;
       case 'enum': {
-        const number = toSigned32(readVarint(buf, reader, end));
+        const number = toSigned32(readSignedVarint(buf, reader, end));
         return this.enumInfo(field.typeName!).byNumber.get(number) ?? number;
       }
       case 'double': case 'float': case 'fixed32': case 'fixed64': case 'sfixed32': case 'sfixed64': {
@@ -358,9 +358,8 @@ export class ProtoCodec {
         return Number(buf.readBigInt64LE(at));
       }
       case 'int32':
-        return toSigned32(readVarint(buf, reader, end));
       case 'int64':
-        return toSigned64(readVarint(buf, reader, end));
+        return readSignedVarint(buf, reader, end);
       case 'sint32': case 'sint64': {
         const raw = readVarint(buf, reader, end);
         return raw % 2 === 0 ? raw / 2 : -(raw + 1) / 2;
@@ -422,12 +421,28 @@ function readVarint(buf: Buffer, reader: { pos: number }, end: number): number {
   throw new ProtobufError('varint longer than 10 bytes');
 }
 
-function toSigned32(value: number): number {
-  return value >= 2 ** 63 ? value - 2 ** 64 : value > 0x7fffffff && value < 2 ** 32 ? value - 2 ** 32 : value;
+/**
+ * Reads an int32/int64 varint. Negative values take 10 bytes (64-bit two's complement), more
+ * than a double holds exactly, so long varints go through BigInt.
+ */
+function readSignedVarint(buf: Buffer, reader: { pos: number }, end: number): number {
+  let length = 0;
+  while (reader.pos + length < end && buf[reader.pos + length]! >= 0x80) length++;
+  if (length < 7) return readVarint(buf, reader, end);
+  let result = 0n;
+  let shift = 0n;
+  for (let i = 0; i < 10; i++) {
+    if (reader.pos >= end) throw new ProtobufError('truncated varint');
+    const byte = buf[reader.pos++]!;
+    result |= BigInt(byte & 0x7f) << shift;
+    if (byte < 0x80) return Number(BigInt.asIntN(64, result));
+    shift += 7n;
+  }
+  throw new ProtobufError('varint longer than 10 bytes');
 }
 
-function toSigned64(value: number): number {
-  return value >= 2 ** 63 ? value - 2 ** 64 : value;
+function toSigned32(value: number): number {
+  return value > 0x7fffffff && value < 2 ** 32 ? value - 2 ** 32 : value;
 }
 
 function skipField(buf: Buffer, reader: { pos: number }, wire: number, end: number): void {

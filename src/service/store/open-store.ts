@@ -12,6 +12,22 @@ export function isPostgresUrl(location: string): boolean {
 }
 
 /**
+ * `location` as it may be shown in logs and error messages: a PostgreSQL URL loses its password
+ * (`postgres://app:***@db/orgadmin`); a file path is shown as it is.
+ */
+export function redactLocation(location: string): string {
+  if (!isPostgresUrl(location)) return location;
+  try {
+    const url = new URL(location);
+    if (url.password !== '') url.password = '***';
+    return url.toString();
+  } catch {
+    // Not parseable, so we cannot tell where a password would be: show only the scheme.
+    return `${location.slice(0, location.indexOf('://') + 3)}…`;
+  }
+}
+
+/**
  * Opens the store at `location` and applies pending migrations: a `postgres://` or
  * `postgresql://` URL opens a {@link PostgresStore}; anything else is a SQLite file path (created
  * when missing; `:memory:` for a private in-memory database).

@@ -210,7 +210,7 @@ function contains(column: string, placeholder: string): string {
   return `strpos(lower(coalesce(${column}, '')), lower(${placeholder})) > 0`;
 }
 
-/** Columns of an organization filter's WHERE (`o` = organizations); undefined when nothing can match. */
+/** The WHERE clause of an organization filter (`o` = organizations); undefined when nothing can match. */
 function orgWhere(params: Params, realm: string, filter: OrganizationFilter): string | undefined {
   const search = filter.search !== undefined && filter.search !== '' ? filter.search : undefined;
   const attributes = filter.attributes ?? [];
@@ -262,7 +262,9 @@ export class PostgresStore implements Store {
 
   /**
    * Connects to `connectionString` (`postgres://user:password@host:port/database`, libpq-style
-   * query parameters such as `sslmode` allowed) and applies pending migrations.
+   * query parameters such as `sslmode` allowed) and applies pending migrations. The tables go in
+   * the first schema of the connection's `search_path`; to use another schema than `public`,
+   * add `?options=-c%20search_path%3Dorgadmin` to the URL (the schema must exist).
    *
    * Migrations run in one transaction holding an advisory lock: instances starting at once wait
    * for each other, and a failed migration leaves the schema as it was.

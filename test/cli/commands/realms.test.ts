@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSandbox, type CliSandbox } from '../harness';
 
@@ -105,6 +105,14 @@ describe('orgadmin realms create', () => {
 });
 
 describe('orgadmin realms list', () => {
+  it('says it cannot open a data file that is not a database, in one sentence', async () => {
+    const junk = join(sandbox.dir, 'junk.db');
+    writeFileSync(junk, 'this is a text file, not a SQLite database; '.repeat(10));
+    const result = await sandbox.runRaw(['realms', 'list', '--data', junk]);
+    expect(result).toEqual({ code: 1, stdout: '', stderr: `orgadmin: cannot open data file ${junk}: file is not a database.\n` });
+  });
+
+
   it('says so when there are no realms', async () => {
     expect(await sandbox.run('realms', 'list')).toEqual({
       code: 0,

@@ -88,7 +88,7 @@ export async function startE2E(options: E2EOptions = {}): Promise<E2EFixture> {
   }
 }
 
-/** The organizations of the realm that the service holds, via the store-independent API. */
+/** The names of the realm's organizations, as the SDK lists them (every page), sorted. */
 export async function organizationNames(fixture: E2EFixture): Promise<string[]> {
   const orgs = await fixture.client.listAllOrganizations();
   return orgs.map((org) => org.name).sort();

@@ -29,24 +29,30 @@ export interface CollectedDiagnostic {
 
 /** Diagnostics that remember everything, for assertions. */
 export class Collector implements Diagnostics {
+  /** Everything reported, in order. */
   readonly items: CollectedDiagnostic[] = [];
 
+  /** {@inheritDoc Diagnostics.error} */
   error(summary: string, detail?: string, path?: AttributePath): void {
     this.items.push({ severity: 'error', summary, detail, path });
   }
 
+  /** {@inheritDoc Diagnostics.warning} */
   warning(summary: string, detail?: string, path?: AttributePath): void {
     this.items.push({ severity: 'warning', summary, detail, path });
   }
 
+  /** {@inheritDoc Diagnostics.hasErrors} */
   hasErrors(): boolean {
     return this.items.some((item) => item.severity === 'error');
   }
 
+  /** The errors only. */
   get errors(): CollectedDiagnostic[] {
     return this.items.filter((item) => item.severity === 'error');
   }
 
+  /** The warnings only. */
   get warnings(): CollectedDiagnostic[] {
     return this.items.filter((item) => item.severity === 'warning');
   }
@@ -59,24 +65,29 @@ export class Collector implements Diagnostics {
 
 /** A logger that keeps every line (to check that secrets never reach logs). */
 export class MemoryLogger implements Logger {
+  /** Every line logged, as JSON. */
   readonly lines: string[] = [];
 
   private write(level: string, message: string, fields?: Record<string, unknown>): void {
     this.lines.push(JSON.stringify({ level, message, ...fields }));
   }
 
+  /** {@inheritDoc Logger.debug} */
   debug(message: string, fields?: Record<string, unknown>): void {
     this.write('debug', message, fields);
   }
 
+  /** {@inheritDoc Logger.info} */
   info(message: string, fields?: Record<string, unknown>): void {
     this.write('info', message, fields);
   }
 
+  /** {@inheritDoc Logger.warn} */
   warn(message: string, fields?: Record<string, unknown>): void {
     this.write('warn', message, fields);
   }
 
+  /** {@inheritDoc Logger.error} */
   error(message: string, fields?: Record<string, unknown>): void {
     this.write('error', message, fields);
   }
@@ -214,7 +225,3 @@ export async function updateResource(
   return { state, diags, requiresReplace: planned.requiresReplace };
 }
 
-/** Requests the service answered since index `from` (for counting). */
-export function requestsSince(svc: TestService, from: number): TestService['requests'] {
-  return svc.requests.slice(from);
-}

@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { memberPath, membersCountPath, orgPath, orgsPath, PERMISSIONS, tokenPath } from '../../../src/api';
 import { Admin } from '../../../src/service/admin';
 import { buildApp } from '../../../src/service/app';
-import { isPostgresUrl, openStore } from '../../../src/service/store/open-store';
+import { isPostgresUrl, openStore, redactLocation } from '../../../src/service/store/open-store';
 import { PostgresStore } from '../../../src/service/store/postgres-store';
 import { SqliteStore } from '../../../src/service/store/sqlite-store';
 import type { Store } from '../../../src/service/store/store';
@@ -37,6 +37,17 @@ describe('isPostgresUrl', () => {
   });
 });
 
+describe('redactLocation', () => {
+  it('hides the password of a PostgreSQL URL and leaves file paths alone', () => {
+    expect(redactLocation('postgres://app:s3cret@db.internal:5432/orgadmin?sslmode=require')).toBe(
+      'postgres://app:***@db.internal:5432/orgadmin?sslmode=require',
+    );
+    expect(redactLocation('postgresql://app@db/orgadmin')).toBe('postgresql://app@db/orgadmin');
+    expect(redactLocation('postgres://app:s3cret@[bad')).toBe('postgres://…');
+    expect(redactLocation('/var/lib/orgadmin/app:s3cret@x.db')).toBe('/var/lib/orgadmin/app:s3cret@x.db');
+  });
+});
+
 describe('openStore', () => {
   it('opens a SQLite file for a path, creating its directory', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'orgadmin-open-store-'));
@@ -51,7 +62,7 @@ describe('openStore', () => {
   });
 
   it('opens a migrated PostgreSQL database for a postgres:// or postgresql:// URL', async () => {
-    for (const url of [await postgres.createDatabase(), (await postgres.createDatabase()).replace(/^postgres:/, 'postgresql:')]) {
+    for (const url of [await postgres.createSchema(), (await postgres.createSchema()).replace(/^postgres:/, 'postgresql:')]) {
       const store = await openStore(url);
       try {
         expect(store).toBeInstanceOf(PostgresStore);
@@ -109,7 +120,7 @@ describe('the service on PostgreSQL', () => {
 
     const created = await call('POST', orgsPath('acme'), token, { name: 'Acme Corp', attributes: { tier: ['gold'] } });
     expect(created.status).toBe(201);
-    const orgId = decodeURIComponent(String(created.headers.get('location')).split('/').pop());
+    const orgId = decodeURIComponent(String(created.headers.get('location')).split('/').pop() ?? '');
     const org = await call('GET', orgPath('acme', orgId), token);
     expect(await org.json()).toMatchObject({ id: orgId, name: 'Acme Corp', attributes: { tier: ['gold'] }, realm: 'acme' });
 

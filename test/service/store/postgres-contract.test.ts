@@ -1,5 +1,5 @@
 /**
- * The shared Store contract on PostgreSQL: one throwaway cluster for this file, a fresh database
+ * The shared Store contract on PostgreSQL: one throwaway cluster for this file, a fresh schema
  * for each test.
  */
 import { PostgresStore } from '../../../src/service/store/postgres-store';
@@ -17,7 +17,7 @@ afterAll(async () => {
 });
 
 describeStoreContract('PostgresStore', async () => {
-  const store = await PostgresStore.open(await postgres.createDatabase());
+  const store = await PostgresStore.open(await postgres.createSchema());
   return {
     store,
     async cleanup() {

@@ -76,7 +76,7 @@ async function seed(store: PostgresStore): Promise<void> {
 
 describe('PostgresStore.open', () => {
   it('migrates once when several instances start at the same moment', async () => {
-    const url = await postgres.createDatabase();
+    const url = await postgres.createSchema();
     const stores = await Promise.all(Array.from({ length: 4 }, () => PostgresStore.open(url)));
     try {
       for (const store of stores) expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }]);
@@ -87,7 +87,7 @@ describe('PostgresStore.open', () => {
   });
 
   it('keeps the data and applies nothing again when reopened', async () => {
-    const url = await postgres.createDatabase();
+    const url = await postgres.createSchema();
     const first = await PostgresStore.open(url);
     await seed(first);
     await first.close();
@@ -101,7 +101,7 @@ describe('PostgresStore.open', () => {
   });
 
   it('leaves the schema untouched when a migration fails', async () => {
-    const url = await postgres.createDatabase();
+    const url = await postgres.createSchema();
     const dir = mkdtempSync(join(tmpdir(), 'orgadmin-pg-migrations-'));
     try {
       cpSync(POSTGRES_MIGRATIONS_DIR, dir, { recursive: true });
@@ -134,7 +134,7 @@ describe('several instances on one database', () => {
   let b: PostgresStore;
 
   beforeAll(async () => {
-    url = await postgres.createDatabase();
+    url = await postgres.createSchema();
     [a, b] = await Promise.all([PostgresStore.open(url), PostgresStore.open(url)]);
     await seed(a);
   });

@@ -1,0 +1,171 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { X509Certificate } from 'node:crypto';
+import { build } from 'esbuild';
+import { status as GrpcCode } from '@grpc/grpc-js';
+import { generateCertificate } from '../../../src/provider/protocol/certificate';
+import { createJsonLogger } from '../../../src/provider/protocol/log';
+import {
+  checkPluginEnvironment,
+  handshakeLine,
+  HandshakeError,
+  MAGIC_COOKIE_VALUE,
+  rawBase64,
+  startPluginServer,
+  type PluginServer,
+} from '../../../src/provider/protocol/plugin-server';
+import { parseHandshake, TestClient } from './grpc-test-client';
+
+const silentLogger = createJsonLogger({ module: 'test', level: 'off' });
+
+describe('the handshake line', () => {
+  it('carries the certificate as unpadded base64 for DER lengths of every remainder mod 3', () => {
+    const remainders = new Set<number>();
+    for (let i = 0; i < 200 && remainders.size < 3; i++) {
+      const { der } = generateCertificate();
+      remainders.add(der.length % 3);
+      const line = handshakeLine('/tmp/x/plugin.sock', der);
+      const { certificate } = parseHandshake(line);
+      expect(certificate).not.toContain('=');
+      expect(certificate).toMatch(/^[A-Za-z0-9+/]+$/);
+      expect(Buffer.from(certificate, 'base64')).toEqual(der);
+      expect(new X509Certificate(Buffer.from(certificate, 'base64')).subjectAltName).toBe('DNS:localhost');
+    }
+    expect([...remainders].sort()).toEqual([0, 1, 2]);
+  });
+
+  it('has the form 1|6|unix|PATH|grpc|CERT', () => {
+    expect(handshakeLine('/tmp/p/plugin.sock', Buffer.from([1, 2, 3, 4]))).toBe('1|6|unix|/tmp/p/plugin.sock|grpc|AQIDBA');
+    expect(rawBase64(Buffer.from([0xff]))).toBe('/w');
+  });
+});
+
+describe('checkPluginEnvironment', () => {
+  it('refuses to run without the magic cookie, with a message for a human', () => {
+    expect(() => checkPluginEnvironment({})).toThrow(HandshakeError);
+    expect(() => checkPluginEnvironment({ TF_PLUGIN_MAGIC_COOKIE: 'wrong' })).toThrow('This binary is a plugin');
+  });
+
+  it('refuses when Terraform offers no protocol version 6', () => {
+    expect(() => checkPluginEnvironment({ TF_PLUGIN_MAGIC_COOKIE: MAGIC_COOKIE_VALUE, PLUGIN_PROTOCOL_VERSIONS: '5' })).toThrow(
+      'speaks only version 6',
+    );
+    expect(() => checkPluginEnvironment({ TF_PLUGIN_MAGIC_COOKIE: MAGIC_COOKIE_VALUE, PLUGIN_PROTOCOL_VERSIONS: '5,6' })).not.toThrow();
+  });
+});
+
+describe('a bundled provider run by hand', () => {
+  let dir: string;
+  let executable: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'plugin-bundle-'));
+    executable = join(dir, 'provider.js');
+    await build({
+      entryPoints: [join(__dirname, '../framework/fixtures/demo-main.ts')],
+      outfile: executable,
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      logLevel: 'warning',
+    });
+  });
+
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('exits with status 1 and explains itself on stderr, writing nothing to stdout', async () => {
+    const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      execFile(process.execPath, [executable], { env: { PATH: process.env.PATH } }, (error, stdout, stderr) =>
+        resolve({ code: error ? (error as { code?: number }).code ?? null : 0, stdout, stderr }),
+      );
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('This binary is a plugin. These are not meant to be executed directly.');
+  });
+});
+
+describe('startPluginServer', () => {
+  const clientCertificate = generateCertificate();
+  let server: PluginServer | undefined;
+  let client: TestClient | undefined;
+  let exitCodes: number[];
+  let lines: string[];
+
+  async function start(env: NodeJS.ProcessEnv): Promise<PluginServer> {
+    exitCodes = [];
+    lines = [];
+    server = await startPluginServer({
+      env: { TF_PLUGIN_MAGIC_COOKIE: MAGIC_COOKIE_VALUE, PLUGIN_PROTOCOL_VERSIONS: '5,6', ...env },
+      logger: silentLogger,
+      writeHandshake: (line) => lines.push(line),
+      exit: (code) => exitCodes.push(code),
+      register: () => undefined,
+    });
+    return server;
+  }
+
+  afterEach(async () => {
+    client?.close();
+    client = undefined;
+    if (server && exitCodes.length === 0) await server.shutdown();
+    server = undefined;
+  });
+
+  it('writes exactly one handshake line naming a unix socket and the TLS certificate', async () => {
+    const started = await start({ PLUGIN_CLIENT_CERT: clientCertificate.certPem });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^1\|6\|unix\|[^|]+\|grpc\|[A-Za-z0-9+/]+\n$/);
+    expect(parseHandshake(lines[0]!).address).toBe(started.socketPath);
+    expect(existsSync(started.socketPath)).toBe(true);
+    expect(started.tls).toBe(true);
+  });
+
+  it('answers the gRPC health check over mutual TLS', async () => {
+    await start({ PLUGIN_CLIENT_CERT: clientCertificate.certPem });
+    client = new TestClient(parseHandshake(lines[0]!), clientCertificate);
+    await expect(client.call('grpc.health.v1.Health', 'Check', { service: 'plugin' })).resolves.toEqual({ status: 'SERVING' });
+  });
+
+  it('rejects a client whose certificate is not the one in PLUGIN_CLIENT_CERT', async () => {
+    await start({ PLUGIN_CLIENT_CERT: clientCertificate.certPem });
+    client = new TestClient(parseHandshake(lines[0]!), generateCertificate());
+    await expect(client.call('grpc.health.v1.Health', 'Check', {}, 2000)).rejects.toMatchObject({ code: GrpcCode.UNAVAILABLE });
+  });
+
+  it('rejects a client without a certificate', async () => {
+    await start({ PLUGIN_CLIENT_CERT: clientCertificate.certPem });
+    client = new TestClient(parseHandshake(lines[0]!));
+    await expect(client.call('grpc.health.v1.Health', 'Check', {}, 2000)).rejects.toMatchObject({ code: GrpcCode.UNAVAILABLE });
+  });
+
+  it('answers UNIMPLEMENTED for a method it does not serve', async () => {
+    await start({ PLUGIN_CLIENT_CERT: clientCertificate.certPem });
+    client = new TestClient(parseHandshake(lines[0]!), clientCertificate);
+    await expect(client.call('plugin.GRPCBroker', 'StartStream', {})).rejects.toMatchObject({ code: GrpcCode.UNIMPLEMENTED });
+  });
+
+  it('replies to GRPCController/Shutdown, then closes, removes the socket and exits with 0', async () => {
+    const started = await start({ PLUGIN_CLIENT_CERT: clientCertificate.certPem });
+    client = new TestClient(parseHandshake(lines[0]!), clientCertificate);
+    await expect(client.call('plugin.GRPCController', 'Shutdown', {})).resolves.toEqual({});
+    for (let i = 0; i < 50 && exitCodes.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(exitCodes).toEqual([0]);
+    expect(existsSync(started.socketPath)).toBe(false);
+  });
+
+  it('speaks cleartext when TF_DISABLE_PLUGIN_TLS is set (test knob), with an empty certificate field', async () => {
+    await start({ PLUGIN_CLIENT_CERT: clientCertificate.certPem, TF_DISABLE_PLUGIN_TLS: '1' });
+    expect(lines[0]).toMatch(/\|grpc\|\n$/);
+    client = new TestClient(parseHandshake(lines[0]!));
+    await expect(client.call('grpc.health.v1.Health', 'Check', {})).resolves.toEqual({ status: 'SERVING' });
+  });
+
+  it('refuses to start without the magic cookie', async () => {
+    await expect(
+      startPluginServer({ env: {}, logger: silentLogger, writeHandshake: () => undefined, register: () => undefined }),
+    ).rejects.toThrow(HandshakeError);
+  });
+});
