@@ -5,7 +5,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Admin } from '../service/admin';
-import { SqliteStore } from '../service/store/sqlite-store';
+import { isPostgresUrl, openStore as openServiceStore, redactLocation } from '../service/store/open-store';
+import type { Store } from '../service/store/store';
 import { CliError } from './errors';
 import type { CliIO } from './io';
 
@@ -17,7 +18,7 @@ export const COMMON_FLAGS = {
   data: {
     type: 'string',
     valueName: 'PATH',
-    description: `SQLite data file (default: $ORGADMIN_DATA or ${DEFAULT_DATA_FILE}).`,
+    description: `SQLite data file or postgres:// URL (default: $ORGADMIN_DATA or ${DEFAULT_DATA_FILE}).`,
   },
   json: { type: 'boolean', description: 'Print machine-readable JSON.' },
 } as const;
@@ -25,11 +26,13 @@ export const COMMON_FLAGS = {
 /**
  * The absolute path of the data file: `--data`, else `ORGADMIN_DATA`, else
  * {@link DEFAULT_DATA_FILE}, resolved against the command's working directory. Creates the
- * directory that holds it, so a first run on a fresh machine just works.
+ * directory that holds it, so a first run on a fresh machine just works. A PostgreSQL URL
+ * (`postgres://…`) is returned as it is.
  */
 export function resolveDataFile(flag: string | undefined, io: CliIO): string {
   const fromEnv = io.env.ORGADMIN_DATA;
   const chosen = flag ?? (fromEnv !== undefined && fromEnv !== '' ? fromEnv : DEFAULT_DATA_FILE);
+  if (isPostgresUrl(chosen)) return chosen;
   const file = resolve(io.cwd, chosen);
   try {
     mkdirSync(dirname(file), { recursive: true });
@@ -40,16 +43,19 @@ export function resolveDataFile(flag: string | undefined, io: CliIO): string {
 }
 
 /**
- * Opens the SQLite store of `dataFile`; a file that cannot be opened (a directory, no permission,
- * not a database) is the user's to fix, so it becomes one sentence rather than a stack trace.
+ * Opens the store of `dataFile` (a SQLite file or a PostgreSQL URL); a store that cannot be opened
+ * (a directory, no permission, not a database, no server) is the user's to fix, so it becomes one
+ * sentence rather than a stack trace. A URL's password never appears in the sentence.
  */
-export function openStore(dataFile: string): SqliteStore {
+export async function openStore(dataFile: string): Promise<Store> {
   try {
-    return SqliteStore.open(dataFile);
+    return await openServiceStore(dataFile);
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    if (typeof code === 'string' && (code.startsWith('SQLITE_') || code.startsWith('E'))) {
-      throw new CliError(`cannot open data file ${dataFile}: ${(error as Error).message}`);
+    if (typeof code === 'string' && (code.startsWith('SQLITE_') || code.startsWith('E') || /^[0-9A-Z]{5}$/.test(code))) {
+      const where = redactLocation(dataFile);
+      const message = (error as Error).message.split(dataFile).join(where);
+      throw new CliError(`cannot open data ${isPostgresUrl(dataFile) ? 'database' : 'file'} ${where}: ${message}`);
     }
     throw error;
   }
@@ -60,7 +66,7 @@ export function openStore(dataFile: string): SqliteStore {
  * whatever happens, so a failed command leaves no open database behind.
  */
 export async function withAdmin<T>(dataFile: string, work: (admin: Admin) => Promise<T>): Promise<T> {
-  const store = openStore(dataFile);
+  const store = await openStore(dataFile);
   try {
     return await work(new Admin(store));
   } finally {

@@ -9,6 +9,7 @@ import { runDemoCommand } from './commands/demo';
 import { runKeysCommand } from './commands/keys';
 import { runRealmsCommand } from './commands/realms';
 import { runServeCommand } from './commands/serve';
+import { runStart } from './commands/start';
 import { runUsersCommand } from './commands/users';
 import { CliError, EXIT, reportError, UsageError } from './errors';
 import type { CliIO, Command } from './io';
@@ -62,6 +63,11 @@ const COMMANDS: ReadonlyArray<{ word: string; summary: string; run: Command }> =
   { word: 'keys', summary: 'Create, list and revoke API keys.', run: runKeysCommand },
   { word: 'users', summary: 'Create and list the users of a realm.', run: runUsersCommand },
   { word: 'provider', summary: 'Install the Terraform provider.', run: runProviderCommand },
+  {
+    word: 'start',
+    summary: 'Run the whole loop once: service, provider, examples/basic applied, an empty second plan.',
+    run: runStart,
+  },
   { word: 'demo', summary: 'Run the service with a ready-to-use demo realm, key and users.', run: runDemoCommand },
 ];
 

@@ -181,6 +181,65 @@ describe('terraform with the orgadmin provider', () => {
     expect((await ws.plan()).code).toBe(0);
   });
 
+  it('removes a member added to a member set outside Terraform', async () => {
+    const opsId = await output('ops_id');
+    await fx.client.addMember(opsId, fx.users.alice!.id);
+
+    const plan = await ws.plan();
+    expect(plan.code).toBe(2);
+    expect(plan.stdout).toContain('orgadmin_organization_members.ops will be updated in-place');
+    expect(plan.stdout).toContain(`- "${fx.users.alice!.id}",`);
+
+    await ws.apply();
+    expect(await memberIds(fx, opsId)).toEqual([fx.users.bob!.id, fx.users.carol!.id, fx.users.dave!.id].sort());
+    // Removing the membership did not delete the user.
+    expect((await fx.client.findUsers({ username: 'alice', exact: true })).map((u) => u.id)).toEqual([fx.users.alice!.id]);
+  });
+
+  it('reads what Terraform manages through the data sources', async () => {
+    const reader = await fx.workspace();
+    await reader.writeConfig({
+      'main.tf': `${REQUIRED_PROVIDERS}
+provider "orgadmin" {}
+
+data "orgadmin_organization" "ops" {
+  name = "operations"
+}
+
+data "orgadmin_organizations" "named" {
+  search = "e"
+}
+
+data "orgadmin_organization_members" "ops" {
+  organization_id = data.orgadmin_organization.ops.id
+}
+
+data "orgadmin_user" "dave" {
+  email = "dave@example.com"
+}
+
+output "result" {
+  value = {
+    ops_id   = data.orgadmin_organization.ops.id
+    names    = data.orgadmin_organizations.named.organizations[*].name
+    members  = sort(data.orgadmin_organization_members.ops.user_ids)
+    dave_id  = data.orgadmin_user.dave.id
+  }
+}
+`,
+    });
+    await reader.init();
+    await reader.apply();
+    const result = await reader.run(['output', '-json', 'result']);
+    const engId = await output('eng_id');
+    expect(JSON.parse(result.stdout)).toEqual({
+      ops_id: await output('ops_id'),
+      names: [`derived-${engId}`, 'engineering', 'operations'],
+      members: [fx.users.bob!.id, fx.users.carol!.id, fx.users.dave!.id].sort(),
+      dave_id: fx.users.dave!.id,
+    });
+  });
+
   it('destroys everything and leaves the service with no organizations', async () => {
     const destroy = await ws.run(['destroy', '-auto-approve', '-input=false']);
     expect(destroy.stderr).toBe('');

@@ -76,6 +76,8 @@ const create = defineCommand(
     const key = await withAdmin(dataFile, (admin) => admin.createApiKey(flags.realm, { name: flags.name, permissions }));
     if (flags.json) {
       printJson(io, { clientId: key.clientId, clientSecret: key.clientSecret, permissions: [...key.permissions] });
+      // On stderr so that stdout stays one JSON document for scripts.
+      io.stderr('Store the secret now: it is not shown again.\n');
     } else {
       io.stdout(
         [

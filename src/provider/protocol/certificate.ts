@@ -10,7 +10,7 @@
  *
  * @see RFC 5280 (X.509 profile), X.690 (DER)
  */
-import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
 
 /** A freshly generated certificate with its private key. */
 export interface GeneratedCertificate {
@@ -101,7 +101,6 @@ const OID = {
   ecdsaWithSha256: '1.2.840.10045.4.3.2',
   commonName: '2.5.4.3',
   organization: '2.5.4.10',
-  subjectKeyIdentifier: '2.5.29.14',
   keyUsage: '2.5.29.15',
   subjectAltName: '2.5.29.17',
   basicConstraints: '2.5.29.19',
@@ -122,13 +121,6 @@ function extension(oid: string, critical: boolean, value: Buffer): Buffer {
   return critical
     ? sequence(objectIdentifier(oid), booleanTrue(), octetString(value))
     : sequence(objectIdentifier(oid), octetString(value));
-}
-
-/** The subjectPublicKey BIT STRING contents of an SPKI, for the key identifier. */
-function publicKeyBits(spki: Buffer): Buffer {
-  // SPKI = SEQUENCE { AlgorithmIdentifier, BIT STRING }; for P-256 the BIT STRING is the last
-  // 66 bytes: tag, length (65 + 1), unused-bits byte, then the 65-byte uncompressed point.
-  return spki.subarray(spki.length - 65);
 }
 
 /**
@@ -157,7 +149,8 @@ export function generateCertificate(options: CertificateOptions = {}): Generated
     extension(OID.keyUsage, true, bitString(Buffer.from([0xac]), 2)),
     extension(OID.extKeyUsage, false, sequence(objectIdentifier(OID.clientAuth), objectIdentifier(OID.serverAuth))),
     extension(OID.basicConstraints, true, sequence(booleanTrue())),
-    extension(OID.subjectKeyIdentifier, false, octetString(createHash('sha1').update(publicKeyBits(spki)).digest())),
+    // No subject key identifier: Go adds one to CA certificates, but nothing here needs it and
+    // hashing costs start-up time.
     // dNSName is [2] IMPLICIT IA5String.
     extension(OID.subjectAltName, false, sequence(...dnsNames.map((dns) => tlv(0x82, Buffer.from(dns, 'ascii'))))),
   );
@@ -174,12 +167,8 @@ export function generateCertificate(options: CertificateOptions = {}): Generated
   );
   const signature = sign('sha256', tbs, privateKey); // DER ECDSA-Sig-Value
   const der = sequence(tbs, signatureAlgorithm, bitString(signature));
-  return {
-    der,
-    certPem: toPem(der, 'CERTIFICATE'),
-    keyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-    privateKey,
-  };
+  const keyPem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  return { der, certPem: toPem(der, 'CERTIFICATE'), keyPem, privateKey };
 }
 
 /** PEM armour for DER bytes. */

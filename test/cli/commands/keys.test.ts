@@ -29,8 +29,11 @@ describe('orgadmin keys create', () => {
     expect(result.stdout).toContain('Store the secret now: it is not shown again.');
   });
 
-  it('prints exactly clientId, clientSecret and permissions with --json', async () => {
-    const key = await sandbox.json<Record<string, unknown>>('keys', 'create', '--realm', 'acme', '--name', 'ci', '--permissions=view-users');
+  it('prints exactly clientId, clientSecret and permissions with --json, and the note on stderr', async () => {
+    const result = await sandbox.run('keys', 'create', '--realm', 'acme', '--name', 'ci', '--permissions=view-users', '--json');
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('Store the secret now: it is not shown again.\n');
+    const key = JSON.parse(result.stdout) as Record<string, unknown>;
     expect(Object.keys(key).sort()).toEqual(['clientId', 'clientSecret', 'permissions']);
     expect(key.permissions).toEqual(['view-users']);
     expect(typeof key.clientSecret).toBe('string');

@@ -131,7 +131,7 @@ export class TerraformWorkspace {
     /** The working directory. */
     readonly dir: string,
     /** The environment every command runs with. */
-    public env: NodeJS.ProcessEnv,
+    readonly env: NodeJS.ProcessEnv,
   ) {}
 
   /** Makes an empty working directory whose commands use `mirror` and the `ORGADMIN_*` settings in `env`. */

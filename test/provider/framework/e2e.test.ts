@@ -3,16 +3,16 @@
  * bundled with esbuild into a filesystem mirror, then init, apply, plan, drift, import, replace,
  * diagnostics, the schema JSON and destroy run against it.
  */
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
 import { renderProviderSchemaJson } from '../../../src/provider/framework/schema-json';
 import { demoProvider, readStore } from './fixtures/demo-provider';
 
 const TERRAFORM = '/usr/local/bin/terraform';
 const SOURCE = 'registry.terraform.io/example/demo';
+const REPO = resolve(__dirname, '../../..');
 
 interface RunResult {
   code: number;
@@ -35,6 +35,7 @@ function run(args: string[]): Promise<RunResult> {
         CHECKPOINT_DISABLE: '1',
         TF_IN_AUTOMATION: '1',
         TF_CLI_CONFIG_FILE: join(root, 'cli.tfrc'),
+        DEMO_PROVIDER_CHATTY: '1', // stray console.log calls in the provider must not break anything
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -94,18 +95,14 @@ beforeAll(async () => {
   mkdirSync(workDir);
   const platformDir = join(mirror, 'registry.terraform.io/example/demo/1.0.0/linux_amd64');
   mkdirSync(platformDir, { recursive: true });
-  await build({
-    entryPoints: [resolve(__dirname, 'fixtures/demo-main.ts')],
-    outfile: join(platformDir, 'terraform-provider-demo_v1.0.0'),
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    banner: { js: '#!/usr/bin/env node' },
-    logLevel: 'warning',
-  });
-  const { chmodSync } = await import('node:fs');
-  chmodSync(join(platformDir, 'terraform-provider-demo_v1.0.0'), 0o755);
+  // The project's bundle script, as the real provider is built.
+  await new Promise<void>((resolvePromise, reject) =>
+    execFile(
+      process.execPath,
+      [join(REPO, 'scripts/build-provider.mjs'), resolve(__dirname, 'fixtures/demo-main.ts'), '--out', join(platformDir, 'terraform-provider-demo_v1.0.0')],
+      (error, _stdout, stderr) => (error ? reject(new Error(`build failed: ${stderr}`)) : resolvePromise()),
+    ),
+  );
   writeFileSync(
     join(root, 'cli.tfrc'),
     `provider_installation {

@@ -3,7 +3,6 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { X509Certificate } from 'node:crypto';
-import { build } from 'esbuild';
 import { status as GrpcCode } from '@grpc/grpc-js';
 import { generateCertificate } from '../../../src/provider/protocol/certificate';
 import { createJsonLogger } from '../../../src/provider/protocol/log';
@@ -63,27 +62,27 @@ describe('a bundled provider run by hand', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'plugin-bundle-'));
     executable = join(dir, 'provider.js');
-    await build({
-      entryPoints: [join(__dirname, '../framework/fixtures/demo-main.ts')],
-      outfile: executable,
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      logLevel: 'warning',
-    });
+    await new Promise<void>((resolve, reject) =>
+      execFile(
+        process.execPath,
+        [join(__dirname, '../../../scripts/build-provider.mjs'), join(__dirname, '../framework/fixtures/demo-main.ts'), '--out', executable],
+        (error, _stdout, stderr) => (error ? reject(new Error(`build failed: ${stderr}`)) : resolve()),
+      ),
+    );
   });
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('exits with status 1 and explains itself on stderr, writing nothing to stdout', async () => {
+  it('exits with status 1 and explains itself on stderr, writing nothing to stdout (not even stray console.log)', async () => {
     const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, [executable], { env: { PATH: process.env.PATH } }, (error, stdout, stderr) =>
+      execFile(executable, [], { env: { PATH: process.env.PATH, DEMO_PROVIDER_CHATTY: '1' } }, (error, stdout, stderr) =>
         resolve({ code: error ? (error as { code?: number }).code ?? null : 0, stdout, stderr }),
       );
     });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('This binary is a plugin. These are not meant to be executed directly.');
+    expect(result.stderr).toContain('demo provider module loaded');
   });
 });
 

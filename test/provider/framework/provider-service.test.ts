@@ -1,0 +1,250 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ProviderService } from '../../../src/provider/framework/provider-service';
+import { schemaObjectType } from '../../../src/provider/framework/schema';
+import type { ObjectValue, ProviderDefinition, Resource, Schema } from '../../../src/provider/framework/types';
+import { createJsonLogger } from '../../../src/provider/protocol/log';
+import type { ProtoMessage } from '../../../src/provider/protocol/protobuf';
+import { UNKNOWN } from '../../../src/provider/protocol/unknown';
+import { decodeMsgpackValue, encodeMsgpackValue } from '../../../src/provider/protocol/values';
+import { demoProvider, readStore, type DemoContext } from './fixtures/demo-provider';
+
+const thingSchema = demoProvider.resources[0]!.schema;
+const logLines: string[] = [];
+const logger = createJsonLogger({ module: 'test', level: 'debug', write: (line) => logLines.push(line) });
+
+function dv(value: ObjectValue | null, schema: Schema = thingSchema): { msgpack: Buffer } {
+  return { msgpack: encodeMsgpackValue(value, schemaObjectType(schema)) };
+}
+
+function value(dynamic: unknown, schema: Schema = thingSchema): unknown {
+  return decodeMsgpackValue((dynamic as { msgpack: Buffer }).msgpack, schemaObjectType(schema));
+}
+
+function thing(attributes: ObjectValue): ObjectValue {
+  return { id: null, name: null, size: null, tags: null, labels: null, enabled: null, secret: null, revision: null, created_at: null, ...attributes };
+}
+
+let dir: string;
+let storePath: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'provider-service-'));
+  storePath = join(dir, 'store.json');
+});
+
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+async function configured<T>(definition: ProviderDefinition<T> = demoProvider as never): Promise<(method: string, request: ProtoMessage) => Promise<ProtoMessage>> {
+  const handlers = new ProviderService(definition, logger).handlers();
+  const call = async (method: string, request: ProtoMessage): Promise<ProtoMessage> => handlers[method]!(request);
+  const response = await call('ConfigureProvider', { config: dv({ store_path: storePath }, definition.schema) });
+  expect(response.diagnostics).toEqual([]);
+  return call;
+}
+
+describe('GetProviderSchema', () => {
+  it('renders every attribute with its JSON type, flags and Markdown description', async () => {
+    const response = (await new ProviderService(demoProvider, logger).handlers().GetProviderSchema!({})) as any;
+    const block = response.resource_schemas.demo_thing.block;
+    const tags = block.attributes.find((a: any) => a.name === 'tags');
+    expect(tags.type.toString()).toBe('["set","string"]');
+    expect(tags).toMatchObject({ optional: true, required: false, computed: false, description: 'Tags.', description_kind: 'MARKDOWN' });
+    expect(block.attributes.find((a: any) => a.name === 'labels').type.toString()).toBe('["map",["list","string"]]');
+    expect(block.attributes.find((a: any) => a.name === 'secret').sensitive).toBe(true);
+    expect(block.attributes.map((a: any) => a.name)).toEqual([...block.attributes.map((a: any) => a.name)].sort());
+    expect(Object.keys(response.data_source_schemas)).toEqual(['demo_thing']);
+    expect(response.provider.block.attributes[0]).toMatchObject({ name: 'store_path', required: true });
+    expect(response.server_capabilities).toMatchObject({ plan_destroy: true });
+    expect(response.diagnostics).toEqual([]);
+  });
+
+  it('reports a broken schema definition as an error diagnostic', async () => {
+    const broken = { ...demoProvider, resources: [{ ...demoProvider.resources[0]!, schema: { description: '', attributes: { x: { type: 'string', description: '' } } } }] } as ProviderDefinition<DemoContext>;
+    const response = (await new ProviderService(broken, logger).handlers().GetProviderSchema!({})) as any;
+    expect(response.diagnostics[0]).toMatchObject({ severity: 'ERROR', detail: expect.stringContaining('demo_thing.x: set one of required, optional, computed') });
+  });
+});
+
+describe('GetMetadata and unused RPCs', () => {
+  it('lists resources and data sources and answers the RPCs it does not use with valid responses', async () => {
+    const handlers = new ProviderService(demoProvider, logger).handlers();
+    expect(await handlers.GetMetadata!({})).toMatchObject({ resources: [{ type_name: 'demo_thing' }], data_sources: [{ type_name: 'demo_thing' }] });
+    expect(await handlers.GetFunctions!({})).toEqual({ functions: {}, diagnostics: [] });
+    expect(await handlers.GetResourceIdentitySchemas!({})).toEqual({ identity_schemas: {}, diagnostics: [] });
+    expect(await handlers.StopProvider!({})).toEqual({ Error: '' });
+    expect((await handlers.MoveResourceState!({ source_type_name: 'a', target_type_name: 'b' })).diagnostics).toHaveLength(1);
+    expect((await handlers.OpenEphemeralResource!({ type_name: 'x' })).diagnostics).toHaveLength(1);
+  });
+});
+
+describe('PlanResourceChange', () => {
+  it('plans computed attributes the configuration leaves unset as unknown on create', async () => {
+    const call = await configured();
+    const config = thing({ name: 'a', size: 1 });
+    const response = (await call('PlanResourceChange', { type_name: 'demo_thing', prior_state: dv(null), proposed_new_state: dv(config), config: dv(config) })) as any;
+    expect(response.diagnostics).toEqual([]);
+    expect(value(response.planned_state)).toEqual({ ...config, id: UNKNOWN, revision: UNKNOWN, created_at: UNKNOWN, enabled: true });
+    expect(response.requires_replace).toEqual([]);
+  });
+
+  it('plans null for a destroy', async () => {
+    const call = await configured();
+    const prior = thing({ id: 't', name: 'a', revision: 1, created_at: 'x', enabled: true });
+    const response = (await call('PlanResourceChange', { type_name: 'demo_thing', prior_state: dv(prior), proposed_new_state: dv(null), config: dv(null) })) as any;
+    expect(response.planned_state.msgpack).toEqual(Buffer.from([0xc0]));
+  });
+
+  it('keeps prior values when nothing changed, and useStateForUnknown values on update', async () => {
+    const call = await configured();
+    const prior = thing({ id: 't', name: 'a', size: 1, revision: 4, created_at: 'then', enabled: true });
+    const unchanged = (await call('PlanResourceChange', { type_name: 'demo_thing', prior_state: dv(prior), proposed_new_state: dv(prior), config: dv(thing({ name: 'a', size: 1 })) })) as any;
+    expect(value(unchanged.planned_state)).toEqual(prior);
+    const changed = { ...prior, size: 2 };
+    const update = (await call('PlanResourceChange', { type_name: 'demo_thing', prior_state: dv(prior), proposed_new_state: dv(changed), config: dv(thing({ name: 'a', size: 2 })) })) as any;
+    expect(value(update.planned_state)).toEqual({ ...changed, revision: UNKNOWN });
+    expect(update.requires_replace).toEqual([]);
+  });
+
+  it('reports requiresReplace attributes whose value changes, unknown included', async () => {
+    const call = await configured();
+    const prior = thing({ id: 't', name: 'a', revision: 1, created_at: 'then', enabled: true });
+    const proposed: ObjectValue = { ...prior, name: UNKNOWN };
+    const response = (await call('PlanResourceChange', { type_name: 'demo_thing', prior_state: dv(prior), proposed_new_state: dv(proposed), config: dv(thing({ name: UNKNOWN as ObjectValue[string] })) })) as any;
+    expect(response.requires_replace).toEqual([{ steps: [{ attribute_name: 'name' }] }]);
+  });
+
+  it('echoes the prior private data as planned private data', async () => {
+    const call = await configured();
+    const config = thing({ name: 'a' });
+    const response = (await call('PlanResourceChange', { type_name: 'demo_thing', prior_state: dv(null), proposed_new_state: dv(config), config: dv(config), prior_private: Buffer.from('opaque') })) as any;
+    expect(response.planned_private).toEqual(Buffer.from('opaque'));
+  });
+});
+
+describe('ApplyResourceChange, ReadResource, ImportResourceState', () => {
+  it('creates, reads, updates and deletes through the resource', async () => {
+    const call = await configured();
+    const planned = thing({ name: 'a', size: 1, enabled: true, id: UNKNOWN, revision: UNKNOWN, created_at: UNKNOWN });
+    const created = (await call('ApplyResourceChange', { type_name: 'demo_thing', prior_state: dv(null), planned_state: dv(planned), config: dv(thing({ name: 'a', size: 1 })), planned_private: Buffer.from('p') })) as any;
+    expect(created.diagnostics).toEqual([]);
+    expect(created.private).toEqual(Buffer.from('p'));
+    const state = value(created.new_state) as ObjectValue;
+    expect(state).toMatchObject({ id: 'thing-1', revision: 1, name: 'a' });
+
+    const read = (await call('ReadResource', { type_name: 'demo_thing', current_state: dv(state), private: Buffer.from('p') })) as any;
+    expect(value(read.new_state)).toEqual(state);
+    expect(read.private).toEqual(Buffer.from('p'));
+
+    const updated = (await call('ApplyResourceChange', { type_name: 'demo_thing', prior_state: dv(state), planned_state: dv({ ...state, size: 2, revision: UNKNOWN }), config: dv(thing({ name: 'a', size: 2 })) })) as any;
+    expect(value(updated.new_state)).toMatchObject({ size: 2, revision: 2 });
+
+    const deleted = (await call('ApplyResourceChange', { type_name: 'demo_thing', prior_state: dv(state), planned_state: dv(null), config: dv(null) })) as any;
+    expect(deleted.diagnostics).toEqual([]);
+    expect(deleted.new_state.msgpack).toEqual(Buffer.from([0xc0]));
+    expect(readStore(storePath).things).toEqual({});
+
+    const gone = (await call('ReadResource', { type_name: 'demo_thing', current_state: dv(state) })) as any;
+    expect(gone.new_state.msgpack).toEqual(Buffer.from([0xc0]));
+  });
+
+  it('imports by id and names the resource type of the imported state', async () => {
+    const call = await configured();
+    const planned = thing({ name: 'a', enabled: true, id: UNKNOWN, revision: UNKNOWN, created_at: UNKNOWN });
+    await call('ApplyResourceChange', { type_name: 'demo_thing', prior_state: dv(null), planned_state: dv(planned), config: dv(thing({ name: 'a' })) });
+    const imported = (await call('ImportResourceState', { type_name: 'demo_thing', id: 'thing-1' })) as any;
+    expect(imported.imported_resources).toHaveLength(1);
+    expect(imported.imported_resources[0].type_name).toBe('demo_thing');
+    expect(value(imported.imported_resources[0].state)).toMatchObject({ id: 'thing-1', name: 'a' });
+    const missing = (await call('ImportResourceState', { type_name: 'demo_thing', id: 'nope' })) as any;
+    expect(missing.imported_resources).toEqual([]);
+    expect(missing.diagnostics[0]).toMatchObject({ severity: 'ERROR', summary: 'Thing not found' });
+  });
+
+  it('refuses to import a resource without importState', async () => {
+    const { importState: _omit, ...noImport } = demoProvider.resources[0]!;
+    const call = await configured({ ...demoProvider, resources: [noImport as Resource<DemoContext>] });
+    const response = (await call('ImportResourceState', { type_name: 'demo_thing', id: 'x' })) as any;
+    expect(response.diagnostics[0].summary).toBe('Resource import not supported');
+  });
+});
+
+describe('errors', () => {
+  const exploding: Resource<DemoContext> = {
+    ...demoProvider.resources[0]!,
+    async create() {
+      throw new Error('kaboom');
+    },
+    async read() {
+      return thing({ id: 'x', name: 'a', revision: UNKNOWN });
+    },
+  };
+
+  it('turns an exception thrown by a resource into "internal error in <type>.<op>" and logs its stack', async () => {
+    const call = await configured({ ...demoProvider, resources: [exploding] });
+    const response = (await call('ApplyResourceChange', { type_name: 'demo_thing', prior_state: dv(null), planned_state: dv(thing({ name: 'a' })), config: dv(thing({ name: 'a' })) })) as any;
+    expect(response.diagnostics).toEqual([expect.objectContaining({ severity: 'ERROR', summary: 'internal error in demo_thing.apply: kaboom' })]);
+    const logged = logLines.map((line) => JSON.parse(line)).find((entry) => entry['@message'] === 'internal error in demo_thing.apply');
+    expect(logged).toMatchObject({ '@level': 'error', '@module': 'test' });
+    expect(logged.error).toContain('kaboom');
+  });
+
+  it('rejects a state with unknown values after read, pointing at the attribute', async () => {
+    const call = await configured({ ...demoProvider, resources: [exploding] });
+    const response = (await call('ReadResource', { type_name: 'demo_thing', current_state: dv(thing({ id: 'x', name: 'a' })) })) as any;
+    expect(response.diagnostics[0]).toMatchObject({ summary: 'Provider returned an unknown value', attribute: { steps: [{ attribute_name: 'revision' }] } });
+  });
+
+  it('reports an unknown resource type', async () => {
+    const call = await configured();
+    const response = (await call('ValidateResourceConfig', { type_name: 'demo_nope', config: dv(null) })) as any;
+    expect(response.diagnostics[0]).toMatchObject({ severity: 'ERROR', summary: 'Unknown resource type' });
+  });
+
+  it('reports use before configuration instead of calling the resource', async () => {
+    const handlers = new ProviderService(demoProvider, logger).handlers();
+    const response = (await handlers.ReadResource!({ type_name: 'demo_thing', current_state: dv(thing({ id: 'x', name: 'a' })) })) as any;
+    expect(response.diagnostics[0].summary).toBe('Provider not configured');
+  });
+
+  it('reports a value that does not match the schema as invalid', async () => {
+    const call = await configured();
+    const response = (await call('ValidateResourceConfig', { type_name: 'demo_thing', config: { msgpack: encodeMsgpackValue(['x'], ['list', 'string']) } })) as any;
+    expect(response.diagnostics[0].summary).toBe('Invalid value from Terraform');
+  });
+
+  it('gives validation diagnostics the attribute path', async () => {
+    const call = await configured();
+    const response = (await call('ValidateResourceConfig', { type_name: 'demo_thing', config: dv(thing({ name: 'a b', size: -1 })) })) as any;
+    expect(response.diagnostics.map((d: any) => [d.summary, d.attribute.steps])).toEqual([
+      ['Invalid name', [{ attribute_name: 'name' }]],
+      ['Invalid size', [{ attribute_name: 'size' }]],
+    ]);
+  });
+});
+
+describe('UpgradeResourceState', () => {
+  it('turns stored JSON state into msgpack of the current schema, dropping removed attributes', async () => {
+    const handlers = new ProviderService(demoProvider, logger).handlers();
+    const json = Buffer.from(JSON.stringify({ id: 't', name: 'a', tags: ['x'], labels: { k: ['v'] }, old_attribute: 1 }));
+    const response = (await handlers.UpgradeResourceState!({ type_name: 'demo_thing', version: 0, raw_state: { json } })) as any;
+    expect(response.diagnostics).toEqual([]);
+    expect(value(response.upgraded_state)).toEqual(thing({ id: 't', name: 'a', tags: ['x'], labels: { k: ['v'] } }));
+  });
+
+  it('refuses state written by a newer schema version', async () => {
+    const handlers = new ProviderService(demoProvider, logger).handlers();
+    const response = (await handlers.UpgradeResourceState!({ type_name: 'demo_thing', version: 3, raw_state: { json: Buffer.from('{}') } })) as any;
+    expect(response.diagnostics[0].summary).toBe('Resource state from a newer provider');
+  });
+});
+
+describe('ReadDataSource', () => {
+  it('reads through the data source and reports a missing object against its id', async () => {
+    const call = await configured();
+    const dataSchema = demoProvider.dataSources[0]!.schema;
+    const missing = (await call('ReadDataSource', { type_name: 'demo_thing', config: dv({ id: 'x', name: null }, dataSchema) })) as any;
+    expect(missing.diagnostics[0]).toMatchObject({ summary: 'Thing not found', attribute: { steps: [{ attribute_name: 'id' }] } });
+  });
+});
