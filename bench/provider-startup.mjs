@@ -99,11 +99,16 @@ function median(values) {
 async function main() {
   const { bundle, runs, nodeArgs } = parseArgs(process.argv.slice(2));
   const target = await ensureBundle(bundle);
+  const cleanups = [target.cleanup];
   try {
     const { generateCertificate } = await loadCertificateModule();
     const clientCert = generateCertificate().certPem;
+    // The provider's socket directories go to a private TMPDIR, removed at the end.
+    const socketTmp = mkdtempSync(join(tmpdir(), 'provider-bench-sockets-'));
+    cleanups.push(() => rmSync(socketTmp, { recursive: true, force: true }));
     const env = {
       PATH: process.env.PATH,
+      TMPDIR: socketTmp,
       TF_PLUGIN_MAGIC_COOKIE: MAGIC_COOKIE,
       PLUGIN_PROTOCOL_VERSIONS: '5,6',
       PLUGIN_MIN_PORT: '10000',
@@ -130,7 +135,7 @@ async function main() {
     for (const row of rows) process.stdout.write(`${row.map((cell, c) => cell.padEnd(widths[c])).join('  ')}\n`);
     process.stdout.write(`ratio provider / node -e '': ${(p / b).toFixed(2)}x (target <= 2.5x; ${runs} runs each; bundle ${target.path})\n`);
   } finally {
-    target.cleanup();
+    for (const cleanup of cleanups) cleanup();
   }
 }
 

@@ -12,13 +12,13 @@
  *
  * Everything is real: the service from dist/ on a free port with a SQLite file in a temporary
  * directory, the provider installed by dist/provider/install.js into a temporary mirror, and
- * /usr/local/bin/terraform. Environment: BENCH_PLANS (plans per configuration, default 3).
+ * /usr/local/bin/terraform. Environment: BENCH_PLANS (plans per configuration, default 5).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -28,7 +28,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TERRAFORM = process.env.TERRAFORM_BIN ?? '/usr/local/bin/terraform';
 const ORGS = 50;
 const USERS_PER_ORG = 10;
-const PLANS = Number(process.env.BENCH_PLANS ?? 3);
+const PLANS = Number(process.env.BENCH_PLANS ?? 5);
 
 function fromDist(path) {
   const full = join(ROOT, 'dist', path);
@@ -135,6 +135,7 @@ async function main() {
   const { Admin } = fromDist('service/admin.js');
   const { PERMISSIONS } = fromDist('api/index.js');
 
+  const loadAtStart = loadavg()[0];
   const work = await mkdtemp(join(tmpdir(), 'orgadmin-bench-provider-'));
   const store = SqliteStore.open(join(work, 'service.db'));
   const app = await buildApp({ store, logger: false });
@@ -172,24 +173,30 @@ async function main() {
       ORGADMIN_CLIENT_ID: key.clientId,
       ORGADMIN_CLIENT_SECRET: key.clientSecret,
     });
+    const kinds = ['orgadmin', 'terraform_data'];
     const timings = {};
-    let refreshRequests;
-    for (const kind of ['orgadmin', 'terraform_data']) {
+    for (const kind of kinds) {
       const dir = join(work, kind);
       await mkdir(dir);
       await writeFile(join(dir, 'main.tf'), planConfig(kind));
       await writeFile(join(dir, 'terraform.tfvars.json'), tfvars);
       await terraform(dir, ['init', '-input=false', '-no-color'], env);
       process.stderr.write(`applying ${ORGS + ORGS * USERS_PER_ORG} ${kind} resources...\n`);
-      const applyMs = await terraform(dir, ['apply', '-auto-approve', '-input=false', '-no-color'], env);
-      const plans = [];
-      for (let i = 0; i < PLANS; i++) {
+      timings[kind] = { applyMs: await terraform(dir, ['apply', '-auto-approve', '-input=false', '-no-color'], env), plans: [] };
+    }
+    // The plans alternate between the two configurations, so that the load other processes put on
+    // the shared machine falls on both alike; the medians are compared.
+    process.stderr.write(`planning each configuration ${PLANS} times, alternating...\n`);
+    let refreshRequests;
+    for (let i = 0; i < PLANS; i++) {
+      for (const kind of kinds) {
         const since = requests.length;
-        plans.push(await terraform(dir, ['plan', '-detailed-exitcode', '-input=false', '-no-color'], env));
+        // -detailed-exitcode: 0 is "no changes", which is what a refresh of applied resources must find.
+        timings[kind].plans.push(await terraform(join(work, kind), ['plan', '-detailed-exitcode', '-input=false', '-no-color'], env));
         if (kind === 'orgadmin' && i === 0) refreshRequests = requests.slice(since);
       }
-      timings[kind] = { applyMs, planMs: median(plans), plans };
     }
+    for (const kind of kinds) timings[kind].planMs = median(timings[kind].plans);
 
     // (c) classify the requests of one refresh.
     const isToken = (r) => r.method === 'POST' && r.url.endsWith('/protocol/openid-connect/token');
@@ -216,12 +223,12 @@ async function main() {
     rows.push([
       `(b) terraform plan, ${ORGS} orgadmin_organization + ${memberships} orgadmin_membership`,
       `${(timings.orgadmin.planMs / 1000).toFixed(2)} s`,
-      `median of ${PLANS}; apply took ${(timings.orgadmin.applyMs / 1000).toFixed(1)} s`,
+      `median of ${PLANS} (${timings.orgadmin.plans.map((ms) => (ms / 1000).toFixed(1)).join(', ')}); apply took ${(timings.orgadmin.applyMs / 1000).toFixed(1)} s`,
     ]);
     rows.push([
       `(b) terraform plan, ${ORGS + memberships} terraform_data`,
       `${(timings.terraform_data.planMs / 1000).toFixed(2)} s`,
-      `median of ${PLANS}`,
+      `median of ${PLANS} (${timings.terraform_data.plans.map((ms) => (ms / 1000).toFixed(1)).join(', ')})`,
     ]);
     rows.push(['(b) ratio orgadmin / terraform_data', `${ratio.toFixed(2)}x`, ratio <= 2 ? 'target <= 2x: met' : 'target <= 2x: NOT met']);
     rows.push(['(c) requests per refresh, total', String(refreshRequests.length), `for ${ORGS + memberships} resources`]);
@@ -230,6 +237,11 @@ async function main() {
     rows.push(['(c) token requests per plan', String(token), 'one provider process configures per command']);
     rows.push(['(c) other requests', String(others.length), [...new Set(others.map((r) => `${r.method} ${r.url}`))].slice(0, 3).join('; ')]);
 
+    rows.push([
+      'machine: cores, 1-min load average at start / end',
+      String(availableParallelism()),
+      `${loadAtStart.toFixed(1)} / ${loadavg()[0].toFixed(1)} (other processes share the machine)`,
+    ]);
     const widths = [0, 1, 2].map((c) => Math.max(...rows.map((r) => r[c].length), ['measure', 'value', 'note'][c].length));
     const line = (cells) => cells.map((cell, c) => cell.padEnd(widths[c])).join(' | ').trimEnd();
     process.stdout.write(`${line(['measure', 'value', 'note'])}\n${widths.map((w) => '-'.repeat(w)).join('-|-')}\n${rows.map(line).join('\n')}\n`);

@@ -64,28 +64,52 @@ const LAZY_MODULES = ['undici'];
 /**
  * An esbuild plugin that replaces `import { X } from 'pkg'` in the project's sources by a shim
  * whose exports are proxies loading `pkg` on first use (call, `new`, property read, `extends`,
- * `instanceof`). The package stays in the bundle; only its evaluation moves.
+ * `instanceof`). The package is bundled separately and embedded, base64-encoded, in a comment
+ * inside a holder function appended to the bundle (`sources` collects them for the footer): V8
+ * skips a comment almost for free, while pre-parsing half a megabyte of functions (or scanning a
+ * string literal of them) costs milliseconds at every start; `Function#toString` returns the
+ * comment when the package is first needed. The executable stays one self-contained file.
  */
-function lazyModulesPlugin(modules) {
+function lazyModulesPlugin(esbuild, modules, sources) {
   return {
     name: 'lazy-modules',
     setup(build) {
       const filter = new RegExp(`^(${modules.map((m) => m.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})$`);
       build.onResolve({ filter }, (args) => {
-        // The shim itself and the package's own files resolve to the real package.
-        if (args.namespace === 'lazy-module' || args.importer.includes('/node_modules/')) return undefined;
-        return { path: args.path, namespace: 'lazy-module', pluginData: { resolveDir: args.resolveDir } };
+        if (args.importer.includes('/node_modules/')) return undefined;
+        return { path: args.path, namespace: 'lazy-module' };
       });
-      build.onLoad({ filter: /.*/, namespace: 'lazy-module' }, (args) => {
+      build.onLoad({ filter: /.*/, namespace: 'lazy-module' }, async (args) => {
         const names = Object.keys(require(args.path)).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default');
+        const packaged = await esbuild.build({
+          stdin: { contents: `module.exports = require(${JSON.stringify(args.path)});`, resolveDir: root, loader: 'js' },
+          bundle: true,
+          platform: 'node',
+          target: 'node20',
+          format: 'cjs',
+          minify: true,
+          legalComments: 'none',
+          write: false,
+          logLevel: 'warning',
+        });
+        const holder = `__lazySource_${args.path.replace(/[^A-Za-z0-9_$]/g, '_')}`;
+        sources.set(holder, Buffer.from(packaged.outputFiles[0].text, 'utf8').toString('base64'));
         const contents = [
           'let real;',
-          `const load = () => (real ??= require(${JSON.stringify(args.path)}));`,
+          'function load() {',
+          '  if (!real) {',
+          `    const text = ${holder}.toString();`,
+          "    const code = Buffer.from(text.slice(text.indexOf('/*') + 2, text.lastIndexOf('*/')), 'base64').toString('utf8');",
+          '    const module = { exports: {} };',
+          `    new Function('module', 'exports', 'require', '__filename', '__dirname', code)(module, module.exports, require, __filename + ${JSON.stringify(`#${args.path}`)}, __dirname);`,
+          '    real = module.exports;',
+          '  }',
+          '  return real;',
+          '}',
           'function lazy(name) {',
-          '  const target = function () {};',
           '  const resolve = () => load()[name];',
-          '  const proxy = new Proxy(target, {',
-          '    get: (_t, key) => { const value = resolve(); const result = value[key]; return typeof result === "function" && key !== "prototype" && !/^[A-Z]/.test(String(key)) ? result.bind(value) : result; },',
+          '  const proxy = new Proxy(function () {}, {',
+          '    get: (_t, key) => resolve()[key],',
           '    set: (_t, key, value) => { resolve()[key] = value; return true; },',
           '    has: (_t, key) => key in resolve(),',
           '    apply: (_t, self, args) => Reflect.apply(resolve(), self, args),',
@@ -97,7 +121,7 @@ function lazyModulesPlugin(modules) {
           ...names.map((name) => `export const ${name} = lazy(${JSON.stringify(name)});`),
           'export default new Proxy({}, { get: (_t, key) => load()[key] });',
         ].join('\n');
-        return { contents, loader: 'js', resolveDir: args.pluginData?.resolveDir ?? root };
+        return { contents, loader: 'js', resolveDir: root };
       });
     },
   };
@@ -106,7 +130,8 @@ function lazyModulesPlugin(modules) {
 async function bundle(entry, outfile, minify = true) {
   const esbuild = require('esbuild');
   mkdirSync(dirname(outfile), { recursive: true });
-  await esbuild.build({
+  const lazySources = new Map();
+  const result = await esbuild.build({
     entryPoints: [entry],
     outfile,
     bundle: true,
@@ -117,8 +142,13 @@ async function bundle(entry, outfile, minify = true) {
     legalComments: 'none',
     banner: { js: `#!/usr/bin/env node\n${STDOUT_GUARD}` },
     logLevel: 'warning',
-    plugins: [lazyModulesPlugin(LAZY_MODULES)],
+    write: false,
+    plugins: [lazyModulesPlugin(esbuild, LAZY_MODULES, lazySources)],
   });
+  // Holder functions go after the minified code (a footer is never minified, so the comments
+  // survive); function declarations are hoisted, so the shims can reach them.
+  const footer = [...lazySources].map(([holder, base64]) => `function ${holder}(){/*${base64}*/}`).join('\n');
+  writeFileSync(outfile, `${result.outputFiles[0].text}${footer}\n`);
   chmodSync(outfile, 0o755);
 }
 

@@ -3,6 +3,7 @@
  * use `app.inject()` and `server.ts` can own the process.
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { VerifiedTokenCache } from './auth/verified-tokens';
 import { type ServiceContext } from './context';
 import { installErrorHandling, ServiceError } from './errors';
 import { RateLimiter, type RateLimitOptions } from './rate-limit';
@@ -95,6 +96,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     publicBaseUrl: options.publicBaseUrl,
     rateLimiter: options.rateLimit ? new RateLimiter(options.rateLimit) : undefined,
     portalLinkLifetimeSeconds: options.portalLinkLifetimeSeconds ?? DEFAULT_PORTAL_LINK_LIFETIME_SECONDS,
+    verifiedTokens: new VerifiedTokenCache(),
   };
   await app.register(tokenRoutes, { ctx });
   await app.register(discoveryRoutes, { ctx });

@@ -4,6 +4,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { Permission } from '../api';
+import type { VerifiedTokenCache } from './auth/verified-tokens';
 import type { RateLimiter } from './rate-limit';
 import type { RealmRecord, Store } from './store/store';
 
@@ -39,6 +40,8 @@ export interface ServiceContext {
   rateLimiter?: RateLimiter;
   /** Lifetime of admin portal links. */
   portalLinkLifetimeSeconds: number;
+  /** Bearer tokens whose signature is already checked (per app, so apps never share it). */
+  verifiedTokens: VerifiedTokenCache;
 }
 
 /** The base address the caller used (or the configured public one), without a trailing slash. */

@@ -10,12 +10,14 @@ import { Client } from 'pg';
 import { memberIds, startE2E, type E2EFixture } from '../e2e/helpers/fixture';
 import { terraformEnv } from '../e2e/helpers/terraform';
 import { runExampleScript, StackDir, synthExample } from './helpers';
-import { startPostgres, type TestPostgres } from './postgres';
+import { startPostgres, type TestPostgres } from '../helpers/postgres';
 
 jest.setTimeout(180_000);
 
 let fixture: E2EFixture;
 let postgres: TestPostgres;
+/** Terraform's pg backend wants TLS unless told otherwise; the test cluster has none. */
+const stateUrl = (): string => `${postgres.url}?sslmode=disable`;
 let work: string;
 let stack: StackDir;
 
@@ -23,13 +25,13 @@ beforeAll(async () => {
   [fixture, postgres] = await Promise.all([startE2E({ usernames: ['alice', 'bob', 'carol'] }), startPostgres()]);
   work = await mkdtemp(join(tmpdir(), 'orgadmin-example-gitops-'));
   const env = terraformEnv({ TF_CLI_CONFIG_FILE: fixture.mirror.cliConfigFile, ...fixture.providerEnv });
-  const dir = await synthExample('gitops', 'gitops', join(work, 'cdktf.out'), { PG_CONN_STR: postgres.connectionString });
+  const dir = await synthExample('gitops', 'gitops', join(work, 'cdktf.out'), { PG_CONN_STR: stateUrl() });
   stack = new StackDir(dir, env);
 });
 
 afterAll(async () => {
   await fixture?.close();
-  await postgres?.close();
+  await postgres?.stop();
   if (work) await rm(work, { recursive: true, force: true });
 });
 
@@ -41,7 +43,7 @@ async function organizationId(name: string): Promise<string> {
 
 /** The state rows the pg backend keeps (one per workspace). */
 async function stateRows(): Promise<Array<{ name: string; lineage: string; serial: number; resources: number }>> {
-  const client = new Client({ connectionString: postgres.connectionString });
+  const client = new Client({ connectionString: stateUrl() });
   await client.connect();
   try {
     const { rows } = await client.query<{ name: string; data: string }>('SELECT name, data FROM terraform_remote_state.states ORDER BY name');
@@ -56,7 +58,7 @@ async function stateRows(): Promise<Array<{ name: string; lineage: string; seria
 
 /** Waits until some session holds an advisory lock (what the pg backend takes for a run). */
 async function waitForAdvisoryLock(timeoutMs = 30_000): Promise<void> {
-  const client = new Client({ connectionString: postgres.connectionString });
+  const client = new Client({ connectionString: stateUrl() });
   await client.connect();
   try {
     const deadline = Date.now() + timeoutMs;

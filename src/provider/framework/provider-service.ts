@@ -355,6 +355,7 @@ export class ProviderService<TContext> {
     body: (diags: DiagnosticsCollector) => Promise<ProtoMessage>,
   ): Promise<ProtoMessage> {
     const diags = new DiagnosticsCollector(schema);
+    const started = Date.now();
     let response: ProtoMessage = {};
     try {
       response = await body(diags);
@@ -367,6 +368,9 @@ export class ProviderService<TContext> {
           'This is a bug in the provider; the provider log (TF_LOG_PROVIDER=error) has the details. Please report it.',
         );
       }
+    }
+    if (this.logger.enabled('debug')) {
+      this.logger.debug(`${typeName}.${operation} done`, { duration_ms: Date.now() - started, diagnostics: diags.all().length });
     }
     return { ...response, diagnostics: diags.all().map(toProtoDiagnostic) };
   }

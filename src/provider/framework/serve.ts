@@ -8,7 +8,7 @@
  * void serveProvider(orgadminProvider);
  */
 import { createJsonLogger, logLevelFromEnv, type JsonLogger } from '../protocol/log';
-import { HandshakeError, startPluginServer } from '../protocol/plugin-server';
+import { HandshakeError, startPluginServer, type PluginServer } from '../protocol/plugin-server';
 import { ProviderService } from './provider-service';
 import type { ProviderDefinition } from './types';
 
@@ -70,13 +70,14 @@ export async function serveProvider<T>(
   if (!hosted) guardStdout();
 
   const service = new ProviderService(definition, logger);
-  let server;
+  let server: PluginServer;
   try {
     server = await startPluginServer({
       env,
       logger,
       writeHandshake: options.writeHandshake,
       exit,
+      handleSignals: !hosted,
       register: (grpc) => grpc.addService('tfplugin6.Provider', service.handlers()),
       beforeShutdown: async () => {
         await definition.close?.(service.providerContext);
@@ -91,11 +92,5 @@ export async function serveProvider<T>(
     throw error;
   }
 
-  if (!hosted) {
-    // Terraform forwards Ctrl-C to the whole process group and then asks politely through
-    // StopProvider and Shutdown: dying on SIGINT would fail in-flight applies.
-    process.on('SIGINT', () => logger.debug('ignoring SIGINT; Terraform stops the provider'));
-    process.once('SIGTERM', () => void server.shutdown());
-  }
   return { handshake: server.handshake, shutdown: () => server.shutdown() };
 }

@@ -18,10 +18,15 @@ export interface JsonLogger {
   enabled(level: LogLevel): boolean;
   /** Writes one line at `level`. */
   log(level: LogLevel, message: string, fields?: Record<string, unknown>): void;
+  /** Writes at trace level. */
   trace(message: string, fields?: Record<string, unknown>): void;
+  /** Writes at debug level. */
   debug(message: string, fields?: Record<string, unknown>): void;
+  /** Writes at info level. */
   info(message: string, fields?: Record<string, unknown>): void;
+  /** Writes at warn level. */
   warn(message: string, fields?: Record<string, unknown>): void;
+  /** Writes at error level. */
   error(message: string, fields?: Record<string, unknown>): void;
   /** A logger with another `@module`. */
   named(module: string): JsonLogger;

@@ -119,6 +119,7 @@ export class MsgpackWriter {
     return Buffer.concat(this.chunks);
   }
 
+  /** Writes nil (Terraform's null). */
   nil(): void {
     this.chunks.push(Buffer.from([0xc0]));
   }
@@ -128,6 +129,7 @@ export class MsgpackWriter {
     this.chunks.push(Buffer.from([0xd4, 0x00, 0x00]));
   }
 
+  /** Writes a boolean. */
   bool(value: boolean): void {
     this.chunks.push(Buffer.from([value ? 0xc3 : 0xc2]));
   }
@@ -154,6 +156,7 @@ export class MsgpackWriter {
     this.chunks.push(out);
   }
 
+  /** Writes a UTF-8 string. */
   string(value: string): void {
     const body = Buffer.from(value, 'utf8');
     const size = body.length;

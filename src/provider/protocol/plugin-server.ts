@@ -43,6 +43,13 @@ export interface PluginServerOptions {
   readonly beforeShutdown?: () => Promise<void>;
   /** Ends the process after shutdown. @default process.exit */
   readonly exit?: (code: number) => void;
+  /**
+   * Install process signal handlers (off for servers hosted in a test process): SIGTERM shuts
+   * down cleanly, SIGINT is ignored because Terraform forwards Ctrl-C to the whole process group
+   * and then stops the provider itself (StopProvider, Shutdown); dying on it would fail
+   * in-flight applies. @default false
+   */
+  readonly handleSignals?: boolean;
 }
 
 /** A running plugin server. */
@@ -129,6 +136,12 @@ export async function startPluginServer(options: PluginServerOptions): Promise<P
     })();
     return shuttingDown;
   };
+
+  if (options.handleSignals) {
+    // Installed before the handshake line: a client may signal as soon as it has read it.
+    process.on('SIGINT', () => logger.debug('ignoring SIGINT; Terraform stops the provider itself'));
+    process.once('SIGTERM', () => void shutdown());
+  }
 
   server.addService('plugin.GRPCController', {
     // Reply first; the shutdown starts once the reply is on its way.

@@ -8,7 +8,7 @@ import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { hasPermission, isPermission, MAX_NAME_LENGTH, type Permission } from '../../api';
 import type { ServiceContext } from '../context';
 import { ServiceError } from '../errors';
-import { TokenError, verifyJwt } from './jwt';
+import { TokenError } from './jwt';
 
 /** The realm a Host header pins to, or undefined when the host is the bare domain, an IP or foreign. */
 export function realmPinnedByHost(host: string | undefined, domain: string): string | undefined {
@@ -89,7 +89,9 @@ export function bearerHook(ctx: ServiceContext, requirement: Requirement): onReq
     if (!match) throw invalidToken(realm.name, 'A bearer access token is required.');
     let claims;
     try {
-      claims = verifyJwt(match[1], realm, { realm: realm.name, typ: 'Bearer' });
+      // Signature checks are remembered per token; realm, type and expiry are judged every time,
+      // and the realm's enabled flag is read fresh below.
+      claims = ctx.verifiedTokens.verify(match[1], realm, { realm: realm.name, typ: 'Bearer' });
     } catch (error) {
       if (!(error instanceof TokenError)) throw error;
       const reason = error.message === 'expired' ? 'The access token has expired.' : 'The access token is not valid for this realm.';

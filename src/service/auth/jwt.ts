@@ -4,7 +4,16 @@
  *
  * @see https://www.rfc-editor.org/rfc/rfc7519 (JWT) and https://www.rfc-editor.org/rfc/rfc7515 (JWS)
  */
-import { createHash, createPublicKey, generateKeyPairSync, randomUUID, sign, verify } from 'node:crypto';
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  randomUUID,
+  sign,
+  verify,
+  type KeyObject,
+} from 'node:crypto';
 
 /** A realm's signing key pair in PEM form plus its key id. */
 export interface SigningKey {
@@ -65,8 +74,33 @@ function thumbprint(publicKeyPem: string): string {
 
 /** The JWK of a realm's public key (published at the JWKS endpoint). */
 export function publicJwk(key: Pick<SigningKey, 'publicKeyPem' | 'keyId'>): PublicJwk {
-  const jwk = createPublicKey(key.publicKeyPem).export({ format: 'jwk' }) as { n: string; e: string };
+  const jwk = keyObjectOf(publicKeys, key.publicKeyPem, createPublicKey).export({ format: 'jwk' }) as { n: string; e: string };
   return { kty: 'RSA', use: 'sig', alg: 'RS256', kid: key.keyId, n: jwk.n, e: jwk.e };
+}
+
+/**
+ * Most key objects kept by {@link keyObjectOf}. A service holds one key pair per realm; the bound
+ * only keeps a process that sees very many realms (or tests generating keys) from growing forever.
+ */
+const MAX_CACHED_KEYS = 1000;
+const publicKeys = new Map<string, KeyObject>();
+const privateKeys = new Map<string, KeyObject>();
+
+/**
+ * The parsed key for a PEM text, parsed once. Why: handing a PEM string to `crypto.sign`/`verify`
+ * parses it on every call (about 0.25 ms for RSA-2048, most of a request's time); a KeyObject makes
+ * the signature check itself the only cost. Keyed by the PEM text, so a realm whose key changed
+ * (deleted and created again) gets its new key, never the old one.
+ */
+function keyObjectOf(cache: Map<string, KeyObject>, pem: string, parse: (pem: string) => KeyObject): KeyObject {
+  let key = cache.get(pem);
+  if (key === undefined) {
+    key = parse(pem);
+    // Oldest first out: Map keeps insertion order.
+    if (cache.size >= MAX_CACHED_KEYS) cache.delete(cache.keys().next().value as string);
+    cache.set(pem, key);
+  }
+  return key;
 }
 
 const encodeJson = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -79,7 +113,7 @@ export function signJwt(
   const header = { alg: 'RS256', typ: 'JWT', kid: key.keyId };
   const body = { iat: Math.floor(Date.now() / 1000), jti: randomUUID(), ...claims };
   const input = `${encodeJson(header)}.${encodeJson(body)}`;
-  const signature = sign('sha256', Buffer.from(input), key.privateKeyPem).toString('base64url');
+  const signature = sign('sha256', Buffer.from(input), keyObjectOf(privateKeys, key.privateKeyPem, createPrivateKey)).toString('base64url');
   return `${input}.${signature}`;
 }
 
@@ -106,6 +140,40 @@ export function realmOfIssuer(iss: unknown): string | undefined {
 }
 
 /**
+ * Checks a compact JWS's form, algorithm, key id and signature against `key`, and returns its
+ * claims without judging them. Every token must pass this once; {@link checkClaims} must then run
+ * on every use (the verified-token cache keeps only this step's result).
+ */
+export function verifySignature(token: string, key: Pick<SigningKey, 'publicKeyPem' | 'keyId'>): Record<string, unknown> {
+  const parts = token.split('.');
+  if (parts.length !== 3 || parts.some((part) => !/^[A-Za-z0-9_-]*$/.test(part))) throw new TokenError('not a compact JWS');
+  const header = decodeJson(parts[0], 'header');
+  if (header.alg !== 'RS256') throw new TokenError(`algorithm ${String(header.alg)} is not accepted`);
+  if (header.kid !== undefined && header.kid !== key.keyId) throw new TokenError('unknown key id');
+  const signature = Buffer.from(parts[2], 'base64url');
+  const publicKey = keyObjectOf(publicKeys, key.publicKeyPem, createPublicKey);
+  const ok = verify('sha256', Buffer.from(`${parts[0]}.${parts[1]}`), publicKey, signature);
+  if (!ok) throw new TokenError('bad signature');
+  return decodeJson(parts[1], 'claims');
+}
+
+/**
+ * Judges the claims of a token whose signature is verified: the issuer's realm, the token type,
+ * `exp` against now, and that subject and client are present. Cheap; runs on every request.
+ */
+export function checkClaims(
+  claims: Record<string, unknown>,
+  expected: { realm: string; typ: string; nowSeconds?: number },
+): TokenClaims {
+  if (realmOfIssuer(claims.iss) !== expected.realm) throw new TokenError('issued by another realm');
+  if (claims.typ !== expected.typ) throw new TokenError(`token type ${String(claims.typ)} is not accepted here`);
+  const now = expected.nowSeconds ?? Math.floor(Date.now() / 1000);
+  if (typeof claims.exp !== 'number' || claims.exp <= now) throw new TokenError('expired');
+  if (typeof claims.sub !== 'string' || typeof claims.azp !== 'string') throw new TokenError('missing subject');
+  return claims as TokenClaims;
+}
+
+/**
  * Verifies a compact JWS against the realm's key and returns its claims.
  *
  * The issuer check is by realm (the last path segment of `iss`), not by host, so a token fetched
@@ -117,19 +185,5 @@ export function verifyJwt(
   key: Pick<SigningKey, 'publicKeyPem' | 'keyId'>,
   expected: { realm: string; typ: string; nowSeconds?: number },
 ): TokenClaims {
-  const parts = token.split('.');
-  if (parts.length !== 3 || parts.some((part) => !/^[A-Za-z0-9_-]*$/.test(part))) throw new TokenError('not a compact JWS');
-  const header = decodeJson(parts[0], 'header');
-  if (header.alg !== 'RS256') throw new TokenError(`algorithm ${String(header.alg)} is not accepted`);
-  if (header.kid !== undefined && header.kid !== key.keyId) throw new TokenError('unknown key id');
-  const signature = Buffer.from(parts[2], 'base64url');
-  const ok = verify('sha256', Buffer.from(`${parts[0]}.${parts[1]}`), key.publicKeyPem, signature);
-  if (!ok) throw new TokenError('bad signature');
-  const claims = decodeJson(parts[1], 'claims');
-  if (realmOfIssuer(claims.iss) !== expected.realm) throw new TokenError('issued by another realm');
-  if (claims.typ !== expected.typ) throw new TokenError(`token type ${String(claims.typ)} is not accepted here`);
-  const now = expected.nowSeconds ?? Math.floor(Date.now() / 1000);
-  if (typeof claims.exp !== 'number' || claims.exp <= now) throw new TokenError('expired');
-  if (typeof claims.sub !== 'string' || typeof claims.azp !== 'string') throw new TokenError('missing subject');
-  return claims as TokenClaims;
+  return checkClaims(verifySignature(token, key), expected);
 }

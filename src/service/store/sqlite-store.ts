@@ -140,10 +140,32 @@ function page(first: number | undefined, max: number | undefined): [number, numb
   return [max ?? -1, first ?? 0];
 }
 
+/**
+ * Most prepared statements kept per store. The fixed queries are a few dozen; filters with a
+ * variable number of terms make more shapes, and past this bound those are prepared per call.
+ */
+const MAX_CACHED_STATEMENTS = 256;
+
+/** Most realms kept in a store's realm cache; past it, further realms are read per call. */
+const MAX_CACHED_REALMS = 1000;
+
 /** The SQLite implementation of {@link Store}. */
 export class SqliteStore implements Store {
   private readonly db: Database.Database;
   private closed = false;
+  /** Prepared statements by SQL text (see {@link SqliteStore.statement}). */
+  private readonly statements = new Map<string, Database.Statement>();
+  /**
+   * Realms read before, valid while {@link SqliteStore.realmsDataVersion} is the file's current
+   * `PRAGMA data_version`. Why: every realm request reads its realm (two PEM keys of text), a tenth
+   * of a membership check's time. Why it cannot go stale: SQLite changes `data_version` whenever
+   * another connection (another process such as the CLI, or another store on the same file)
+   * commits, so those changes empty this cache on the next read; this connection's own changes to
+   * realms go only through {@link SqliteStore.createRealm} and {@link SqliteStore.updateRealm},
+   * which empty it themselves. No time-based staleness window, unlike a TTL cache.
+   */
+  private readonly realms = new Map<string, RealmRecord>();
+  private realmsDataVersion: number | undefined = undefined;
 
   private constructor(db: Database.Database) {
     this.db = db;
@@ -189,9 +211,23 @@ export class SqliteStore implements Store {
     }
   }
 
+  /**
+   * The prepared statement for `sql`, compiled on first use and kept. Why: preparing parses and
+   * plans the SQL on every call, a visible share of a cheap request such as a membership check;
+   * SQLite re-prepares a kept statement by itself if the schema changes under it.
+   */
+  private statement(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (statement === undefined) {
+      statement = this.db.prepare(sql);
+      if (this.statements.size < MAX_CACHED_STATEMENTS) this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
   /** Versions of the applied migrations, oldest first (for tests and diagnostics). */
   async appliedMigrations(): Promise<Array<{ version: number; name: string }>> {
-    return (this.db.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all() as Row[]).map(
+    return (this.statement('SELECT version, name FROM schema_migrations ORDER BY version').all() as Row[]).map(
       (row) => ({ version: Number(row.version), name: String(row.name) }),
     );
   }
@@ -199,9 +235,10 @@ export class SqliteStore implements Store {
   // Realms ---------------------------------------------------------------------------------------
 
   async createRealm(realm: RealmRecord): Promise<void> {
+    this.forgetRealms();
     mapConflicts(() =>
-      this.db
-        .prepare(
+      this
+        .statement(
           `INSERT INTO realms (name, enabled, token_lifetime_seconds, create_admin_user, created_timestamp,
              private_key_pem, public_key_pem, key_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
         )
@@ -219,15 +256,34 @@ export class SqliteStore implements Store {
   }
 
   async getRealm(name: string): Promise<RealmRecord | undefined> {
-    const row = this.db.prepare('SELECT * FROM realms WHERE name = ?').get(name) as Row | undefined;
-    return row && realmFromRow(row);
+    const dataVersion = Number((this.statement('PRAGMA data_version').get() as Row).data_version);
+    if (dataVersion !== this.realmsDataVersion) {
+      this.forgetRealms();
+      this.realmsDataVersion = dataVersion;
+    }
+    let realm = this.realms.get(name);
+    if (realm === undefined) {
+      const row = this.statement('SELECT * FROM realms WHERE name = ?').get(name) as Row | undefined;
+      if (!row) return undefined; // Absent realms are not remembered: creating one must show at once.
+      realm = realmFromRow(row);
+      if (this.realms.size < MAX_CACHED_REALMS) this.realms.set(name, realm);
+    }
+    // A copy, as before the cache: a caller changing its record must not change the next caller's.
+    return { ...realm };
+  }
+
+  /** Empties the realm cache (this connection changed realms, or another connection changed the file). */
+  private forgetRealms(): void {
+    this.realms.clear();
+    this.realmsDataVersion = undefined;
   }
 
   async listRealms(): Promise<RealmRecord[]> {
-    return (this.db.prepare('SELECT * FROM realms ORDER BY name').all() as Row[]).map(realmFromRow);
+    return (this.statement('SELECT * FROM realms ORDER BY name').all() as Row[]).map(realmFromRow);
   }
 
   async updateRealm(name: string, update: RealmUpdate): Promise<RealmRecord | undefined> {
+    this.forgetRealms();
     return this.db.transaction(() => {
       const sets: string[] = [];
       const values: unknown[] = [];
@@ -243,8 +299,8 @@ export class SqliteStore implements Store {
         sets.push('create_admin_user = ?');
         values.push(update.createAdminUser ? 1 : 0);
       }
-      if (sets.length > 0) this.db.prepare(`UPDATE realms SET ${sets.join(', ')} WHERE name = ?`).run(...values, name);
-      const row = this.db.prepare('SELECT * FROM realms WHERE name = ?').get(name) as Row | undefined;
+      if (sets.length > 0) this.statement(`UPDATE realms SET ${sets.join(', ')} WHERE name = ?`).run(...values, name);
+      const row = this.statement('SELECT * FROM realms WHERE name = ?').get(name) as Row | undefined;
       return row && realmFromRow(row);
     }).immediate();
   }
@@ -252,8 +308,8 @@ export class SqliteStore implements Store {
   // Users ----------------------------------------------------------------------------------------
 
   private insertUser(user: NewUser): void {
-    this.db
-      .prepare(
+    this
+      .statement(
         `INSERT INTO users (id, realm, username, email, first_name, last_name, email_verified, enabled,
            created_timestamp, kind, admin_of_organization, password_hash)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -279,13 +335,13 @@ export class SqliteStore implements Store {
   }
 
   async getUser(realm: string, id: string): Promise<UserRecord | undefined> {
-    const row = this.db.prepare('SELECT * FROM users WHERE realm = ? AND id = ?').get(realm, id) as Row | undefined;
+    const row = this.statement('SELECT * FROM users WHERE realm = ? AND id = ?').get(realm, id) as Row | undefined;
     return row && userFromRow(row);
   }
 
   async findUserByUsername(realm: string, username: string): Promise<UserRecord | undefined> {
-    const row = this.db
-      .prepare('SELECT * FROM users WHERE realm = ? AND lower(username) = lower(?)')
+    const row = this
+      .statement('SELECT * FROM users WHERE realm = ? AND lower(username) = lower(?)')
       .get(realm, username) as Row | undefined;
     return row && userFromRow(row);
   }
@@ -313,8 +369,8 @@ export class SqliteStore implements Store {
       );
       values.push(filter.search, filter.search, filter.search, filter.search);
     }
-    const rows = this.db
-      .prepare(`SELECT * FROM users WHERE ${where.join(' AND ')} ORDER BY lower(username) LIMIT ? OFFSET ?`)
+    const rows = this
+      .statement(`SELECT * FROM users WHERE ${where.join(' AND ')} ORDER BY lower(username) LIMIT ? OFFSET ?`)
       .all(...values, ...page(filter.first, filter.max)) as Row[];
     return rows.map(userFromRow);
   }
@@ -326,8 +382,8 @@ export class SqliteStore implements Store {
       this.db
         .transaction(() => {
           this.insertUser(serviceAccount);
-          this.db
-            .prepare(
+          this
+            .statement(
               `INSERT INTO api_keys (client_id, realm, name, secret_hash, permissions, service_account_user_id,
                  created_timestamp, revoked_timestamp) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
             )
@@ -347,25 +403,25 @@ export class SqliteStore implements Store {
   }
 
   async getApiKey(clientId: string): Promise<ApiKeyRecord | undefined> {
-    const row = this.db.prepare('SELECT * FROM api_keys WHERE client_id = ?').get(clientId) as Row | undefined;
+    const row = this.statement('SELECT * FROM api_keys WHERE client_id = ?').get(clientId) as Row | undefined;
     return row && apiKeyFromRow(row);
   }
 
   async listApiKeys(realm?: string): Promise<ApiKeyRecord[]> {
     const rows = (
       realm === undefined
-        ? this.db.prepare('SELECT * FROM api_keys ORDER BY realm, created_timestamp, rowid').all()
-        : this.db.prepare('SELECT * FROM api_keys WHERE realm = ? ORDER BY created_timestamp, rowid').all(realm)
+        ? this.statement('SELECT * FROM api_keys ORDER BY realm, created_timestamp, rowid').all()
+        : this.statement('SELECT * FROM api_keys WHERE realm = ? ORDER BY created_timestamp, rowid').all(realm)
     ) as Row[];
     return rows.map(apiKeyFromRow);
   }
 
   async revokeApiKey(clientId: string, revokedTimestamp: number): Promise<boolean> {
     return this.db.transaction(() => {
-      const exists = this.db.prepare('SELECT 1 FROM api_keys WHERE client_id = ?').get(clientId);
+      const exists = this.statement('SELECT 1 FROM api_keys WHERE client_id = ?').get(clientId);
       if (!exists) return false;
-      this.db
-        .prepare('UPDATE api_keys SET revoked_timestamp = ? WHERE client_id = ? AND revoked_timestamp IS NULL')
+      this
+        .statement('UPDATE api_keys SET revoked_timestamp = ? WHERE client_id = ? AND revoked_timestamp IS NULL')
         .run(revokedTimestamp, clientId);
       return true;
     }).immediate();
@@ -377,8 +433,8 @@ export class SqliteStore implements Store {
     mapConflicts(() =>
       this.db
         .transaction(() => {
-          this.db
-            .prepare(
+          this
+            .statement(
               `INSERT INTO organizations (id, realm, name, display_name, url, domains, attributes, created_timestamp)
                VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
             )
@@ -394,8 +450,8 @@ export class SqliteStore implements Store {
             );
           if (adminUser) {
             this.insertUser(adminUser);
-            this.db
-              .prepare('INSERT INTO memberships (organization_id, user_id, created_timestamp) VALUES (?, ?, ?)')
+            this
+              .statement('INSERT INTO memberships (organization_id, user_id, created_timestamp) VALUES (?, ?, ?)')
               .run(org.id, adminUser.id, createdTimestamp);
           }
         })
@@ -404,7 +460,7 @@ export class SqliteStore implements Store {
   }
 
   async getOrganization(realm: string, id: string): Promise<Organization | undefined> {
-    const row = this.db.prepare('SELECT * FROM organizations WHERE realm = ? AND id = ?').get(realm, id) as
+    const row = this.statement('SELECT * FROM organizations WHERE realm = ? AND id = ?').get(realm, id) as
       | Row
       | undefined;
     return row && orgFromRow(row);
@@ -431,15 +487,15 @@ export class SqliteStore implements Store {
 
   async listOrganizations(realm: string, filter: OrganizationFilter): Promise<Organization[]> {
     const [where, values] = this.orgWhere(realm, filter);
-    const rows = this.db
-      .prepare(`SELECT o.* FROM organizations AS o WHERE ${where} ORDER BY o.name, o.id LIMIT ? OFFSET ?`)
+    const rows = this
+      .statement(`SELECT o.* FROM organizations AS o WHERE ${where} ORDER BY o.name, o.id LIMIT ? OFFSET ?`)
       .all(...values, ...page(filter.first, filter.max)) as Row[];
     return rows.map(orgFromRow);
   }
 
   async countOrganizations(realm: string, filter: OrganizationFilter): Promise<number> {
     const [where, values] = this.orgWhere(realm, filter);
-    const row = this.db.prepare(`SELECT count(*) AS n FROM organizations AS o WHERE ${where}`).get(...values) as Row;
+    const row = this.statement(`SELECT count(*) AS n FROM organizations AS o WHERE ${where}`).get(...values) as Row;
     return Number(row.n);
   }
 
@@ -457,8 +513,8 @@ export class SqliteStore implements Store {
             sets.push('domains = ?');
             values.push(JSON.stringify(update.domains));
           }
-          const result = this.db
-            .prepare(`UPDATE organizations SET ${sets.join(', ')} WHERE realm = ? AND id = ?`)
+          const result = this
+            .statement(`UPDATE organizations SET ${sets.join(', ')} WHERE realm = ? AND id = ?`)
             .run(...values, realm, id);
           return result.changes > 0;
         })
@@ -468,7 +524,7 @@ export class SqliteStore implements Store {
 
   async deleteOrganization(realm: string, id: string): Promise<boolean> {
     // Memberships and the default admin user go with it (ON DELETE CASCADE).
-    const result = this.db.prepare('DELETE FROM organizations WHERE realm = ? AND id = ?').run(realm, id);
+    const result = this.statement('DELETE FROM organizations WHERE realm = ? AND id = ?').run(realm, id);
     return result.changes > 0;
   }
 
@@ -477,12 +533,12 @@ export class SqliteStore implements Store {
   async addMember(realm: string, orgId: string, userId: string, createdTimestamp: number): Promise<boolean> {
     return this.db
       .transaction(() => {
-        const org = this.db.prepare('SELECT 1 FROM organizations WHERE realm = ? AND id = ?').get(realm, orgId);
-        const user = this.db.prepare('SELECT 1 FROM users WHERE realm = ? AND id = ?').get(realm, userId);
+        const org = this.statement('SELECT 1 FROM organizations WHERE realm = ? AND id = ?').get(realm, orgId);
+        const user = this.statement('SELECT 1 FROM users WHERE realm = ? AND id = ?').get(realm, userId);
         if (!org || !user) return false;
         // The unique (organization_id, user_id) constraint makes a repeated add a no-op.
-        this.db
-          .prepare(
+        this
+          .statement(
             `INSERT INTO memberships (organization_id, user_id, created_timestamp) VALUES (?, ?, ?)
              ON CONFLICT (organization_id, user_id) DO NOTHING`,
           )
@@ -493,8 +549,8 @@ export class SqliteStore implements Store {
   }
 
   async removeMember(realm: string, orgId: string, userId: string): Promise<boolean> {
-    const result = this.db
-      .prepare(
+    const result = this
+      .statement(
         `DELETE FROM memberships WHERE organization_id = ? AND user_id = ?
            AND EXISTS (SELECT 1 FROM organizations WHERE id = ? AND realm = ?)`,
       )
@@ -503,8 +559,8 @@ export class SqliteStore implements Store {
   }
 
   async isMember(realm: string, orgId: string, userId: string): Promise<boolean> {
-    const row = this.db
-      .prepare(
+    const row = this
+      .statement(
         `SELECT 1 FROM memberships AS m JOIN organizations AS o ON o.id = m.organization_id
          WHERE o.realm = ? AND m.organization_id = ? AND m.user_id = ?`,
       )
@@ -531,8 +587,8 @@ export class SqliteStore implements Store {
 
   async listMembers(realm: string, orgId: string, filter: MemberFilter): Promise<UserRecord[]> {
     const [where, values] = this.memberWhere(realm, orgId, filter);
-    const rows = this.db
-      .prepare(
+    const rows = this
+      .statement(
         `SELECT u.* FROM memberships AS m JOIN users AS u ON u.id = m.user_id
            JOIN organizations AS o ON o.id = m.organization_id
          WHERE ${where} ORDER BY m.seq LIMIT ? OFFSET ?`,
@@ -543,8 +599,8 @@ export class SqliteStore implements Store {
 
   async countMembers(realm: string, orgId: string, filter: MemberFilter): Promise<number> {
     const [where, values] = this.memberWhere(realm, orgId, filter);
-    const row = this.db
-      .prepare(
+    const row = this
+      .statement(
         `SELECT count(*) AS n FROM memberships AS m JOIN users AS u ON u.id = m.user_id
            JOIN organizations AS o ON o.id = m.organization_id WHERE ${where}`,
       )
@@ -553,8 +609,8 @@ export class SqliteStore implements Store {
   }
 
   async listUserOrganizations(realm: string, userId: string): Promise<Organization[]> {
-    const rows = this.db
-      .prepare(
+    const rows = this
+      .statement(
         `SELECT o.* FROM memberships AS m JOIN organizations AS o ON o.id = m.organization_id
          WHERE o.realm = ? AND m.user_id = ? ORDER BY o.name, o.id`,
       )

@@ -35,6 +35,7 @@ function run(args: string[]): Promise<RunResult> {
         CHECKPOINT_DISABLE: '1',
         TF_IN_AUTOMATION: '1',
         TF_CLI_CONFIG_FILE: join(root, 'cli.tfrc'),
+        TMPDIR: join(root, 'tmp'), // where the providers put their sockets
         DEMO_PROVIDER_CHATTY: '1', // stray console.log calls in the provider must not break anything
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -48,7 +49,7 @@ function run(args: string[]): Promise<RunResult> {
   });
 }
 
-function writeConfig(resourceBody: string): void {
+function writeConfig(resourceBody: string, extra = ''): void {
   writeFileSync(
     join(workDir, 'main.tf'),
     `terraform {
@@ -64,7 +65,7 @@ provider "demo" {
 resource "demo_thing" "a" {
 ${resourceBody}
 }
-`,
+${extra}`,
   );
 }
 
@@ -93,6 +94,7 @@ beforeAll(async () => {
   storePath = join(root, 'store.json');
   mirror = join(root, 'mirror');
   mkdirSync(workDir);
+  mkdirSync(join(root, 'tmp'));
   const platformDir = join(mirror, 'registry.terraform.io/example/demo/1.0.0/linux_amd64');
   mkdirSync(platformDir, { recursive: true });
   // The project's bundle script, as the real provider is built.
@@ -145,9 +147,10 @@ describe('a provider served by the framework, driven by terraform', () => {
     expect(plan.stdout).toContain('No changes');
   });
 
-  it('leaves no provider process behind after a command', async () => {
+  it('leaves no provider process and no socket behind after a command', async () => {
     await run(['plan', '-no-color', '-input=false']);
     expect(providerProcesses()).toEqual([]);
+    expect(readdirSync(join(root, 'tmp')).filter((name) => name.startsWith('plugin'))).toEqual([]);
   });
 
   it('plans an in-place update with the non-preserved computed attribute unknown', async () => {
@@ -168,6 +171,18 @@ describe('a provider served by the framework, driven by terraform', () => {
     expect(plan.code).toBe(0);
     expect(plan.stdout).toContain('must be replaced');
     expect(plan.stdout).toMatch(/name\s+= "alpha" -> "beta" # forces replacement/);
+    writeConfig(BASE_CONFIG);
+  });
+
+  it('accepts refined unknown values (msgpack extension 12) in the configuration Terraform sends', async () => {
+    // Replacing "a" makes its id unknown; the template gives "b" an unknown name with a known
+    // prefix, which Terraform 1.11 encodes as a refined unknown.
+    writeConfig(BASE_CONFIG.replace('"alpha"', '"beta"'), 'resource "demo_thing" "b" {\n  name = "pre-${demo_thing.a.id}"\n}\n');
+    const plan = await run(['plan', '-no-color', '-input=false']);
+    expect(plan.stderr).toBe('');
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toMatch(/# demo_thing\.b will be created[\s\S]*name\s+= \(known after apply\)/);
+    expect(plan.stdout).toContain('Plan: 2 to add, 0 to change, 1 to destroy.');
     writeConfig(BASE_CONFIG);
   });
 

@@ -80,6 +80,16 @@ describe('serveProvider', () => {
     });
   });
 
+  it('carries messages far larger than one HTTP/2 window in both directions', async () => {
+    const c = await serve(demoProvider);
+    const tags = Array.from({ length: 40_000 }, (_, i) => `tag-${i}-${'x'.repeat(20)}`);
+    const json = Buffer.from(JSON.stringify({ id: 't', name: 'big', tags }));
+    expect(json.length).toBeGreaterThan(1_000_000);
+    const response = (await c.call('tfplugin6.Provider', 'UpgradeResourceState', { type_name: 'demo_thing', version: 0, raw_state: { json } })) as any;
+    expect(response.diagnostics).toEqual([]);
+    expect((decodeMsgpackValue(response.upgraded_state.msgpack, thingType) as ObjectValue).tags).toEqual(tags);
+  });
+
   it('on GRPCController/Shutdown calls the definition close hook with the context, then exits 0', async () => {
     const c = await serve(demoProvider);
     const storePath = join(dir, 'store.json');

@@ -1,5 +1,5 @@
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { X509Certificate } from 'node:crypto';
@@ -83,6 +83,61 @@ describe('a bundled provider run by hand', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('This binary is a plugin. These are not meant to be executed directly.');
     expect(result.stderr).toContain('demo provider module loaded');
+  });
+});
+
+describe('a bundled provider started with the handshake environment', () => {
+  let dir: string;
+  let executable: string;
+  let socketTmp: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'plugin-signals-'));
+    executable = join(dir, 'provider.js');
+    await new Promise<void>((resolve, reject) =>
+      execFile(
+        process.execPath,
+        [join(__dirname, '../../../scripts/build-provider.mjs'), join(__dirname, '../framework/fixtures/demo-main.ts'), '--out', executable],
+        (error, _stdout, stderr) => (error ? reject(new Error(`build failed: ${stderr}`)) : resolve()),
+      ),
+    );
+  });
+
+  beforeEach(() => {
+    socketTmp = mkdtempSync(join(tmpdir(), 'plugin-sockets-'));
+  });
+
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterEach(() => rmSync(socketTmp, { recursive: true, force: true }));
+
+  it('ignores SIGINT, exits 0 on SIGTERM right after the handshake and removes its socket', async () => {
+    const child = spawn(executable, [], {
+      env: {
+        PATH: process.env.PATH,
+        TMPDIR: socketTmp,
+        TF_PLUGIN_MAGIC_COOKIE: MAGIC_COOKIE_VALUE,
+        PLUGIN_PROTOCOL_VERSIONS: '5,6',
+        PLUGIN_CLIENT_CERT: generateCertificate().certPem,
+      },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const line = await new Promise<string>((resolve) => {
+      let text = '';
+      child.stdout!.on('data', (chunk) => {
+        text += chunk;
+        if (text.includes('\n')) resolve(text);
+      });
+    });
+    const { address } = parseHandshake(line);
+    expect(address.startsWith(socketTmp)).toBe(true);
+    expect(existsSync(address)).toBe(true);
+    child.kill('SIGINT');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(child.exitCode).toBeNull();
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(readdirSync(socketTmp)).toEqual([]);
   });
 });
 
