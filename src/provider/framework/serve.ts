@@ -7,10 +7,31 @@
  * import { orgadminProvider } from './provider';
  * void serveProvider(orgadminProvider);
  */
+import { GrpcError, GrpcStatus, type UnaryHandler } from '../protocol/grpc-server';
 import { createJsonLogger, logLevelFromEnv, type JsonLogger } from '../protocol/log';
 import { HandshakeError, startPluginServer, type PluginServer } from '../protocol/plugin-server';
-import { ProviderService } from './provider-service';
+import type { ProviderHandlers, ProviderService } from './provider-service';
 import type { ProviderDefinition } from './types';
+
+/** The gRPC service Terraform's provider RPCs belong to. */
+const PROVIDER_SERVICE = 'tfplugin6.Provider';
+
+/**
+ * A provider definition whose module is loaded on the first provider RPC instead of before the
+ * handshake line. Terraform starts the provider three times per command and waits for that line
+ * each time; building the definition (its resources, the SDK, the API schemas) is not needed to
+ * print it.
+ */
+export interface LazyProviderDefinition<T> {
+  /** The provider's type name; must equal the loaded definition's `typeName`. */
+  readonly typeName: string;
+  /** Loads the definition; called once, on the first provider RPC. */
+  readonly load: () => ProviderDefinition<T>;
+}
+
+function isLazy<T>(definition: ProviderDefinition<T> | LazyProviderDefinition<T>): definition is LazyProviderDefinition<T> {
+  return typeof (definition as Partial<LazyProviderDefinition<T>>).load === 'function';
+}
 
 /** Options of {@link serveProvider}; the defaults are what Terraform needs, the rest is for tests. */
 export interface ServeProviderOptions {
@@ -56,7 +77,7 @@ function guardStdout(): void {
  * handshake was refused: the process then exits with status 1 after a message on stderr).
  */
 export async function serveProvider<T>(
-  definition: ProviderDefinition<T>,
+  definition: ProviderDefinition<T> | LazyProviderDefinition<T>,
   options: ServeProviderOptions = {},
 ): Promise<ServingProvider | undefined> {
   const env = options.env ?? process.env;
@@ -69,7 +90,24 @@ export async function serveProvider<T>(
   });
   if (!hosted) guardStdout();
 
-  const service = new ProviderService(definition, logger);
+  // The service (and with it the definition, when lazy) is built on the first provider RPC: its
+  // modules are evaluated after the handshake line, not before.
+  let service: ProviderService<T> | undefined;
+  let loaded: ProviderDefinition<T> | undefined;
+  let handlers: ProviderHandlers | undefined;
+  const loadHandlers = (): ProviderHandlers => {
+    if (!handlers) {
+      loaded = isLazy(definition) ? definition.load() : definition;
+      if (loaded.typeName !== definition.typeName) {
+        throw new Error(`the provider definition loaded is "${loaded.typeName}", expected "${definition.typeName}"`);
+      }
+      // Required here, not imported: provider-service pulls in the value codecs and planning code.
+      const { ProviderService: Service } = require('./provider-service') as typeof import('./provider-service');
+      service = new Service(loaded, logger);
+      handlers = service.handlers();
+    }
+    return handlers;
+  };
   let server: PluginServer;
   try {
     server = await startPluginServer({
@@ -78,9 +116,21 @@ export async function serveProvider<T>(
       writeHandshake: options.writeHandshake,
       exit,
       handleSignals: !hosted,
-      register: (grpc) => grpc.addService('tfplugin6.Provider', service.handlers()),
+      register: (grpc, codec) => {
+        // One forwarding handler per method of the protocol; the real handlers load on first use.
+        const forwarding: Record<string, UnaryHandler> = {};
+        for (const method of Object.keys(codec.service(PROVIDER_SERVICE))) {
+          forwarding[method] = (request) => {
+            const handler = loadHandlers()[method];
+            if (!handler) throw new GrpcError(GrpcStatus.UNIMPLEMENTED, `${PROVIDER_SERVICE}/${method} is not implemented`);
+            return handler(request);
+          };
+        }
+        grpc.addService(PROVIDER_SERVICE, forwarding);
+      },
       beforeShutdown: async () => {
-        await definition.close?.(service.providerContext);
+        // Never loaded: nothing was configured, nothing to close.
+        if (service && loaded) await loaded.close?.(service.providerContext);
       },
     });
   } catch (error) {

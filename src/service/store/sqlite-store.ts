@@ -146,6 +146,25 @@ function page(first: number | undefined, max: number | undefined): [number, numb
  */
 const MAX_CACHED_STATEMENTS = 256;
 
+/**
+ * Default most milliseconds a realm changed by another connection (e.g. disabled with the CLI while
+ * `serve` runs) may still be served as it was. Short enough to be unnoticeable by a person running
+ * a command, long enough that the check costs nothing under load. Changes made through the same
+ * store show at once.
+ */
+export const DEFAULT_REALM_RECHECK_MS = 200;
+
+/** Options of {@link SqliteStore.open}. */
+export interface SqliteStoreOptions {
+  /** Directory of the `.sql` migrations (default {@link SQLITE_MIGRATIONS_DIR}). */
+  migrationsDir?: string;
+  /**
+   * Most milliseconds between checks for realm changes committed by other connections
+   * (default {@link DEFAULT_REALM_RECHECK_MS}); 0 checks on every read.
+   */
+  realmRecheckMs?: number;
+}
+
 /** Most realms kept in a store's realm cache; past it, further realms are read per call. */
 const MAX_CACHED_REALMS = 1000;
 
@@ -156,18 +175,29 @@ export class SqliteStore implements Store {
   /** Prepared statements by SQL text (see {@link SqliteStore.statement}). */
   private readonly statements = new Map<string, Database.Statement>();
   /**
-   * Realms read before, valid while {@link SqliteStore.realmsDataVersion} is the file's current
-   * `PRAGMA data_version`. Why: every realm request reads its realm (two PEM keys of text), a tenth
-   * of a membership check's time. Why it cannot go stale: SQLite changes `data_version` whenever
-   * another connection (another process such as the CLI, or another store on the same file)
-   * commits, so those changes empty this cache on the next read; this connection's own changes to
-   * realms go only through {@link SqliteStore.createRealm} and {@link SqliteStore.updateRealm},
-   * which empty it themselves. No time-based staleness window, unlike a TTL cache.
+   * Realms read before. Why: every realm request reads its realm, and under load each SQLite read
+   * costs a pair of lock system calls, as much as the membership check itself.
+   *
+   * How it stays correct: this connection's own changes to realms go only through
+   * {@link SqliteStore.createRealm} and {@link SqliteStore.updateRealm}, which empty the cache, so
+   * they show on the next read. Changes committed by another connection (the CLI in another process
+   * while `serve` runs, another store on the same file) are noticed through SQLite's
+   * `PRAGMA data_version`, which changes on every such commit; it is read at most once per
+   * {@link SqliteStore.realmRecheckMs} (default {@link DEFAULT_REALM_RECHECK_MS}), so such a change
+   * (e.g. a disabled realm) shows within that time, not later. Absent realms are never remembered,
+   * so a new realm shows at once.
    */
   private readonly realms = new Map<string, RealmRecord>();
+  /** `data_version` the cached realms belong to; undefined forces a check on the next read. */
   private realmsDataVersion: number | undefined = undefined;
+  /** When (`performance.now()`) `data_version` was last read. */
+  private realmsCheckedAt = 0;
 
-  private constructor(db: Database.Database) {
+  private constructor(
+    db: Database.Database,
+    /** Most milliseconds between checks for realm changes by other connections (0: every read). */
+    private readonly realmRecheckMs: number,
+  ) {
     this.db = db;
   }
 
@@ -175,7 +205,9 @@ export class SqliteStore implements Store {
    * Opens (creating if needed) the SQLite file, sets WAL, foreign keys and a busy timeout, and
    * applies pending migrations. `':memory:'` gives a private in-memory database.
    */
-  static open(file: string, options: { migrationsDir?: string } = {}): SqliteStore {
+  static open(file: string, options: SqliteStoreOptions = {}): SqliteStore {
+    const realmRecheckMs = options.realmRecheckMs ?? DEFAULT_REALM_RECHECK_MS;
+    if (!(realmRecheckMs >= 0)) throw new Error(`realmRecheckMs must be 0 or more milliseconds, got ${realmRecheckMs}.`);
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     const db = new Database(file);
     try {
@@ -188,7 +220,7 @@ export class SqliteStore implements Store {
       db.close();
       throw error;
     }
-    return new SqliteStore(db);
+    return new SqliteStore(db, realmRecheckMs);
   }
 
   /** Applies every migration newer than the recorded version, each in its own transaction. */
@@ -237,29 +269,31 @@ export class SqliteStore implements Store {
   async createRealm(realm: RealmRecord): Promise<void> {
     this.forgetRealms();
     mapConflicts(() =>
-      this
-        .statement(
-          `INSERT INTO realms (name, enabled, token_lifetime_seconds, create_admin_user, created_timestamp,
-             private_key_pem, public_key_pem, key_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          realm.name,
-          realm.enabled ? 1 : 0,
-          realm.tokenLifetimeSeconds,
-          realm.createAdminUser ? 1 : 0,
-          realm.createdTimestamp,
-          realm.privateKeyPem,
-          realm.publicKeyPem,
-          realm.keyId,
-        ),
+      this.statement(
+        `INSERT INTO realms (name, enabled, token_lifetime_seconds, create_admin_user, created_timestamp,
+           private_key_pem, public_key_pem, key_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        realm.name,
+        realm.enabled ? 1 : 0,
+        realm.tokenLifetimeSeconds,
+        realm.createAdminUser ? 1 : 0,
+        realm.createdTimestamp,
+        realm.privateKeyPem,
+        realm.publicKeyPem,
+        realm.keyId,
+      ),
     );
   }
 
   async getRealm(name: string): Promise<RealmRecord | undefined> {
-    const dataVersion = Number((this.statement('PRAGMA data_version').get() as Row).data_version);
-    if (dataVersion !== this.realmsDataVersion) {
-      this.forgetRealms();
-      this.realmsDataVersion = dataVersion;
+    const now = performance.now();
+    if (this.realmsDataVersion === undefined || now - this.realmsCheckedAt >= this.realmRecheckMs) {
+      const dataVersion = Number((this.statement('PRAGMA data_version').get() as Row).data_version);
+      if (dataVersion !== this.realmsDataVersion) {
+        this.forgetRealms();
+        this.realmsDataVersion = dataVersion;
+      }
+      this.realmsCheckedAt = now;
     }
     let realm = this.realms.get(name);
     if (realm === undefined) {
@@ -308,26 +342,24 @@ export class SqliteStore implements Store {
   // Users ----------------------------------------------------------------------------------------
 
   private insertUser(user: NewUser): void {
-    this
-      .statement(
-        `INSERT INTO users (id, realm, username, email, first_name, last_name, email_verified, enabled,
-           created_timestamp, kind, admin_of_organization, password_hash)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        user.id,
-        user.realm,
-        user.username,
-        user.email,
-        user.firstName,
-        user.lastName,
-        user.emailVerified ? 1 : 0,
-        user.enabled ? 1 : 0,
-        user.createdTimestamp,
-        user.kind,
-        user.adminOfOrganization,
-        user.passwordHash,
-      );
+    this.statement(
+      `INSERT INTO users (id, realm, username, email, first_name, last_name, email_verified, enabled,
+         created_timestamp, kind, admin_of_organization, password_hash)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      user.id,
+      user.realm,
+      user.username,
+      user.email,
+      user.firstName,
+      user.lastName,
+      user.emailVerified ? 1 : 0,
+      user.enabled ? 1 : 0,
+      user.createdTimestamp,
+      user.kind,
+      user.adminOfOrganization,
+      user.passwordHash,
+    );
   }
 
   async createUser(user: NewUser): Promise<void> {
@@ -340,8 +372,7 @@ export class SqliteStore implements Store {
   }
 
   async findUserByUsername(realm: string, username: string): Promise<UserRecord | undefined> {
-    const row = this
-      .statement('SELECT * FROM users WHERE realm = ? AND lower(username) = lower(?)')
+    const row = this.statement('SELECT * FROM users WHERE realm = ? AND lower(username) = lower(?)')
       .get(realm, username) as Row | undefined;
     return row && userFromRow(row);
   }
@@ -369,8 +400,7 @@ export class SqliteStore implements Store {
       );
       values.push(filter.search, filter.search, filter.search, filter.search);
     }
-    const rows = this
-      .statement(`SELECT * FROM users WHERE ${where.join(' AND ')} ORDER BY lower(username) LIMIT ? OFFSET ?`)
+    const rows = this.statement(`SELECT * FROM users WHERE ${where.join(' AND ')} ORDER BY lower(username) LIMIT ? OFFSET ?`)
       .all(...values, ...page(filter.first, filter.max)) as Row[];
     return rows.map(userFromRow);
   }
@@ -382,21 +412,19 @@ export class SqliteStore implements Store {
       this.db
         .transaction(() => {
           this.insertUser(serviceAccount);
-          this
-            .statement(
-              `INSERT INTO api_keys (client_id, realm, name, secret_hash, permissions, service_account_user_id,
-                 created_timestamp, revoked_timestamp) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-            )
-            .run(
-              key.clientId,
-              key.realm,
-              key.name,
-              key.secretHash,
-              JSON.stringify(key.permissions),
-              key.serviceAccountUserId,
-              key.createdTimestamp,
-              key.revokedTimestamp,
-            );
+          this.statement(
+            `INSERT INTO api_keys (client_id, realm, name, secret_hash, permissions, service_account_user_id,
+               created_timestamp, revoked_timestamp) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+          ).run(
+            key.clientId,
+            key.realm,
+            key.name,
+            key.secretHash,
+            JSON.stringify(key.permissions),
+            key.serviceAccountUserId,
+            key.createdTimestamp,
+            key.revokedTimestamp,
+          );
         })
         .immediate(),
     );
@@ -420,8 +448,7 @@ export class SqliteStore implements Store {
     return this.db.transaction(() => {
       const exists = this.statement('SELECT 1 FROM api_keys WHERE client_id = ?').get(clientId);
       if (!exists) return false;
-      this
-        .statement('UPDATE api_keys SET revoked_timestamp = ? WHERE client_id = ? AND revoked_timestamp IS NULL')
+      this.statement('UPDATE api_keys SET revoked_timestamp = ? WHERE client_id = ? AND revoked_timestamp IS NULL')
         .run(revokedTimestamp, clientId);
       return true;
     }).immediate();
@@ -433,25 +460,22 @@ export class SqliteStore implements Store {
     mapConflicts(() =>
       this.db
         .transaction(() => {
-          this
-            .statement(
-              `INSERT INTO organizations (id, realm, name, display_name, url, domains, attributes, created_timestamp)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-            )
-            .run(
-              org.id,
-              org.realm,
-              org.name,
-              org.displayName,
-              org.url,
-              JSON.stringify(org.domains),
-              JSON.stringify(org.attributes),
-              createdTimestamp,
-            );
+          this.statement(
+            `INSERT INTO organizations (id, realm, name, display_name, url, domains, attributes, created_timestamp)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+          ).run(
+            org.id,
+            org.realm,
+            org.name,
+            org.displayName,
+            org.url,
+            JSON.stringify(org.domains),
+            JSON.stringify(org.attributes),
+            createdTimestamp,
+          );
           if (adminUser) {
             this.insertUser(adminUser);
-            this
-              .statement('INSERT INTO memberships (organization_id, user_id, created_timestamp) VALUES (?, ?, ?)')
+            this.statement('INSERT INTO memberships (organization_id, user_id, created_timestamp) VALUES (?, ?, ?)')
               .run(org.id, adminUser.id, createdTimestamp);
           }
         })
@@ -487,8 +511,7 @@ export class SqliteStore implements Store {
 
   async listOrganizations(realm: string, filter: OrganizationFilter): Promise<Organization[]> {
     const [where, values] = this.orgWhere(realm, filter);
-    const rows = this
-      .statement(`SELECT o.* FROM organizations AS o WHERE ${where} ORDER BY o.name, o.id LIMIT ? OFFSET ?`)
+    const rows = this.statement(`SELECT o.* FROM organizations AS o WHERE ${where} ORDER BY o.name, o.id LIMIT ? OFFSET ?`)
       .all(...values, ...page(filter.first, filter.max)) as Row[];
     return rows.map(orgFromRow);
   }
@@ -513,8 +536,7 @@ export class SqliteStore implements Store {
             sets.push('domains = ?');
             values.push(JSON.stringify(update.domains));
           }
-          const result = this
-            .statement(`UPDATE organizations SET ${sets.join(', ')} WHERE realm = ? AND id = ?`)
+          const result = this.statement(`UPDATE organizations SET ${sets.join(', ')} WHERE realm = ? AND id = ?`)
             .run(...values, realm, id);
           return result.changes > 0;
         })
@@ -537,34 +559,28 @@ export class SqliteStore implements Store {
         const user = this.statement('SELECT 1 FROM users WHERE realm = ? AND id = ?').get(realm, userId);
         if (!org || !user) return false;
         // The unique (organization_id, user_id) constraint makes a repeated add a no-op.
-        this
-          .statement(
-            `INSERT INTO memberships (organization_id, user_id, created_timestamp) VALUES (?, ?, ?)
-             ON CONFLICT (organization_id, user_id) DO NOTHING`,
-          )
-          .run(orgId, userId, createdTimestamp);
+        this.statement(
+          `INSERT INTO memberships (organization_id, user_id, created_timestamp) VALUES (?, ?, ?)
+           ON CONFLICT (organization_id, user_id) DO NOTHING`,
+        ).run(orgId, userId, createdTimestamp);
         return true;
       })
       .immediate();
   }
 
   async removeMember(realm: string, orgId: string, userId: string): Promise<boolean> {
-    const result = this
-      .statement(
-        `DELETE FROM memberships WHERE organization_id = ? AND user_id = ?
-           AND EXISTS (SELECT 1 FROM organizations WHERE id = ? AND realm = ?)`,
-      )
-      .run(orgId, userId, orgId, realm);
+    const result = this.statement(
+      `DELETE FROM memberships WHERE organization_id = ? AND user_id = ?
+         AND EXISTS (SELECT 1 FROM organizations WHERE id = ? AND realm = ?)`,
+    ).run(orgId, userId, orgId, realm);
     return result.changes > 0;
   }
 
   async isMember(realm: string, orgId: string, userId: string): Promise<boolean> {
-    const row = this
-      .statement(
-        `SELECT 1 FROM memberships AS m JOIN organizations AS o ON o.id = m.organization_id
-         WHERE o.realm = ? AND m.organization_id = ? AND m.user_id = ?`,
-      )
-      .get(realm, orgId, userId);
+    const row = this.statement(
+      `SELECT 1 FROM memberships AS m JOIN organizations AS o ON o.id = m.organization_id
+       WHERE o.realm = ? AND m.organization_id = ? AND m.user_id = ?`,
+    ).get(realm, orgId, userId);
     return row !== undefined;
   }
 
@@ -587,34 +603,28 @@ export class SqliteStore implements Store {
 
   async listMembers(realm: string, orgId: string, filter: MemberFilter): Promise<UserRecord[]> {
     const [where, values] = this.memberWhere(realm, orgId, filter);
-    const rows = this
-      .statement(
-        `SELECT u.* FROM memberships AS m JOIN users AS u ON u.id = m.user_id
-           JOIN organizations AS o ON o.id = m.organization_id
-         WHERE ${where} ORDER BY m.seq LIMIT ? OFFSET ?`,
-      )
-      .all(...values, ...page(filter.first, filter.max)) as Row[];
+    const rows = this.statement(
+      `SELECT u.* FROM memberships AS m JOIN users AS u ON u.id = m.user_id
+         JOIN organizations AS o ON o.id = m.organization_id
+       WHERE ${where} ORDER BY m.seq LIMIT ? OFFSET ?`,
+    ).all(...values, ...page(filter.first, filter.max)) as Row[];
     return rows.map(userFromRow);
   }
 
   async countMembers(realm: string, orgId: string, filter: MemberFilter): Promise<number> {
     const [where, values] = this.memberWhere(realm, orgId, filter);
-    const row = this
-      .statement(
-        `SELECT count(*) AS n FROM memberships AS m JOIN users AS u ON u.id = m.user_id
-           JOIN organizations AS o ON o.id = m.organization_id WHERE ${where}`,
-      )
-      .get(...values) as Row;
+    const row = this.statement(
+      `SELECT count(*) AS n FROM memberships AS m JOIN users AS u ON u.id = m.user_id
+         JOIN organizations AS o ON o.id = m.organization_id WHERE ${where}`,
+    ).get(...values) as Row;
     return Number(row.n);
   }
 
   async listUserOrganizations(realm: string, userId: string): Promise<Organization[]> {
-    const rows = this
-      .statement(
-        `SELECT o.* FROM memberships AS m JOIN organizations AS o ON o.id = m.organization_id
-         WHERE o.realm = ? AND m.user_id = ? ORDER BY o.name, o.id`,
-      )
-      .all(realm, userId) as Row[];
+    const rows = this.statement(
+      `SELECT o.* FROM memberships AS m JOIN organizations AS o ON o.id = m.organization_id
+       WHERE o.realm = ? AND m.user_id = ? ORDER BY o.name, o.id`,
+    ).all(realm, userId) as Row[];
     return rows.map(orgFromRow);
   }
 

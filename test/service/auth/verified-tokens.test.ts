@@ -3,7 +3,7 @@ import { VerifiedTokenCache } from '../../../src/service/auth/verified-tokens';
 import { orgsPath } from '../../../src/api';
 import { createTestRealm, getToken, startTestService, type TestService } from '../../helpers/service';
 import { call } from '../support';
-import { SqliteStore } from '../../../src/service/store/sqlite-store';
+import { DEFAULT_REALM_RECHECK_MS, SqliteStore } from '../../../src/service/store/sqlite-store';
 
 describe('VerifiedTokenCache (remembered signature checks)', () => {
   const keyA = generateSigningKey();
@@ -127,7 +127,7 @@ describe('bearer hook with a warm token cache', () => {
     expect(res.json.error).toBe('access_denied');
   });
 
-  it('answers 403 at once when another process disables the realm of a remembered token', async () => {
+  it('answers 403 within the realm recheck interval when another process disables the realm of a remembered token', async () => {
     const key = await createTestRealm(svc, 'warm-cli');
     const token = await getToken(svc, 'warm-cli', key.clientId, key.clientSecret);
     expect((await call(svc, { method: 'GET', url: orgsPath('warm-cli'), token })).status).toBe(200);
@@ -138,6 +138,7 @@ describe('bearer hook with a warm token cache', () => {
     } finally {
       await other.close();
     }
+    await new Promise((resolve) => setTimeout(resolve, DEFAULT_REALM_RECHECK_MS + 20));
     const res = await call(svc, { method: 'GET', url: orgsPath('warm-cli'), token });
     expect(res.status).toBe(403);
     expect(res.json.error).toBe('access_denied');

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateSigningKey } from '../../../src/service/auth/jwt';
-import { SqliteStore } from '../../../src/service/store/sqlite-store';
+import { DEFAULT_REALM_RECHECK_MS, SqliteStore } from '../../../src/service/store/sqlite-store';
 
 const signingKey = generateSigningKey();
 const realm = (name: string) => ({
@@ -19,13 +19,25 @@ describe('SqliteStore caches (realms, prepared statements)', () => {
   let dir: string;
   let file: string;
   let store: SqliteStore;
+  /** An hour: longer than any test, so only the store's own invalidation can refresh a realm. */
+  const NEVER = 3_600_000;
 
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'orgadmin-sqlite-caches-'));
     file = join(dir, 'store.db');
-    store = SqliteStore.open(file);
+    store = SqliteStore.open(file, { realmRecheckMs: NEVER });
     await store.createRealm(realm('acme'));
   });
+
+  /** Disables realm `acme` through a second store on the same file (as the CLI would). */
+  async function disableElsewhere(): Promise<void> {
+    const other = SqliteStore.open(file);
+    try {
+      await other.updateRealm('acme', { enabled: false });
+    } finally {
+      await other.close();
+    }
+  }
   afterEach(async () => {
     await store.close();
     await rm(dir, { recursive: true, force: true });
@@ -37,26 +49,48 @@ describe('SqliteStore caches (realms, prepared statements)', () => {
     expect(await store.getRealm('acme')).toMatchObject({ enabled: false, tokenLifetimeSeconds: 60 });
   });
 
-  it('shows a realm change made by another store on the same file on the next read', async () => {
-    expect((await store.getRealm('acme'))?.enabled).toBe(true);
-    const other = SqliteStore.open(file);
+  it('shows a realm change made by another store within the default recheck interval', async () => {
+    const defaults = SqliteStore.open(file);
     try {
-      await other.updateRealm('acme', { enabled: false });
+      expect((await defaults.getRealm('acme'))?.enabled).toBe(true);
+      await disableElsewhere();
+      await new Promise((resolve) => setTimeout(resolve, DEFAULT_REALM_RECHECK_MS + 20));
+      expect((await defaults.getRealm('acme'))?.enabled).toBe(false);
     } finally {
-      await other.close();
+      await defaults.close();
     }
-    expect((await store.getRealm('acme'))?.enabled).toBe(false);
   });
 
-  it('shows a realm change written by a raw SQLite connection (another process) on the next read', async () => {
-    expect((await store.getRealm('acme'))?.tokenLifetimeSeconds).toBe(300);
-    const raw = new Database(file);
+  it('shows a realm change made by another store on the next read when rechecking every read', async () => {
+    const exact = SqliteStore.open(file, { realmRecheckMs: 0 });
     try {
-      raw.prepare('UPDATE realms SET token_lifetime_seconds = 42 WHERE name = ?').run('acme');
+      expect((await exact.getRealm('acme'))?.enabled).toBe(true);
+      await disableElsewhere();
+      expect((await exact.getRealm('acme'))?.enabled).toBe(false);
     } finally {
-      raw.close();
+      await exact.close();
     }
-    expect((await store.getRealm('acme'))?.tokenLifetimeSeconds).toBe(42);
+  });
+
+  it('shows a realm change written by a raw SQLite connection (another process) after the recheck', async () => {
+    const quick = SqliteStore.open(file, { realmRecheckMs: 10 });
+    try {
+      expect((await quick.getRealm('acme'))?.tokenLifetimeSeconds).toBe(300);
+      const raw = new Database(file);
+      try {
+        raw.prepare('UPDATE realms SET token_lifetime_seconds = 42 WHERE name = ?').run('acme');
+      } finally {
+        raw.close();
+      }
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      expect((await quick.getRealm('acme'))?.tokenLifetimeSeconds).toBe(42);
+    } finally {
+      await quick.close();
+    }
+  });
+
+  it('refuses a negative recheck interval', () => {
+    expect(() => SqliteStore.open(file, { realmRecheckMs: -1 })).toThrow(/realmRecheckMs/);
   });
 
   it('finds a realm created after a read that missed it', async () => {
