@@ -6,9 +6,14 @@
  *
  * Terraform starts the provider three times per plan or apply, so this time is paid three times.
  *
- * Usage: node bench/provider-startup.mjs [BUNDLE] [--runs N] [--node-arg FLAG]...
- *   BUNDLE defaults to dist/provider/terraform-provider-orgadmin.js, built first when missing
- *   (from src/provider/main.ts, or the framework's demo provider while main.ts does not exist).
+ * Usage: node bench/provider-startup.mjs [EXECUTABLE...] [--runs N] [--node-arg FLAG]...
+ *   With EXECUTABLEs: measures each (the first is the "provider" row), interleaved with
+ *   `node -e ''`.
+ *   Without: installs dist/provider/terraform-provider-orgadmin.js (built first when missing) into
+ *   a temporary filesystem mirror with src/provider/install.ts, as `orgadmin provider install`
+ *   does, and measures the installed launcher (with its V8 code cache: what Terraform starts) as
+ *   the "provider" row, next to the bundle run directly (no code cache).
+ * Every executable is started as `node FILE`, like its `#!/usr/bin/env node` line does.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -22,30 +27,30 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const MAGIC_COOKIE = 'd602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2';
 
 function parseArgs(argv) {
-  let bundle;
+  const executables = [];
   let runs = 20;
   const nodeArgs = [];
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--runs') runs = Number(argv[++i]);
     else if (argv[i] === '--node-arg') nodeArgs.push(argv[++i]);
-    else bundle = resolve(argv[i]);
+    else executables.push(resolve(argv[i]));
   }
-  return { bundle, runs, nodeArgs };
+  return { executables, runs, nodeArgs };
 }
 
-/** Loads src/provider/protocol/certificate.ts through esbuild (the bench is plain JS). */
-async function loadCertificateModule() {
+/**
+ * Loads a TypeScript module of src/ through esbuild (the bench is plain JS), compiled as if it
+ * sat at its own place in src/ (install.ts finds package.json from its directory).
+ */
+async function loadSourceModule(relativePath) {
   const esbuild = require('esbuild');
-  const result = await esbuild.build({
-    entryPoints: [join(root, 'src/provider/protocol/certificate.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    write: false,
-  });
+  const file = join(root, relativePath);
+  const result = await esbuild.build({ entryPoints: [file], bundle: true, platform: 'node', format: 'cjs', write: false, logLevel: 'warning' });
   const Module = require('node:module');
-  const mod = new Module('certificate.js');
-  mod._compile(result.outputFiles[0].text, join(root, 'certificate.js'));
+  const mod = new Module(file);
+  mod.filename = file;
+  mod.paths = Module._nodeModulePaths(dirname(file));
+  mod._compile(result.outputFiles[0].text, file.replace(/\.ts$/, '.js'));
   return mod.exports;
 }
 
@@ -97,11 +102,23 @@ function median(values) {
 }
 
 async function main() {
-  const { bundle, runs, nodeArgs } = parseArgs(process.argv.slice(2));
-  const target = await ensureBundle(bundle);
-  const cleanups = [target.cleanup];
+  const { executables, runs, nodeArgs } = parseArgs(process.argv.slice(2));
+  const cleanups = [];
   try {
-    const { generateCertificate } = await loadCertificateModule();
+    const targets = [];
+    if (executables.length > 0) {
+      executables.forEach((path, i) => targets.push({ label: i === 0 ? 'provider, spawn to handshake (TLS)' : `${path}, spawn to handshake`, path }));
+    } else {
+      const bundle = await ensureBundle(undefined);
+      cleanups.push(bundle.cleanup);
+      const { installProvider } = await loadSourceModule('src/provider/install.ts');
+      const mirror = mkdtempSync(join(tmpdir(), 'provider-bench-mirror-'));
+      cleanups.push(() => rmSync(mirror, { recursive: true, force: true }));
+      const installed = await installProvider({ dir: mirror, bundlePath: bundle.path });
+      targets.push({ label: 'provider, spawn to handshake (TLS)', path: installed.path });
+      targets.push({ label: 'bundle run directly (no code cache)', path: bundle.path });
+    }
+    const { generateCertificate } = await loadSourceModule('src/provider/protocol/certificate.ts');
     const clientCert = generateCertificate().certPem;
     // The provider's socket directories go to a private TMPDIR, removed at the end.
     const socketTmp = mkdtempSync(join(tmpdir(), 'provider-bench-sockets-'));
@@ -116,24 +133,24 @@ async function main() {
       PLUGIN_CLIENT_CERT: clientCert,
     };
     const baseline = [];
-    const provider = [];
-    // Interleave the two so machine noise hits both alike; one warm-up each.
+    const times = targets.map(() => []);
+    // Interleave them all so machine noise hits each alike; one warm-up each.
     await timeRun(['-e', ''], env, false);
-    await timeRun([...nodeArgs, target.path], env, true);
+    for (const target of targets) await timeRun([...nodeArgs, target.path], env, true);
     for (let i = 0; i < runs; i++) {
       baseline.push(await timeRun(['-e', ''], env, false));
-      provider.push(await timeRun([...nodeArgs, target.path], env, true));
+      for (const [t, target] of targets.entries()) times[t].push(await timeRun([...nodeArgs, target.path], env, true));
     }
     const b = median(baseline);
-    const p = median(provider);
-    const rows = [
-      ['what', 'median ms', 'min ms', 'max ms'],
-      ["node -e ''", b.toFixed(1), Math.min(...baseline).toFixed(1), Math.max(...baseline).toFixed(1)],
-      ['provider, spawn to handshake (TLS)', p.toFixed(1), Math.min(...provider).toFixed(1), Math.max(...provider).toFixed(1)],
-    ];
+    const row = (label, values) => [label, median(values).toFixed(1), Math.min(...values).toFixed(1), Math.max(...values).toFixed(1)];
+    const rows = [['what', 'median ms', 'min ms', 'max ms'], row("node -e ''", baseline), ...targets.map((target, t) => row(target.label, times[t]))];
     const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-    for (const row of rows) process.stdout.write(`${row.map((cell, c) => cell.padEnd(widths[c])).join('  ')}\n`);
-    process.stdout.write(`ratio provider / node -e '': ${(p / b).toFixed(2)}x (target <= 2.5x; ${runs} runs each; bundle ${target.path})\n`);
+    for (const r of rows) process.stdout.write(`${r.map((cell, c) => cell.padEnd(widths[c])).join('  ')}\n`);
+    for (const [t, target] of targets.entries()) {
+      const ratio = (median(times[t]) / b).toFixed(2);
+      const what = t === 0 ? 'provider' : target.label;
+      process.stdout.write(`ratio ${what} / node -e '': ${ratio}x${t === 0 ? ' (target <= 2.5x)' : ''}; ${runs} runs each; ${target.path}\n`);
+    }
   } finally {
     for (const cleanup of cleanups) cleanup();
   }

@@ -8,17 +8,28 @@
  * <dir>/registry.terraform.io/orgadmin/orgadmin/<version>/<os>_<arch>/
  *   terraform-provider-orgadmin_v<version>   executable `#!/usr/bin/env node` launcher
  *   orgadmin-provider-bundle.js              the self-contained provider bundle
+ *   orgadmin-provider-bundle.<v8>.v8cache    V8 code cache of the bundle (when it could be made)
  * ```
+ *
+ * The code cache spares each provider start the parsing and compiling of the bundle (Terraform
+ * starts the provider three times per command). It is written here, at install time, before
+ * `terraform init` hashes the directory, and never afterwards: a file added later would fail the
+ * lock-file checksum. Its name carries the V8 version it was made with, so another Node.js simply
+ * finds no cache; V8 itself rejects a cache that does not fit (other flags, other source), and the
+ * launcher then compiles the bundle as usual.
  *
  * Everything the provider runs lives in that directory, so the `h1:` hash `terraform init` writes
  * into `.terraform.lock.hcl` covers all of its code (a launcher that required code from elsewhere
  * would let that code change under a locked hash).
  */
+import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { generateCertificate } from './protocol/certificate';
+import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from './protocol/plugin-server';
 
 /** The registry host, namespace and type the provider is installed under. */
 export const PROVIDER_INSTALL_ADDRESS = 'registry.terraform.io/orgadmin/orgadmin';
@@ -29,6 +40,28 @@ export const PROVIDER_INSTALL_ADDRESS = 'registry.terraform.io/orgadmin/orgadmin
  * has that prefix, and `terraform-provider-orgadmin.js` sorts before the launcher.
  */
 export const PROVIDER_BUNDLE_FILE = 'orgadmin-provider-bundle.js';
+
+/**
+ * File name of the bundle's V8 code cache inside the installed package directory, for the V8
+ * version `v8Version` (default: this process's). A cache only fits the V8 that made it.
+ */
+export function providerCodeCacheFile(v8Version: string = process.versions.v8): string {
+  return `orgadmin-provider-bundle.${v8Version}.v8cache`;
+}
+
+/**
+ * The script the launcher compiles from the bundle's text: the bundle wrapped in a CommonJS-style
+ * function, its `#!` line turned into a comment (V8 accepts `#!` only at the very start of a
+ * script). Line numbers stay those of the bundle file. The launcher and the code-cache generator
+ * must compile exactly this text, or V8 rejects the cache.
+ */
+export function bundleScriptSource(bundleText: string): string {
+  const body = bundleText.startsWith('#!') ? `//${bundleText.slice(2)}` : bundleText;
+  return `(function (exports, require, module, __filename, __dirname) {${body}\n})`;
+}
+
+/** How long making the code cache may take before the install goes on without one. */
+const CODE_CACHE_TIMEOUT_MS = 30_000;
 
 /** Where `npm run build:provider` writes the bundle, relative to the package root. */
 const BUNDLE_IN_PACKAGE = join('dist', 'provider', 'terraform-provider-orgadmin.js');
@@ -119,16 +152,105 @@ export function providerVersion(): string {
   return pkg.version;
 }
 
-/** The launcher: tiny, and the same for every version, so that the bundle carries all the code. */
+/**
+ * The launcher: tiny, and the same for every version, so that the bundle carries all the code. It
+ * compiles the bundle with its V8 code cache when there is one that fits (see the module comment),
+ * and runs it as CommonJS would. The wrapping must stay identical to {@link bundleScriptSource}.
+ */
 function launcherSource(): string {
   return [
     '#!/usr/bin/env node',
     '// Launcher of the orgadmin Terraform provider, written by `orgadmin provider install`.',
-    '// It runs the bundle next to it, so the lock-file hash of this directory covers all the code.',
+    '// It runs the bundle next to it, so the lock-file hash of this directory covers all the code;',
+    '// the V8 code cache next to it (made at install time) saves compiling the bundle at every start.',
     "'use strict';",
-    `require('./${PROVIDER_BUNDLE_FILE}');`,
+    "const { readFileSync } = require('fs');",
+    "const { Script } = require('vm');",
+    `const file = __dirname + '/${PROVIDER_BUNDLE_FILE}';`,
+    "let text = readFileSync(file, 'utf8');",
+    "if (text.startsWith('#!')) text = '//' + text.slice(2);",
+    'let cachedData;',
+    'try {',
+    `  cachedData = readFileSync(__dirname + '/orgadmin-provider-bundle.' + process.versions.v8 + '.v8cache');`,
+    '} catch {',
+    '  // No cache for this Node.js: compile from source.',
+    '}',
+    "const script = new Script('(function (exports, require, module, __filename, __dirname) {' + text + '\\n})', { filename: file, cachedData });",
+    'const bundleModule = { exports: {} };',
+    'script.runInThisContext().call(bundleModule.exports, bundleModule.exports, require, bundleModule, file, __dirname);',
     '',
   ].join('\n');
+}
+
+/**
+ * Node.js code run in a child process to make the code cache: it compiles the bundle exactly as
+ * the launcher does, runs it as Terraform would start it until the handshake line (so that the
+ * functions of the start-up path are compiled and land in the cache), then writes the cache and
+ * exits. A bundle that ends without a handshake gets the cache of what it ran.
+ * Arguments: bundle path, script source path, cache path.
+ */
+const CODE_CACHE_GENERATOR = [
+  "'use strict';",
+  "const fs = require('fs');",
+  "const { Script } = require('vm');",
+  'const [file, sourceFile, out] = process.argv.slice(1);',
+  "const script = new Script(fs.readFileSync(sourceFile, 'utf8'), { filename: file });",
+  'let written = false;',
+  'const save = () => {',
+  '  if (written) return;',
+  '  written = true;',
+  '  fs.writeFileSync(out, script.createCachedData());',
+  '};',
+  "process.once('exit', save);",
+  'const writeSync = fs.writeSync;',
+  'fs.writeSync = function (fd, ...rest) {',
+  '  if (fd !== 1) return writeSync.call(this, fd, ...rest);',
+  '  save();',
+  '  process.exit(0);',
+  '};',
+  'const bundleModule = { exports: {} };',
+  "script.runInThisContext().call(bundleModule.exports, bundleModule.exports, require, bundleModule, file, require('path').dirname(file));",
+].join('\n');
+
+/**
+ * Makes the V8 code cache of `bundle` with this Node.js, or returns undefined when that fails
+ * (the provider then runs without one; nothing else depends on it).
+ */
+async function makeCodeCache(bundle: Buffer): Promise<Buffer | undefined> {
+  const work = await mkdtemp(join(tmpdir(), 'orgadmin-code-cache-'));
+  try {
+    // The bundle runs from its own name inside a scratch directory, as it will in the package.
+    const file = join(work, PROVIDER_BUNDLE_FILE);
+    const sourceFile = join(work, 'script.js');
+    const out = join(work, 'cache');
+    await writeFile(file, bundle);
+    await writeFile(sourceFile, bundleScriptSource(bundle.toString('utf8')));
+    const sockets = join(work, 'tmp');
+    await mkdir(sockets);
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      TMPDIR: sockets,
+      [MAGIC_COOKIE_KEY]: MAGIC_COOKIE_VALUE,
+      PLUGIN_PROTOCOL_VERSIONS: '6',
+      // TLS on, as under Terraform, so the certificate code is in the cache too.
+      PLUGIN_CLIENT_CERT: generateCertificate().certPem,
+      TF_LOG: 'off',
+    };
+    // A bundle that fails after starting still leaves the cache of what it ran (written on exit),
+    // and V8 checks any cache before using it; only a killed generator leaves none.
+    await new Promise<void>((resolvePromise) => {
+      execFile(
+        process.execPath,
+        ['-e', CODE_CACHE_GENERATOR, file, sourceFile, out],
+        { env, cwd: work, timeout: CODE_CACHE_TIMEOUT_MS, killSignal: 'SIGKILL' },
+        () => resolvePromise(),
+      );
+    });
+    const cache = await readFile(out).catch(() => undefined);
+    return cache && cache.length > 0 ? cache : undefined;
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
 }
 
 /** One file of the package directory. */
@@ -138,15 +260,20 @@ interface PackageFile {
   mode: number;
 }
 
-/** True when `dir` holds exactly `files`, byte for byte, with the executable bit where expected. */
-async function holdsExactly(dir: string, files: readonly PackageFile[]): Promise<boolean> {
+/**
+ * True when `dir` holds exactly `files`, byte for byte, with the executable bit where expected,
+ * plus the file named `generated` when given (its content is not compared: a code cache made twice
+ * from the same bundle need not be byte-identical, and replacing it would change the lock hash).
+ */
+async function holdsExactly(dir: string, files: readonly PackageFile[], generated?: string): Promise<boolean> {
   let names: string[];
   try {
     names = await readdir(dir);
   } catch {
     return false;
   }
-  if (names.length !== files.length) return false;
+  if (names.length !== files.length + (generated === undefined ? 0 : 1)) return false;
+  if (generated !== undefined && !names.includes(generated)) return false;
   for (const file of files) {
     if (!names.includes(file.name)) return false;
     const path = join(dir, file.name);
@@ -202,7 +329,12 @@ export async function installProvider(options: InstallProviderOptions = {}): Pro
   const target = join(versionDir, platform);
   const result = { address: PROVIDER_INSTALL_ADDRESS, version, path: join(target, executableName), platform };
 
-  if (await holdsExactly(target, files)) return { ...result, status: 'unchanged' };
+  const cacheName = providerCodeCacheFile();
+  if (await holdsExactly(target, files, cacheName)) return { ...result, status: 'unchanged' };
+  const cache = await makeCodeCache(bundle);
+  if (cache) files.push({ name: cacheName, content: cache, mode: 0o644 });
+  // Without a cache this time, an installation that has none either is still the same.
+  else if (await holdsExactly(target, files)) return { ...result, status: 'unchanged' };
 
   let existed: boolean;
   try {

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { isPermission, MAX_NAME_LENGTH, type Member, type Permission } from '../api';
 import { generateSigningKey } from './auth/jwt';
+import { hasControlCharacter } from './text-checks';
 import { generateClientId, generateClientSecret, hashSecret } from './auth/secrets';
 import { StoreConflictError, toMember, type ApiKeyRecord, type RealmRecord, type Store } from './store/store';
 
@@ -97,6 +98,7 @@ function optionalText(field: string, value: string | undefined): string | null {
   if (typeof value !== 'string' || value.length > MAX_NAME_LENGTH) {
     throw new AdminError(`${field} must be a string of at most ${MAX_NAME_LENGTH} characters.`);
   }
+  if (hasControlCharacter(value)) throw new AdminError(`${field} must not contain control characters (U+0000 to U+001F).`);
   return value === '' ? null : value;
 }
 
@@ -175,6 +177,7 @@ export class Admin {
     if (typeof name !== 'string' || name.trim() === '' || name.length > MAX_NAME_LENGTH) {
       throw new AdminError(`API key name "${String(name)}" must be 1 to ${MAX_NAME_LENGTH} characters.`);
     }
+    if (hasControlCharacter(name)) throw new AdminError('API key names must not contain control characters (U+0000 to U+001F).');
     if (!Array.isArray(opts.permissions) || opts.permissions.length === 0) {
       throw new AdminError(`API key "${name}" needs at least one permission.`);
     }
@@ -247,6 +250,7 @@ export class Admin {
     if (typeof username !== 'string' || username.trim() === '' || username.length > MAX_NAME_LENGTH || /\s/.test(username)) {
       throw new AdminError(`Username "${String(username)}" must be 1 to ${MAX_NAME_LENGTH} characters without spaces.`);
     }
+    if (hasControlCharacter(username)) throw new AdminError('Usernames must not contain control characters (U+0000 to U+001F).');
     const lower = username.toLowerCase();
     if (RESERVED_USERNAME_PREFIXES.some((prefix) => lower.startsWith(prefix))) {
       throw new AdminError(`Username "${username}" is reserved for users the service creates itself.`);

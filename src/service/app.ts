@@ -5,7 +5,11 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { VerifiedTokenCache } from './auth/verified-tokens';
 import { type ServiceContext } from './context';
-import { installErrorHandling, ServiceError } from './errors';
+import { AllowedMethods } from './allowed-methods';
+import { installErrorHandling } from './errors';
+import { clientErrorHandler, frameworkErrors } from './framework-errors';
+import { installJsonBodyParser } from './json-body';
+import { refuseControlCharactersInQuery } from './text-checks';
 import { RateLimiter, type RateLimitOptions } from './rate-limit';
 import { discoveryRoutes } from './routes/discovery';
 import { membershipRoutes } from './routes/memberships';
@@ -29,7 +33,7 @@ export interface AppOptions {
   domain?: string;
   /** Public base address for `iss` and links; default: derived from each request's Host and protocol. */
   publicBaseUrl?: string;
-  /** Per-client-id rate limit; off when undefined. */
+  /** Rate limit per realm + client (per realm + user for end users of the public client); off when undefined. */
   rateLimit?: RateLimitOptions;
   /** fastify logger setting (default off). Query-string tokens are redacted from logged URLs. */
   logger?: boolean | object;
@@ -60,11 +64,6 @@ function loggerOption(logger: AppOptions['logger']): FastifyServerOptions['logge
   } as FastifyServerOptions['logger'];
 }
 
-/** JSON.parse reviver that drops keys able to reach prototypes. */
-function safeReviver(key: string, value: unknown): unknown {
-  return key === '__proto__' || key === 'constructor' ? undefined : value;
-}
-
 /** Builds the app (routes, validation, error handling); does not listen. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -72,23 +71,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT_BYTES,
     // Path parameters may be up to 255 characters (after decoding); the router's default is 100.
     routerOptions: { maxParamLength: 2048 },
+    // Failures before the error handler runs (bad percent-encoding, malformed HTTP) answer in the
+    // service's error shape too.
+    frameworkErrors,
+    clientErrorHandler,
   });
   app.setValidatorCompiler(typeboxValidatorCompiler);
-  installErrorHandling(app);
-
-  // An empty JSON body counts as no body (DELETE/PUT with a stray Content-Type must not fail).
-  // Bodies are JSON (or forms where documented); plain text is a wrong content type, not a string body.
-  app.removeContentTypeParser('text/plain');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(text, safeReviver));
-    } catch {
-      done(new ServiceError(400, 'invalid_body', 'The request body is not valid JSON.'), undefined);
-    }
-  });
+  const allowedMethods = new AllowedMethods();
+  allowedMethods.track(app);
+  installErrorHandling(app, (path) => allowedMethods.allowedFor(path));
+  installJsonBodyParser(app);
+  app.addHook('preValidation', refuseControlCharactersInQuery);
 
   const ctx: ServiceContext = {
     store: options.store,

@@ -6,7 +6,7 @@
  * - `invalid_request`, `unsupported_grant_type`, `invalid_client`, `unauthorized_client`,
  *   `invalid_grant`, `access_denied` — token endpoint (RFC 6749 §5.2) and disabled realms;
  * - `invalid_token` (401) and `insufficient_scope` (403) — bearer tokens (RFC 6750 §3.1);
- * - `realm_not_found`, `realm_mismatch`, `not_found` (404);
+ * - `realm_not_found`, `realm_mismatch`, `not_found` (404), `method_not_allowed` (405);
  * - `invalid_body`, `invalid_query`, `invalid_request`, `unsupported_media_type` (400);
  * - `payload_too_large` (413), `conflict` (409), `forbidden` (403), `rate_limited` (429),
  *   `internal_error` (500).
@@ -92,17 +92,33 @@ export function sendError(reply: FastifyReply, error: ServiceError): FastifyRepl
   return reply.status(error.statusCode).type('application/json; charset=utf-8').send(errorBody(error.code, error.description));
 }
 
-/** Installs the error handler and the 404 handler on the app. */
-export function installErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
-    const serviceError = toServiceError(error);
-    if (serviceError.statusCode >= 500) {
-      // Logged with the stack for operators; the client only gets the generic sentence.
-      request.log.error({ err: error }, 'request failed');
+/** The service's error handler: answers any error in the service's shape, logging 5xx. */
+export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const serviceError = toServiceError(error);
+  if (serviceError.statusCode >= 500) {
+    // Logged with the stack for operators; the client only gets the generic sentence.
+    request.log.error({ err: error }, 'request failed');
+  }
+  return sendError(reply, serviceError);
+}
+
+/**
+ * Installs the error handler and the handler of requests no route answers: 405
+ * `method_not_allowed` with `Allow` when `allowedFor` knows other methods for the path, else 404.
+ */
+export function installErrorHandling(app: FastifyInstance, allowedFor: (path: string) => string[] = () => []): void {
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url.split('?')[0];
+    const allowed = allowedFor(path);
+    if (allowed.length > 0) {
+      return sendError(
+        reply,
+        new ServiceError(405, 'method_not_allowed', `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}.`, {
+          Allow: allowed.join(', '),
+        }),
+      );
     }
-    return sendError(reply, serviceError);
+    return sendError(reply, new ServiceError(404, 'not_found', `No operation answers ${request.method} ${path}.`));
   });
-  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) =>
-    sendError(reply, new ServiceError(404, 'not_found', `No operation answers ${request.method} ${request.url.split('?')[0]}.`)),
-  );
 }

@@ -1,10 +1,11 @@
 /**
- * The optional per-client rate limit: a fixed window per client id. In memory, per process —
+ * The optional rate limit: a fixed window per key (realm + client id, or realm + user id for end
+ * users of the public client; see `rateLimitKey` in auth/guards.ts). In memory, per process —
  * enough for one service instance; a shared limiter would go with a shared store.
  */
 import { ServiceError } from './errors';
 
-/** Requests allowed per client id in each window. */
+/** Requests allowed per key (client, or end user) in each window. */
 export interface RateLimitOptions {
   requests: number;
   windowSeconds: number;
@@ -36,7 +37,7 @@ export class RateLimiter {
     window.count += 1;
     if (window.count > this.options.requests) {
       const retryAfter = Math.max(1, Math.ceil((window.start + windowMs - now) / 1000));
-      throw new ServiceError(429, 'rate_limited', `Too many requests for this client; retry after ${retryAfter} seconds.`, {
+      throw new ServiceError(429, 'rate_limited', `Too many requests; retry after ${retryAfter} seconds.`, {
         'Retry-After': String(retryAfter),
       });
     }

@@ -21,10 +21,16 @@ export interface ServerOptions {
   port?: number;
   /** The service's DNS domain. Default `localhost`. */
   domain?: string;
-  /** Per-client-id rate limit; off when undefined. */
+  /** Rate limit per realm + client (per realm + user for end users of the public client); off when undefined. */
   rateLimit?: RateLimitOptions;
   /** Log requests (JSON lines on stdout). Default off. */
   logger?: boolean;
+  /**
+   * The address clients reach the service at (e.g. `https://orgs.example.com` behind a proxy that
+   * terminates TLS): the start of every URL the service writes (`iss`, `Location`, discovery,
+   * portal links). Default: each request's own protocol and Host.
+   */
+  publicBaseUrl?: string;
 }
 
 /** A running service. */
@@ -43,7 +49,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const store = await openStore(options.dataFile);
   let app: FastifyInstance;
   try {
-    app = await buildApp({ store, domain: options.domain, rateLimit: options.rateLimit, logger: options.logger ?? false });
+    app = await buildApp({
+      store,
+      domain: options.domain,
+      rateLimit: options.rateLimit,
+      logger: options.logger ?? false,
+      publicBaseUrl: options.publicBaseUrl,
+    });
     await app.listen({ host, port: options.port ?? 8080 });
   } catch (error) {
     await store.close();

@@ -17,11 +17,17 @@ function resources(): string {
   return `${REQUIRED_PROVIDERS}
 provider "orgadmin" {}
 
-# domains and attributes are left out: imported, they start unmanaged and keep their values.
+# domains and attributes are set to the organization's values (a domain in another case): the
+# import reads them, so the plan after it is empty.
 resource "orgadmin_organization" "acme" {
   name         = "acme-corp"
   display_name = "ACME Corporation"
   url          = "https://acme.example.com"
+  domains      = ["ACME.example.com", "mail.acme.example.com"]
+  attributes = {
+    tier   = ["gold"]
+    region = ["eu", "us"]
+  }
 }
 
 resource "orgadmin_membership" "alice" {
@@ -29,6 +35,7 @@ resource "orgadmin_membership" "alice" {
   user_id         = "${alice!.id}"
 }
 
+# domains and attributes are left out: imported, they stay unmanaged and keep their values.
 resource "orgadmin_organization" "globex" {
   name = "globex"
 }
@@ -46,11 +53,11 @@ beforeAll(async () => {
     name: 'acme-corp',
     displayName: 'ACME Corporation',
     url: 'https://acme.example.com',
-    domains: ['acme.example.com'],
-    attributes: { tier: ['gold'] },
+    domains: ['acme.example.com', 'mail.acme.example.com'],
+    attributes: { tier: ['gold'], region: ['eu', 'us'] },
   });
   await fx.client.addMember(acmeId, fx.users.alice!.id);
-  globexId = await fx.client.createOrganization({ name: 'globex' });
+  globexId = await fx.client.createOrganization({ name: 'globex', domains: ['globex.example.com'], attributes: { owner: ['hank'] } });
   await fx.client.addMember(globexId, fx.users.bob!.id);
   await fx.client.addMember(globexId, fx.users.carol!.id);
   ws = await fx.workspace();
@@ -104,8 +111,34 @@ import {
     expect(plan.code).toBe(0);
     expect((await fx.client.listAllOrganizations()).map((o) => o.id).sort()).toEqual([acmeId, globexId].sort());
     const acme = await fx.client.getOrganization(acmeId);
-    expect(acme.domains).toEqual(['acme.example.com']);
-    expect(acme.attributes).toEqual({ tier: ['gold'] });
+    expect([...acme.domains].sort()).toEqual(['acme.example.com', 'mail.acme.example.com']);
+    expect(acme.attributes).toEqual({ tier: ['gold'], region: ['eu', 'us'] });
+    const globex = await fx.client.getOrganization(globexId);
+    expect(globex.domains).toEqual(['globex.example.com']);
+    expect(globex.attributes).toEqual({ owner: ['hank'] });
+  });
+
+  it('records the imported domains and attributes in state, managed or not', async () => {
+    const show = await ws.run(['show', '-json']);
+    expect(show.code).toBe(0);
+    const resources = (JSON.parse(show.stdout) as { values: { root_module: { resources: Array<{ address: string; values: Record<string, unknown> }> } } })
+      .values.root_module.resources;
+    const values = (address: string): Record<string, unknown> | undefined => resources.find((r) => r.address === address)?.values;
+    expect(values('orgadmin_organization.acme')).toMatchObject({ attributes: { tier: ['gold'], region: ['eu', 'us'] } });
+    expect([...(values('orgadmin_organization.acme')!['domains'] as string[])].sort()).toEqual(['acme.example.com', 'mail.acme.example.com']);
+    expect(values('orgadmin_organization.globex')).toMatchObject({ domains: ['globex.example.com'], attributes: { owner: ['hank'] } });
+  });
+
+  it('plans an in-place update once a configured attribute differs, and applies it', async () => {
+    await ws.writeConfig({ 'main.tf': resources().replace('tier   = ["gold"]', 'tier   = ["platinum"]') });
+    const plan = await ws.plan();
+    expect(plan.stdout).toContain('Plan: 0 to add, 1 to change, 0 to destroy.');
+    const apply = await ws.apply();
+    expect(apply.stderr).toBe('');
+    expect(apply.stdout).toContain('Apply complete! Resources: 0 added, 1 changed, 0 destroyed.');
+    expect((await fx.client.getOrganization(acmeId)).attributes).toEqual({ tier: ['platinum'], region: ['eu', 'us'] });
+    expect((await fx.client.getOrganization(globexId)).attributes).toEqual({ owner: ['hank'] });
+    await ws.writeConfig({ 'main.tf': resources() });
   });
 
   it('refuses a membership import id without the user, naming the expected form', async () => {

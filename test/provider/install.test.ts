@@ -3,13 +3,16 @@ import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'n
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { Script } from 'node:vm';
 import { runProviderCommand } from '../../src/cli/commands/provider';
 import type { CliIO } from '../../src/cli/io';
 import { PROVIDER_SOURCE_ADDRESS } from '../../src/provider';
 import {
+  bundleScriptSource,
   installProvider,
   ProviderInstallError,
   PROVIDER_BUNDLE_FILE,
+  providerCodeCacheFile,
   PROVIDER_INSTALL_ADDRESS,
   providerVersion,
   terraformPlatform,
@@ -55,7 +58,7 @@ describe('terraformPlatform', () => {
 });
 
 describe('installProvider', () => {
-  it('writes the launcher and the bundle into the filesystem-mirror layout', async () => {
+  it('writes the launcher, the bundle and its code cache into the filesystem-mirror layout', async () => {
     const dir = join(root, 'mirror');
     const result = await installProvider({ dir, bundlePath });
     const version = pkg.version;
@@ -69,7 +72,9 @@ describe('installProvider', () => {
       path: join(packageDir, `terraform-provider-orgadmin_v${version}`),
       status: 'installed',
     });
-    expect((await readdir(packageDir)).sort()).toEqual([PROVIDER_BUNDLE_FILE, `terraform-provider-orgadmin_v${version}`].sort());
+    expect((await readdir(packageDir)).sort()).toEqual(
+      [PROVIDER_BUNDLE_FILE, providerCodeCacheFile(), `terraform-provider-orgadmin_v${version}`].sort(),
+    );
     // Terraform runs the first file named terraform-provider-orgadmin*: it must be the launcher.
     expect((await readdir(packageDir)).filter((name) => name.startsWith('terraform-provider-orgadmin'))).toEqual([
       `terraform-provider-orgadmin_v${version}`,
@@ -86,16 +91,48 @@ describe('installProvider', () => {
     expect(stdout).toBe(`fake provider bundle ran from ${dirname(path)}\n`);
   });
 
-  it('leaves identical files alone when run twice', async () => {
+  it('writes a code cache that V8 accepts for the script the launcher compiles', async () => {
+    const { path } = await installProvider({ dir: join(root, 'mirror'), bundlePath });
+    const cachedData = await readFile(join(dirname(path), providerCodeCacheFile()));
+    const script = new Script(bundleScriptSource(FAKE_BUNDLE), { filename: join(dirname(path), PROVIDER_BUNDLE_FILE), cachedData });
+    expect(cachedData.length).toBeGreaterThan(0);
+    expect(script.cachedDataRejected).toBe(false);
+    // A different bundle text does not fit the cache.
+    const other = new Script(bundleScriptSource(`${FAKE_BUNDLE}// another build\n`), { cachedData });
+    expect(other.cachedDataRejected).toBe(true);
+  });
+
+  it('keeps the shebang line of a real bundle as a comment, so line numbers stay those of the file', () => {
+    const source = bundleScriptSource('#!/usr/bin/env node\nmodule.exports = __filename;\n');
+    expect(source.split('\n')[1]).toBe('module.exports = __filename;');
+    const run = new Script(source).runInThisContext() as (e: unknown, r: unknown, m: { exports: unknown }, f: string, d: string) => void;
+    const mod = { exports: undefined as unknown };
+    run.call(undefined, {}, require, mod, '/x/bundle.js', '/x');
+    expect(mod.exports).toBe('/x/bundle.js');
+  });
+
+  it('runs the bundle from source when the code cache does not fit this Node.js', async () => {
+    const { path } = await installProvider({ dir: join(root, 'mirror'), bundlePath });
+    await writeFile(join(dirname(path), providerCodeCacheFile()), 'not a V8 code cache');
+    const { stdout } = await execFileAsync(path, [], { env: process.env });
+    expect(stdout).toBe(`fake provider bundle ran from ${dirname(path)}\n`);
+  });
+
+  it('leaves identical files alone when run twice, code cache included', async () => {
     const dir = join(root, 'mirror');
     const first = await installProvider({ dir, bundlePath });
     const before = await stat(join(dirname(first.path), PROVIDER_BUNDLE_FILE));
+    const cacheBefore = await stat(join(dirname(first.path), providerCodeCacheFile()));
     const second = await installProvider({ dir, bundlePath });
     const after = await stat(join(dirname(first.path), PROVIDER_BUNDLE_FILE));
+    const cacheAfter = await stat(join(dirname(first.path), providerCodeCacheFile()));
 
     expect(second.status).toBe('unchanged');
     expect(after.ino).toBe(before.ino);
     expect(after.mtimeMs).toBe(before.mtimeMs);
+    // The cache is not made again: a new one would change the lock-file hash of the same version.
+    expect(cacheAfter.ino).toBe(cacheBefore.ino);
+    expect(cacheAfter.mtimeMs).toBe(cacheBefore.mtimeMs);
   });
 
   it('replaces a different build as a whole and leaves no temporary directories', async () => {

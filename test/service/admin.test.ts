@@ -76,6 +76,7 @@ describe('Admin', () => {
       ['an unknown permission', 'acme', { name: 'k', permissions: ['fly'] }, /Unknown permission "fly"/],
       ['an empty permission list', 'acme', { name: 'k', permissions: [] }, /at least one permission/],
       ['an empty name', 'acme', { name: '', permissions: ['view-users'] }, /API key name ""/],
+      ['a name with a NUL character', 'acme', { name: 'k\u0000', permissions: ['view-users'] }, /API key names must not contain control characters/],
     ])('refuses %s and creates nothing', async (_what, realm, opts, message) => {
       const before = (await admin.listApiKeys()).length;
       await expect(admin.createApiKey(realm, opts)).rejects.toThrow(message);
@@ -119,6 +120,8 @@ describe('Admin', () => {
       ['an invalid email', { username: 'x1', email: 'not-an-email' }, /Email "not-an-email" is not a valid address/],
       ['an empty username', { username: '' }, /Username ""/],
       ['a reserved username', { username: 'org-admin-123' }, /reserved/],
+      ['a username with a NUL character', { username: 'nul\u0000user' }, /Usernames must not contain control characters/],
+      ['a first name with a control character', { username: 'ctl1', firstName: 'A\u0007' }, /First name must not contain control characters/],
     ])('refuses %s and creates nothing', async (_what, opts, message) => {
       const before = (await admin.listUsers('acme')).length;
       await expect(admin.createUser('acme', opts)).rejects.toThrow(message);

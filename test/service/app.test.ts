@@ -71,17 +71,20 @@ describe('errors and limits', () => {
     expect(res.status).toBe(201);
   });
 
-  it('drops __proto__ keys from JSON bodies', async () => {
-    const res = await call(svc, {
-      method: 'POST',
-      url: orgsPath('acme'),
-      token,
-      payload: '{"name":"proto","attributes":{"__proto__":["x"],"ok":["y"]}}',
-      headers: { 'content-type': 'application/json' },
+  it.each([
+    ['{"name":"proto","attributes":{"__proto__":["x"],"ok":["y"]}}', '__proto__', 'attributes.__proto__'],
+    ['{"name":"ctor","attributes":{"constructor":["x"]}}', 'constructor', 'attributes.constructor'],
+    ['{"__proto__":{"polluted":true},"name":"top"}', '__proto__', '__proto__'],
+  ])('refuses a JSON body with a prototype key (%s) with 400 invalid_body naming it, and creates nothing', async (payload, key, at) => {
+    const before = await svc.store.countOrganizations('acme', {});
+    const res = await call(svc, { method: 'POST', url: orgsPath('acme'), token, payload, headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(400);
+    expect(res.json).toEqual({
+      error: 'invalid_body',
+      error_description: `The request body must not contain the key "${key}" (at ${at}).`,
     });
-    expect(res.status).toBe(201);
-    const got = await call(svc, { method: 'GET', url: String(res.headers.location).replace(svc.baseUrl, ''), token });
-    expect(got.json.attributes).toEqual({ ok: ['y'] });
+    expect(await svc.store.countOrganizations('acme', {})).toBe(before);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });
 
@@ -141,6 +144,54 @@ describe('rate limit', () => {
     const tokenB = await getToken(svc, 'acme', b.clientId, b.clientSecret);
     expect((await call(svc, { method: 'GET', url: orgsPath('acme'), token: tokenB })).status).toBe(200);
     expect(svc.requests.filter((r) => r.status === 429).every((r) => r.clientId === a.clientId)).toBe(true);
+  });
+});
+
+describe('rate limit for end users of the public client', () => {
+  let svc: TestService;
+  beforeAll(async () => {
+    svc = await startTestService({ rateLimit: { requests: 3, windowSeconds: 30 } });
+    await svc.admin.createRealm('acme');
+    await svc.admin.createRealm('other');
+  });
+  afterAll(async () => {
+    await svc.close();
+  });
+
+  const passwordGrant = (realm: string, username: string, password: string) =>
+    postForm(svc, tokenPath(realm), { grant_type: 'password', client_id: 'admin-cli', username, password });
+
+  it('gives each end user (realm + user id) its own budget, token and bearer requests together', async () => {
+    await svc.admin.createUser('acme', { username: 'alice', password: 'alice-pw' });
+    await svc.admin.createUser('acme', { username: 'bob', password: 'bob-pw' });
+    await svc.admin.createUser('other', { username: 'alice', password: 'alice-pw' });
+
+    const aliceToken = (await passwordGrant('acme', 'alice', 'alice-pw')).json.access_token as string; // 1
+    expect((await call(svc, { method: 'GET', url: '/realms/acme/orgs/me', token: aliceToken })).status).toBe(200); // 2
+    expect((await call(svc, { method: 'GET', url: '/realms/acme/orgs/me', token: aliceToken })).status).toBe(200); // 3
+    const limited = await call(svc, { method: 'GET', url: '/realms/acme/orgs/me', token: aliceToken });
+    expect(limited.status).toBe(429);
+    expect(limited.json).toEqual({ error: 'rate_limited', error_description: expect.stringMatching(/^Too many requests; retry after \d+ seconds\.$/) });
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    // Her token requests share her budget, failed ones included.
+    const again = await passwordGrant('acme', 'alice', 'wrong');
+    expect(again.status).toBe(429);
+    expect(again.headers['retry-after']).toBeDefined();
+
+    // Another user of the same realm, and the same username in another realm, are not throttled.
+    const bob = await passwordGrant('acme', 'bob', 'bob-pw');
+    expect(bob.status).toBe(200);
+    expect((await call(svc, { method: 'GET', url: '/realms/acme/orgs/me', token: bob.json.access_token })).status).toBe(200);
+    const otherAlice = await passwordGrant('other', 'alice', 'alice-pw');
+    expect(otherAlice.status).toBe(200);
+    expect((await call(svc, { method: 'GET', url: '/realms/other/orgs/me', token: otherAlice.json.access_token })).status).toBe(200);
+  });
+
+  it('counts attempts for an unknown username on their own, without touching real users', async () => {
+    for (let i = 0; i < 3; i += 1) expect((await passwordGrant('acme', 'nobody', 'x')).status).toBe(400);
+    expect((await passwordGrant('acme', 'NOBODY', 'x')).status).toBe(429);
+    await svc.admin.createUser('acme', { username: 'carol', password: 'carol-pw' });
+    expect((await passwordGrant('acme', 'carol', 'carol-pw')).status).toBe(200);
   });
 });
 

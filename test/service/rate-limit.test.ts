@@ -1,3 +1,4 @@
+import { rateLimitKey } from '../../src/service/auth/guards';
 import { ServiceError } from '../../src/service/errors';
 import { RateLimiter } from '../../src/service/rate-limit';
 
@@ -24,5 +25,14 @@ describe('RateLimiter', () => {
   it('refuses nonsensical settings', () => {
     expect(() => new RateLimiter({ requests: 0, windowSeconds: 1 })).toThrow(/positive integer/);
     expect(() => new RateLimiter({ requests: 1, windowSeconds: 0 })).toThrow(/positive number/);
+  });
+});
+
+describe('rateLimitKey', () => {
+  it('keys API keys by realm + client id, and end users of the public client by realm + user id', () => {
+    expect(rateLimitKey('acme', 'key-1', 'service-account-user')).toBe('acme/client/key-1');
+    expect(rateLimitKey('acme', 'admin-cli', 'user-1')).toBe('acme/user/user-1');
+    expect(rateLimitKey('other', 'admin-cli', 'user-1')).toBe('other/user/user-1');
+    expect(rateLimitKey('acme', 'admin-cli')).toBe('acme/client/admin-cli');
   });
 });

@@ -29,6 +29,20 @@ describe('startServer', () => {
     await server.close();
   });
 
+  it('writes URLs from publicBaseUrl when given (issuer, token endpoint), keeping the path realm', async () => {
+    const server = await startServer({ dataFile: join(dir, 'public.db'), port: 0, publicBaseUrl: 'https://orgs.example.com' });
+    try {
+      await new Admin(server.store).createRealm('acme');
+      const res = await fetch(`${server.url}${discoveryPath('acme')}`);
+      expect(res.status).toBe(200);
+      const discovery = (await res.json()) as { issuer: string; token_endpoint: string };
+      expect(discovery.issuer).toBe('https://orgs.example.com/realms/acme');
+      expect(discovery.token_endpoint).toBe('https://orgs.example.com/realms/acme/protocol/openid-connect/token');
+    } finally {
+      await server.close();
+    }
+  });
+
   it('fails cleanly when the port is taken', async () => {
     const first = await startServer({ dataFile: join(dir, 'a.db'), port: 0 });
     try {

@@ -16,6 +16,8 @@ export interface ServeOptions {
   port: number;
   domain: string;
   rateLimit?: { requests: number; windowSeconds: number };
+  /** The public base address for the URLs the service writes; default from each request. */
+  publicBaseUrl?: string;
 }
 
 /** The signals that stop a foreground service. */
@@ -76,6 +78,27 @@ export function parseRateLimit(value: string): { requests: number; windowSeconds
 }
 
 /**
+ * Parses `--public-url URL`: an absolute http(s) URL without query or fragment (a path is kept:
+ * `https://example.com/orgadmin`). Returned without trailing slashes.
+ * @throws UsageError otherwise.
+ */
+export function parsePublicUrl(value: string): string {
+  const refuse = (why: string): UsageError =>
+    new UsageError(`--public-url must be an absolute http or https URL without query or fragment (${why}), not "${value}".`);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw refuse('not an absolute URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refuse(`scheme ${url.protocol.replace(/:$/, '')}`);
+  // `new URL` drops an empty "?" or "#", so look at the text too.
+  if (value.includes('?') || value.includes('#')) throw refuse('it has a query or fragment');
+  if (url.username !== '' || url.password !== '') throw refuse('it has credentials');
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+}
+
+/**
  * Starts the service, prints `orgadmin listening on URL`, and keeps it running until `stop`
  * settles; then closes the server and its store. `stop` is a parameter so tests and the demo can
  * decide what ends the service.
@@ -124,6 +147,12 @@ const serve = defineCommand(
         valueName: 'N/SECONDS',
         description: 'At most N requests per client per SECONDS, answered 429 beyond (default: off).',
       },
+      'public-url': {
+        type: 'string',
+        valueName: 'URL',
+        description:
+          'Address clients reach the service at, e.g. https://orgs.example.com behind a TLS proxy; starts every URL the service writes (default: from each request).',
+      },
       data: COMMON_FLAGS.data,
     },
   },
@@ -131,12 +160,14 @@ const serve = defineCommand(
     // Validate everything before touching the data file or the network.
     const port = flags.port === undefined ? 8080 : parsePort(flags.port);
     const rateLimit = flags['rate-limit'] === undefined ? undefined : parseRateLimit(flags['rate-limit']);
+    const publicBaseUrl = flags['public-url'] === undefined ? undefined : parsePublicUrl(flags['public-url']);
     const options: ServeOptions = {
       dataFile: resolveDataFile(flags.data, io),
       host: flags.host ?? '127.0.0.1',
       port,
       domain: flags.domain ?? 'localhost',
       rateLimit,
+      publicBaseUrl,
     };
     const stop = listenForStopSignal();
     try {

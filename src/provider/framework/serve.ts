@@ -2,10 +2,11 @@
  * Runs a provider definition as a Terraform plugin in the current process.
  *
  * @example
- * // src/provider/main.ts — the executable Terraform starts
- * import { serveProvider } from './framework/serve';
- * import { orgadminProvider } from './provider';
- * void serveProvider(orgadminProvider);
+ * // A definition at hand (tests, small providers):
+ * void serveProvider(demoProvider);
+ * // src/provider/main.ts — the definition's module loads on the first provider RPC, after the
+ * // handshake line:
+ * void serveProvider({ typeName: 'orgadmin', load: () => require('./provider').orgadminProvider });
  */
 import { GrpcError, GrpcStatus, type UnaryHandler } from '../protocol/grpc-server';
 import { createJsonLogger, logLevelFromEnv, type JsonLogger } from '../protocol/log';

@@ -236,10 +236,23 @@ export class GrpcServer {
   private fail(stream: http2.ServerHttp2Stream, code: number, message: string): void {
     if (stream.destroyed || stream.closed || stream.headersSent) return;
     stream.respond(
-      { ...RESPONSE_HEADERS, 'grpc-status': String(code), 'grpc-message': encodeURIComponent(message) },
+      { ...RESPONSE_HEADERS, 'grpc-status': String(code), 'grpc-message': encodeGrpcMessage(message) },
       { endStream: true },
     );
   }
+}
+
+/**
+ * Percent-encodes a status message for the `grpc-message` trailer as the gRPC protocol asks: the
+ * UTF-8 bytes outside printable ASCII, and `%` itself. (encodeURIComponent would also encode
+ * characters such as `,` that some clients, grpc-js among them, leave encoded when decoding.)
+ */
+export function encodeGrpcMessage(message: string): string {
+  let encoded = '';
+  for (const byte of Buffer.from(message, 'utf8')) {
+    encoded += byte < 0x20 || byte > 0x7e || byte === 0x25 ? `%${byte.toString(16).toUpperCase().padStart(2, '0')}` : String.fromCharCode(byte);
+  }
+  return encoded;
 }
 
 /** Prefixes a message with gRPC's 5-byte frame header (uncompressed, big-endian length). */

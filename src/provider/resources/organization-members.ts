@@ -6,7 +6,8 @@
  * - one apply sends every add and every remove, whatever fails (the Auth0 resource returned early
  *   after its removals, so adds waited for the next apply), and reports every failure together;
  * - the organization's default admin user (`org-admin-<orgId>`) is never listed, counted as drift
- *   or removed (the service refuses with 403);
+ *   or removed (the service refuses with 403); listing it in `user_ids` is refused at apply time,
+ *   since it would otherwise show as a change on every plan;
  * - removing a member only ends the membership, never deletes the user (keycloak PR #1656).
  */
 import type { Member } from '../../api';
@@ -49,6 +50,60 @@ export async function listManagedMembers(ctx: OrgAdminProviderContext, organizat
     { realm },
   );
   return members.filter((member) => !isDefaultAdmin(member, organizationId));
+}
+
+/** Username prefix of the service's admin accounts, which `excludeAdminAccounts` leaves out. */
+const ADMIN_USERNAME_PREFIX = 'org-admin-';
+
+/**
+ * Which of `candidates` (ids about to be added, so absent from the managed member list) are admin
+ * accounts that are already members: the member list Terraform reads hides them, so listed in
+ * `user_ids` they would show as a change on every plan. One search by username prefix, run only
+ * when there is something to add; it needs no other permission than the member list itself.
+ */
+async function listedAdminAccounts(ctx: OrgAdminProviderContext, target: Target, candidates: readonly string[]): Promise<Member[]> {
+  if (candidates.length === 0) return [];
+  const wanted = new Set(candidates);
+  const admins = await ctx.client.listAllMembers(
+    target.organizationId,
+    { search: ADMIN_USERNAME_PREFIX, pageSize: MEMBERS_PAGE.default },
+    { realm: target.realm },
+  );
+  return admins.filter((member) => member.username.startsWith(ADMIN_USERNAME_PREFIX) && wanted.has(member.id));
+}
+
+/**
+ * Refuses, before any change, a `user_ids` that lists admin accounts (the organization's default
+ * admin user above all). Returns false, with an error on `user_ids`, when the apply must stop.
+ */
+async function checkNoAdminAccounts(ctx: OrgAdminProviderContext, target: Target, toAdd: readonly string[], diags: Diagnostics): Promise<boolean> {
+  let listed: Member[];
+  try {
+    listed = await listedAdminAccounts(ctx, target, toAdd);
+  } catch (error) {
+    reportError(diags, error, { action: 'list organization members', target: `of organization ${quote(target.organizationId)} in realm ${quote(target.realm)}`, permission: 'view-organizations' }, reportingFor(ctx, target.realm));
+    return false;
+  }
+  if (listed.length === 0) return true;
+  const defaultAdmin = listed.find((member) => isDefaultAdmin(member, target.organizationId));
+  const others = listed.filter((member) => member !== defaultAdmin).map((member) => member.id).sort();
+  const where = `organization ${quote(target.organizationId)} in realm ${quote(target.realm)}`;
+  const parts: string[] = [];
+  if (defaultAdmin) {
+    parts.push(
+      `\`user_ids\` lists ${quote(defaultAdmin.id)}, the default admin user of ${where} (username ${quote(defaultAdmin.username)}). ` +
+        'The default admin user is always a member and this resource never manages it, so it must not be listed: remove it from `user_ids`.',
+    );
+  }
+  if (others.length > 0) {
+    parts.push(
+      `\`user_ids\` lists admin accounts of other organizations that are already members of ${where}: ${listIds(others)}. ` +
+        'The service leaves admin accounts out of member lists, so this resource cannot manage them: remove them from `user_ids`.',
+    );
+  }
+  parts.push('Listed, they would show as a change on every plan. Nothing was changed.');
+  diags.error(defaultAdmin ? 'Default admin user listed in user_ids' : 'Admin accounts listed in user_ids', parts.join('\n\n'), ['user_ids']);
+  return false;
 }
 
 /** Runs `task` for every item, at most {@link CONCURRENCY} at a time; never stops early. */
@@ -213,7 +268,9 @@ export const organizationMembersResource: Resource<OrgAdminProviderContext> = {
         type: ['set', 'string'],
         required: true,
         description:
-          'The ids of every user that must be a member (the default admin user excepted). Users are added and removed to match.',
+          'The ids of every user that must be a member. Users are added and removed to match. Do not list the ' +
+          'organization\'s default admin user (`org-admin-<organization id>`): it is always a member, and an apply that ' +
+          'lists it fails without changing anything.',
       },
       realm: resourceRealmAttribute,
     },
@@ -254,6 +311,7 @@ export const organizationMembersResource: Resource<OrgAdminProviderContext> = {
     }
     const liveSet = new Set(live);
     const toAdd = [...desired].filter((id) => !liveSet.has(id));
+    if (!(await checkNoAdminAccounts(ctx, target, toAdd, diags))) return null;
     const outcome = await applyChanges(ctx, target, toAdd, [], diags);
     if (diags.hasErrors()) return null;
     return stateOf(target, [...live, ...outcome.added]);
@@ -287,6 +345,7 @@ export const organizationMembersResource: Resource<OrgAdminProviderContext> = {
     const liveSet = new Set(live);
     const toAdd = [...desired].filter((id) => !liveSet.has(id));
     const toRemove = live.filter((id) => !desired.has(id));
+    if (!(await checkNoAdminAccounts(ctx, target, toAdd, diags))) return null;
     ctx.logger.debug('updating organization members', { organizationId: target.organizationId, add: toAdd.length, remove: toRemove.length });
     const outcome = await applyChanges(ctx, target, toAdd, toRemove, diags);
     const removed = new Set(outcome.removed);

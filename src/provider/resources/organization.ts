@@ -1,18 +1,21 @@
 /**
  * `orgadmin_organization`: one organization of a realm. Everything but the realm updates in place.
  *
- * `domains` and `attributes` left out of the configuration (null) are not managed: the provider
- * neither reports nor wipes values set outside Terraform (the Keycloak provider wiped them on every
- * apply, keycloak#1031). Setting them (even to an empty set or map) makes them managed.
+ * `domains` and `attributes` are optional and computed. State always holds the service's values
+ * (read and import fill them), so a configuration that sets them plans no change right after an
+ * import. Left out of the configuration (null), they are not managed: the plan keeps the prior
+ * state's value, so the provider neither reports nor wipes values set outside Terraform (the
+ * Keycloak provider wiped them on every apply, keycloak#1031). Setting them (even to an empty set
+ * or map) makes them managed: drift shows and apply enforces.
  */
 import type { Organization, OrganizationInput } from '../../api';
 import { MAX_NAME_LENGTH } from '../../api';
 import { ConflictError } from '../../client';
 import type { OrgAdminProviderContext } from '../context';
 import { isObjectNotFound, reportError, reportingFor, serviceAnswer } from '../diagnostics';
-import type { Diagnostics, ObjectValue, Resource, Value } from '../framework/types';
+import type { Diagnostics, ObjectValue, PlanModification, Resource, Value } from '../framework/types';
 import { parseImportId } from '../import-id';
-import { isUnknown } from '../protocol/unknown';
+import { containsUnknown, isUnknown } from '../protocol/unknown';
 import { planRealm, resourceRealmAttribute, validateRealm } from '../realm';
 import { knownString, knownStringList, knownStringListMap, quote, sameStringSet } from '../values';
 
@@ -104,29 +107,64 @@ function validateOrganizationConfig(config: ObjectValue, diags: Diagnostics): vo
   validateRealm(config['realm'], diags);
 }
 
-/**
- * Domains for state: keeps the configuration's spelling when the service holds the same domains
- * (the service stores them lowercase), so a mixed-case domain does not show as drift forever.
- */
-function domainsForState(prior: Value | undefined, remote: readonly string[]): Value {
-  const priorList = knownStringList(prior);
-  if (priorList === undefined) return null; // not managed
-  const lowerPrior = priorList.map((d) => d.toLowerCase());
-  return sameStringSet(lowerPrior, remote.map((d) => d.toLowerCase())) ? priorList : [...remote];
+/** Two domain lists name the same domains, ignoring case (the service stores them lowercase). */
+function sameDomains(a: readonly string[], b: readonly string[]): boolean {
+  return sameStringSet(a.map((d) => d.toLowerCase()), b.map((d) => d.toLowerCase()));
 }
 
-/** The state for a remote organization, given the state it refreshes (for unmanaged fields). */
-function stateFromOrganization(org: Organization, realm: string, prior: ObjectValue): ObjectValue {
-  const priorAttributes = prior['attributes'];
+/**
+ * Domains for state: keeps the prior state's spelling (the configuration's, once applied) when the
+ * service holds the same domains, so a mixed-case domain does not show as drift forever; otherwise
+ * the service's domains.
+ */
+function domainsForState(prior: Value | undefined, remote: readonly string[]): string[] {
+  const priorList = knownStringList(prior);
+  return priorList !== undefined && sameDomains(priorList, remote) ? priorList : [...remote];
+}
+
+/**
+ * The state for a remote organization. `prior` is the state being refreshed (null on import): only
+ * its domain spelling is kept. Domains and attributes are always filled, managed or not: whether
+ * they are managed is the configuration's business, decided at plan time.
+ */
+function stateFromOrganization(org: Organization, realm: string, prior: ObjectValue | null): ObjectValue {
   return {
     id: org.id,
     realm: org.realm || realm,
     name: org.name,
     display_name: org.displayName ?? null,
     url: org.url ?? null,
-    domains: domainsForState(prior['domains'], org.domains),
-    attributes: priorAttributes === null || priorAttributes === undefined ? null : cloneAttributes(org.attributes),
+    domains: domainsForState(prior?.['domains'], org.domains),
+    attributes: cloneAttributes(org.attributes),
   };
+}
+
+/**
+ * The resource's own planning of `domains` and `attributes`, after the framework's (which, for
+ * these `useStateForUnknown` attributes, keeps the prior value when the configuration leaves them
+ * null on update and plans them unknown on create).
+ *
+ * - Create, left out: planned as the service will hold them, an empty set and map (the service
+ *   creates an organization without domains or attributes when the body leaves them out), so the
+ *   plan shows known values and the applied state matches it.
+ * - Configured domains equal to the prior state's ignoring case: planned as the prior value.
+ *   Terraform accepts the prior value for a configured attribute ("semantically equal"); it keeps
+ *   an import (which holds the service's lowercase spelling) or a case-only edit from planning an
+ *   update that would change nothing on the service.
+ */
+function planDomainsAndAttributes(config: ObjectValue, priorState: ObjectValue | null, plan: PlanModification): void {
+  if (priorState === null) {
+    if ((config['domains'] ?? null) === null) plan.plannedState['domains'] = [];
+    if ((config['attributes'] ?? null) === null) plan.plannedState['attributes'] = {};
+    return;
+  }
+  const configured = config['domains'] ?? null;
+  if (configured === null || containsUnknown(configured)) return;
+  const configuredList = knownStringList(configured);
+  const priorList = knownStringList(priorState['domains']);
+  if (configuredList !== undefined && priorList !== undefined && sameDomains(configuredList, priorList)) {
+    plan.plannedState['domains'] = priorList;
+  }
 }
 
 function cloneAttributes(attributes: Record<string, string[]>): { [key: string]: Value } {
@@ -176,16 +214,25 @@ async function reportNameTaken(
   diags.error(`Failed to ${action}: the name ${quote(name)} is taken`, detail, ['name']);
 }
 
-/** The body of create and update from a planned state. */
-function organizationInput(planned: ObjectValue): OrganizationInput {
+/** True when the configuration sets `attribute` (even to an empty value): Terraform then manages it. */
+function isManaged(config: ObjectValue, attribute: 'domains' | 'attributes'): boolean {
+  return (config[attribute] ?? null) !== null;
+}
+
+/**
+ * The body of create and update from a planned state. Domains and attributes the configuration
+ * leaves out are left out of the body too (on update the caller fills the attributes, which the
+ * service would otherwise clear).
+ */
+function organizationInput(planned: ObjectValue, config: ObjectValue): OrganizationInput {
   const input: OrganizationInput = {
     name: knownString(planned['name']) ?? '',
     displayName: knownString(planned['display_name']) ?? null,
     url: knownString(planned['url']) ?? null,
   };
-  const domains = knownStringList(planned['domains']);
+  const domains = isManaged(config, 'domains') ? knownStringList(planned['domains']) : undefined;
   if (domains !== undefined) input.domains = [...new Set(domains.map((d) => d.toLowerCase()))];
-  const attributes = knownStringListMap(planned['attributes']);
+  const attributes = isManaged(config, 'attributes') ? knownStringListMap(planned['attributes']) : undefined;
   if (attributes !== undefined) input.attributes = attributes;
   return input;
 }
@@ -197,11 +244,12 @@ export const organizationResource: Resource<OrgAdminProviderContext> = {
     version: 0,
     description:
       'An organization of a realm of the Organization Administration Service.\n\n' +
-      '`domains` and `attributes` are managed only when set: left out, values set outside Terraform are kept and not ' +
-      'reported as drift. Removing them from the configuration stops managing them without deleting them; set them to ' +
-      'an empty set or map to delete every value.\n\n' +
-      'Import by `ID` or `REALM/ID`, e.g. `terraform import orgadmin_organization.example 6f1d3c0e-…`. An import leaves ' +
-      '`domains` and `attributes` unmanaged; when the configuration sets them, the next apply takes them over.',
+      '`domains` and `attributes` always hold the service\'s values in state, but are managed only when set: left out, ' +
+      'values set outside Terraform are kept and not reported as drift. Removing them from the configuration stops ' +
+      'managing them without deleting them; set them to an empty set or map to delete every value.\n\n' +
+      'Import by `ID` or `REALM/ID`, e.g. `terraform import orgadmin_organization.example 6f1d3c0e-…`. An import reads ' +
+      '`domains` and `attributes` too, so a configuration that sets them to the values the organization has plans no ' +
+      'change.',
     attributes: {
       id: {
         type: 'string',
@@ -228,17 +276,24 @@ export const organizationResource: Resource<OrgAdminProviderContext> = {
       domains: {
         type: ['set', 'string'],
         optional: true,
+        computed: true,
+        useStateForUnknown: true,
         description:
-          'The organization\'s DNS domains, e.g. `["example.com"]`. Compared without regard to case and sent lowercase. ' +
-          'Left out: not managed (domains set outside Terraform are kept).',
+          'The organization\'s DNS domains, e.g. `["example.com"]`. Compared without regard to case and sent lowercase; ' +
+          'a domain that differs from the service\'s only in case is not a change. ' +
+          'Left out: not managed (domains set outside Terraform are kept and not reported as drift); the attribute ' +
+          'still reads the organization\'s current domains. Set to `[]` to remove every domain.',
       },
       attributes: {
         type: ['map', ['list', 'string']],
         optional: true,
+        computed: true,
+        useStateForUnknown: true,
         description:
           'Custom attributes: each name holds a list of strings, e.g. `{ tier = ["gold"] }`. ' +
-          'Left out: not managed (attributes set outside Terraform are kept and sent back unchanged on update); ' +
-          'set to `{}` to remove every attribute.',
+          'Left out: not managed (attributes set outside Terraform are kept, not reported as drift, and sent back ' +
+          'unchanged on update); the attribute still reads the organization\'s current attributes. ' +
+          'Set to `{}` to remove every attribute.',
       },
     },
   },
@@ -249,12 +304,13 @@ export const organizationResource: Resource<OrgAdminProviderContext> = {
 
   modifyPlan(ctx, req, plan) {
     planRealm(ctx, req.config, req.priorState, plan);
+    planDomainsAndAttributes(req.config, req.priorState, plan);
   },
 
   async create(ctx, req, diags) {
     const planned = req.plannedState;
     const realm = knownString(planned['realm']) ?? ctx.realm;
-    const input = organizationInput(planned);
+    const input = organizationInput(planned, req.config);
     let id: string;
     try {
       id = await ctx.client.createOrganization(input, { realm });
@@ -267,6 +323,7 @@ export const organizationResource: Resource<OrgAdminProviderContext> = {
       return null;
     }
     ctx.logger.info('created organization', { realm, id });
+    // Domains and attributes left out of the body start empty on the service: planned so.
     return { ...planned, id, realm };
   },
 
@@ -294,7 +351,7 @@ export const organizationResource: Resource<OrgAdminProviderContext> = {
     const planned = req.plannedState;
     const id = knownString(req.priorState['id']) ?? '';
     const realm = knownString(req.priorState['realm']) ?? ctx.realm;
-    const input = organizationInput(planned);
+    const input = organizationInput(planned, req.config);
     const op = { action: 'update organization', target: target(realm, id, input.name), permission: 'manage-organizations' } as const;
     if (input.attributes === undefined) {
       // The service replaces attributes on update (absent means cleared): send the remote ones
@@ -314,6 +371,8 @@ export const organizationResource: Resource<OrgAdminProviderContext> = {
       else reportError(diags, error, op, reportingFor(ctx, realm));
       return null;
     }
+    // Unmanaged domains and attributes keep their planned (prior) value, as Terraform requires of
+    // the applied state; the next refresh records any change made outside Terraform meanwhile.
     return { ...planned, id, realm };
   },
 
@@ -344,9 +403,8 @@ export const organizationResource: Resource<OrgAdminProviderContext> = {
       }
       return null;
     }
-    // Imported domains and attributes start unmanaged (null). Importing them would make a
-    // configuration that leaves them out plan "attributes -> null", which reads as a wipe although
-    // nothing would be deleted; a configuration that sets them plans a harmless in-place update.
-    return stateFromOrganization(org, realm, { domains: null, attributes: null });
+    // Domains and attributes are imported too: a configuration that sets them to these values then
+    // plans no change, and one that leaves them out keeps them unmanaged (optional + computed).
+    return stateFromOrganization(org, realm, null);
   },
 };

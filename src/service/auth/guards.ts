@@ -8,7 +8,9 @@ import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { hasPermission, isPermission, MAX_NAME_LENGTH, type Permission } from '../../api';
 import type { ServiceContext } from '../context';
 import { ServiceError } from '../errors';
+import { hasControlCharacter } from '../text-checks';
 import { TokenError } from './jwt';
+import { PUBLIC_CLIENT_ID } from './public-client';
 
 /** The realm a Host header pins to, or undefined when the host is the bare domain, an IP or foreign. */
 export function realmPinnedByHost(host: string | undefined, domain: string): string | undefined {
@@ -22,7 +24,10 @@ export function realmPinnedByHost(host: string | undefined, domain: string): str
   return label !== '' && !label.includes('.') ? label : undefined;
 }
 
-/** Path parameters are opaque strings of 1–255 characters. */
+/**
+ * Path parameters are opaque strings of 1–255 characters without control characters (nothing the
+ * service stores can contain one, and PostgreSQL text cannot even be asked about U+0000).
+ */
 function checkParams(request: FastifyRequest): void {
   const params = (request.params ?? {}) as Record<string, unknown>;
   for (const [name, value] of Object.entries(params)) {
@@ -30,7 +35,18 @@ function checkParams(request: FastifyRequest): void {
     if (value.length < 1 || value.length > MAX_NAME_LENGTH) {
       throw new ServiceError(400, 'invalid_request', `Path parameter ${name} must be 1 to ${MAX_NAME_LENGTH} characters long.`);
     }
+    if (hasControlCharacter(value)) {
+      throw new ServiceError(400, 'invalid_request', `Path parameter ${name} must not contain control characters (U+0000 to U+001F).`);
+    }
   }
+}
+
+/**
+ * The rate-limit key of a caller: per realm, and per client, except that end users, who all share
+ * the public client, each get their own budget (keyed by their user id).
+ */
+export function rateLimitKey(realm: string, clientId: string, userId?: string): string {
+  return clientId === PUBLIC_CLIENT_ID && userId !== undefined ? `${realm}/user/${userId}` : `${realm}/client/${clientId}`;
 }
 
 /**
@@ -103,7 +119,7 @@ export function bearerHook(ctx: ServiceContext, requirement: Requirement): onReq
     );
     request.auth = { userId: claims.sub, clientId: claims.azp, permissions };
     request.clientId = claims.azp;
-    ctx.rateLimiter?.hit(`client:${claims.azp}`);
+    ctx.rateLimiter?.hit(rateLimitKey(realm.name, claims.azp, claims.sub));
     const needed = requirement.permission;
     if (needed === undefined || hasPermission(permissions, needed)) return;
     const orgId = (request.params as { orgId?: string }).orgId;

@@ -8,6 +8,7 @@ import { Type } from '@sinclair/typebox';
 import {
   ORGS_PAGE,
   orgAdminUsername,
+  orgsPath,
   OrganizationInputSchema,
   OrganizationsQuerySchema,
   type Attributes,
@@ -28,6 +29,12 @@ const CountQuery = Type.Object({ search: Type.Optional(Type.String()), q: Type.O
 const DNS_NAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
 const invalidBody = (description: string): ServiceError => new ServiceError(400, 'invalid_body', description);
+
+/**
+ * Ids an organization cannot have: `GET /orgs/me` and `GET /orgs/count` are other operations, so
+ * an organization with one of these ids could be created but never read.
+ */
+export const RESERVED_ORGANIZATION_IDS: readonly string[] = ['me', 'count'];
 
 /** Domains: lowercased, valid DNS names, duplicates dropped (first occurrence kept). */
 export function normalizeDomains(domains: string[]): string[] {
@@ -169,6 +176,11 @@ export async function organizationRoutes(app: FastifyInstance, opts: { ctx: Serv
     async (request, reply) => {
       const realmRecord = realmOf(request);
       const input = readInput(request.body);
+      if (request.body.id !== undefined && RESERVED_ORGANIZATION_IDS.includes(request.body.id)) {
+        throw invalidBody(
+          `id "${request.body.id}" is reserved: GET ${orgsPath(realmRecord.name)}/${request.body.id} is another operation, so the organization could never be read.`,
+        );
+      }
       const id = request.body.id ?? randomUUID();
       const org: Organization = {
         id,

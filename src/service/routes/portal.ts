@@ -9,11 +9,12 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { issuer, orgAdminUsername, orgPath, realmPath, type Organization, type PortalLink } from '../../api';
+import { issuer, orgAdminUsername, orgPath, type Organization, type PortalLink } from '../../api';
 import { bearerHook, realmHook } from '../auth/guards';
 import { signJwt, TokenError, verifyJwt } from '../auth/jwt';
 import { authOf, baseUrlOf, realmOf, type ServiceContext } from '../context';
-import { notFound, ServiceError } from '../errors';
+import { handleError, notFound, sendError, ServiceError } from '../errors';
+import { hasControlCharacter } from '../text-checks';
 import type { UserRecord } from '../store/store';
 
 const OrgParams = Type.Object({ realm: Type.String(), orgId: Type.String() });
@@ -49,6 +50,9 @@ ${org.url ? `<p>Website: ${e(org.url)}</p>` : ''}
 `;
 }
 
+/** The sentence of a portal-link request whose body has another content type. */
+const PORTAL_LINK_MEDIA_TYPES = 'The request body must be sent as application/x-www-form-urlencoded or application/json.';
+
 const badPortalToken = (description: string): ServiceError => new ServiceError(401, 'invalid_token', description);
 
 /** Registers the portal link endpoint and the portal page. */
@@ -62,6 +66,13 @@ export async function portalRoutes(app: FastifyInstance, opts: { ctx: ServiceCon
     {
       schema: { params: OrgParams },
       onRequest: [realmHook(ctx), bearerHook(ctx, { permission: 'manage-organizations' })],
+      // This operation reads forms as well as JSON, so a wrong content type says both.
+      errorHandler: (error, request, reply) => {
+        if ((error as { code?: string }).code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+          return sendError(reply, new ServiceError(400, 'unsupported_media_type', PORTAL_LINK_MEDIA_TYPES));
+        }
+        return handleError(error, request, reply);
+      },
     },
     async (request): Promise<PortalLink> => {
       const realm = realmOf(request);
@@ -70,6 +81,10 @@ export async function portalRoutes(app: FastifyInstance, opts: { ctx: ServiceCon
       for (const field of ['userId', 'baseUri']) {
         if (body[field] !== undefined && typeof body[field] !== 'string') {
           throw new ServiceError(400, 'invalid_body', `${field} must be a single string.`);
+        }
+        // Form bodies do not pass the JSON parser's check, so it is repeated here.
+        if (typeof body[field] === 'string' && hasControlCharacter(body[field])) {
+          throw new ServiceError(400, 'invalid_body', `${field} must not contain control characters (U+0000 to U+001F).`);
         }
       }
       const userId = body.userId === '' ? undefined : (body.userId as string | undefined);
@@ -102,11 +117,10 @@ export async function portalRoutes(app: FastifyInstance, opts: { ctx: ServiceCon
         iat: now,
         exp: now + ctx.portalLinkLifetimeSeconds,
       });
-      return {
-        user: user.id,
-        link: `${base}${orgPath(realm.name, orgId)}/portal?token=${encodeURIComponent(token)}`,
-        redirect: baseUri ?? `${base}${realmPath(realm.name)}`,
-      };
+      const link = `${base}${orgPath(realm.name, orgId)}/portal?token=${encodeURIComponent(token)}`;
+      // Without baseUri there is no caller page to go back to; the portal page itself is the one
+      // page of this service the user can open (the realm's base path is not a page).
+      return { user: user.id, link, redirect: baseUri ?? link };
     },
   );
 
@@ -115,6 +129,8 @@ export async function portalRoutes(app: FastifyInstance, opts: { ctx: ServiceCon
     { schema: { params: OrgParams, querystring: PageQuery }, onRequest: realmHook(ctx) },
     async (request, reply) => {
       const realm = realmOf(request);
+      // A disabled realm serves nothing, the portal included (as for every bearer route).
+      if (!realm.enabled) throw new ServiceError(403, 'access_denied', `Realm ${realm.name} is disabled.`);
       const { orgId } = request.params;
       const token = request.query.token;
       if (!token) throw badPortalToken('The portal link has no token.');

@@ -6,18 +6,17 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Permission, type TokenResponse } from '../../api';
-import { realmHook } from '../auth/guards';
+import { rateLimitKey, realmHook } from '../auth/guards';
+import { PUBLIC_CLIENT_ID } from '../auth/public-client';
 import { signJwt } from '../auth/jwt';
 import { verifySecret } from '../auth/secrets';
 import { baseUrlOf, realmOf, type ServiceContext } from '../context';
 import { ServiceError } from '../errors';
+import { hasControlCharacter } from '../text-checks';
 import { issuer } from '../../api';
 
-/**
- * The public client end users name with the password grant (as Keycloak's `admin-cli`): it has no
- * secret and cannot use `client_credentials`. API keys may use the password grant too.
- */
-export const PUBLIC_CLIENT_ID = 'admin-cli';
+/** Still importable from here, where it was first defined (it now lives in auth/public-client.ts). */
+export { PUBLIC_CLIENT_ID };
 
 type Form = Record<string, string | undefined>;
 
@@ -89,17 +88,31 @@ export async function tokenRoutes(app: FastifyInstance, opts: { ctx: ServiceCont
       if (!clientId) throw new ServiceError(400, 'invalid_client', 'Missing form parameter: client_id.');
       const secret = form.client_id ? (form.client_secret ?? (basic?.id === form.client_id ? basic.secret : undefined)) : basic?.secret;
       request.clientId = clientId;
-      ctx.rateLimiter?.hit(`client:${clientId}`);
+      // No client or user the service stores has a control character in its name.
+      if (hasControlCharacter(clientId)) throw invalidClient();
+      if (form.username !== undefined && hasControlCharacter(form.username)) {
+        throw new ServiceError(400, 'invalid_grant', 'Invalid user credentials.');
+      }
 
       let subject: string;
       let permissions: Permission[];
       if (clientId === PUBLIC_CLIENT_ID) {
+        // End users share the public client, so each one is counted on its own: by user id once
+        // the username is known to the realm (the same key as their bearer requests), else by
+        // the username asked for. Counted before the password check, so failed attempts count.
+        if (ctx.rateLimiter && grantType === 'password' && form.username) {
+          const named = await ctx.store.findUserByUsername(realm.name, form.username);
+          ctx.rateLimiter.hit(named ? rateLimitKey(realm.name, clientId, named.id) : `${realm.name}/username/${form.username.toLowerCase()}`);
+        } else {
+          ctx.rateLimiter?.hit(rateLimitKey(realm.name, clientId));
+        }
         if (grantType !== 'password') {
           throw new ServiceError(401, 'unauthorized_client', 'The public client may only use the password grant.');
         }
         permissions = [];
         subject = '';
       } else {
+        ctx.rateLimiter?.hit(rateLimitKey(realm.name, clientId));
         const key = await ctx.store.getApiKey(clientId);
         if (!key || key.realm !== realm.name || key.revokedTimestamp !== null) throw invalidClient();
         if (!secret || !(await verifySecret(secret, key.secretHash))) throw unauthorizedClient();

@@ -5,10 +5,9 @@
  * same cascades. Every method is one statement or one transaction, and every uniqueness rule is a
  * constraint, so concurrent requests from any number of instances cannot create duplicates.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Pool, type PoolClient, type PoolConfig, type QueryResultRow } from 'pg';
-import type { Attributes, Organization, Permission } from '../../api';
+import type { Attributes, Organization } from '../../api';
 import {
   StoreConflictError,
   type ApiKeyRecord,
@@ -19,9 +18,10 @@ import {
   type RealmUpdate,
   type Store,
   type UserFilter,
-  type UserKind,
   type UserRecord,
 } from './store';
+import { readMigrations, type Migration } from './migrations';
+import { rowReaders, JSON_PARSED } from './rows';
 
 /**
  * Directory of the `.sql` migrations. The same relative path works from `src/` (jest through SWC)
@@ -52,25 +52,6 @@ export interface PostgresStoreOptions {
 }
 
 type Row = QueryResultRow;
-
-/** One migration file: `NNN_name.sql`. */
-interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-}
-
-/** Reads the migration files in version order. */
-function readMigrations(dir: string): Migration[] {
-  return readdirSync(dir)
-    .filter((file) => /^\d{3}_[\w-]+\.sql$/.test(file))
-    .sort()
-    .map((file) => ({
-      version: Number(file.slice(0, 3)),
-      name: file.slice(4, -4),
-      sql: readFileSync(join(dir, file), 'utf8'),
-    }));
-}
 
 /** Which rule each unique constraint of the schema (migrations/postgres) enforces. */
 const CONFLICTS_BY_CONSTRAINT: Record<string, string> = {
@@ -126,65 +107,11 @@ function assertStorable(what: string, ...values: Array<string | null | undefined
   }
 }
 
-const nullableString = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
 /** `bigint` columns arrive as strings (they may exceed 2^53 in general; ours never do). */
 const int = (value: unknown): number => Number(value);
 
-function realmFromRow(row: Row): RealmRecord {
-  return {
-    name: String(row.name),
-    enabled: row.enabled === true,
-    tokenLifetimeSeconds: int(row.token_lifetime_seconds),
-    createAdminUser: row.create_admin_user === true,
-    createdTimestamp: int(row.created_timestamp),
-    privateKeyPem: String(row.private_key_pem),
-    publicKeyPem: String(row.public_key_pem),
-    keyId: String(row.key_id),
-  };
-}
-
-function userFromRow(row: Row): UserRecord {
-  return {
-    id: String(row.id),
-    realm: String(row.realm),
-    username: String(row.username),
-    email: nullableString(row.email),
-    firstName: nullableString(row.first_name),
-    lastName: nullableString(row.last_name),
-    emailVerified: row.email_verified === true,
-    enabled: row.enabled === true,
-    createdTimestamp: int(row.created_timestamp),
-    kind: String(row.kind) as UserKind,
-    adminOfOrganization: nullableString(row.admin_of_organization),
-    passwordHash: nullableString(row.password_hash),
-  };
-}
-
-function orgFromRow(row: Row): Organization {
-  // `pg` parses json columns already.
-  return {
-    id: String(row.id),
-    name: String(row.name),
-    displayName: nullableString(row.display_name),
-    url: nullableString(row.url),
-    domains: row.domains as string[],
-    attributes: row.attributes as Attributes,
-    realm: String(row.realm),
-  };
-}
-
-function apiKeyFromRow(row: Row): ApiKeyRecord {
-  return {
-    clientId: String(row.client_id),
-    realm: String(row.realm),
-    name: String(row.name),
-    secretHash: String(row.secret_hash),
-    permissions: row.permissions as Permission[],
-    serviceAccountUserId: String(row.service_account_user_id),
-    createdTimestamp: int(row.created_timestamp),
-    revokedTimestamp: row.revoked_timestamp === null ? null : int(row.revoked_timestamp),
-  };
-}
+// `pg` parses jsonb columns already.
+const { realmFromRow, userFromRow, orgFromRow, apiKeyFromRow } = rowReaders(JSON_PARSED);
 
 /** Collects positional parameters (`$1`, `$2`, …) while a statement is assembled. */
 class Params {

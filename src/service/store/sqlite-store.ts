@@ -5,9 +5,9 @@
  * break them either.
  */
 import Database from 'better-sqlite3';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Attributes, Organization, Permission } from '../../api';
+import type { Attributes, Organization } from '../../api';
 import {
   StoreConflictError,
   type ApiKeyRecord,
@@ -18,9 +18,10 @@ import {
   type RealmUpdate,
   type Store,
   type UserFilter,
-  type UserKind,
   type UserRecord,
 } from './store';
+import { readMigrations, type Migration } from './migrations';
+import { rowReaders, JSON_AS_TEXT } from './rows';
 
 /**
  * Directory of the `.sql` migrations. The same relative path works from `src/` (jest through SWC)
@@ -30,25 +31,6 @@ import {
 export const SQLITE_MIGRATIONS_DIR = join(__dirname, 'migrations', 'sqlite');
 
 type Row = Record<string, unknown>;
-
-/** One migration file: `NNN_name.sql`. */
-interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-}
-
-/** Reads the migration files in version order. */
-function readMigrations(dir: string): Migration[] {
-  return readdirSync(dir)
-    .filter((file) => /^\d{3}_[\w-]+\.sql$/.test(file))
-    .sort()
-    .map((file) => ({
-      version: Number(file.slice(0, 3)),
-      name: file.slice(4, -4),
-      sql: readFileSync(join(dir, file), 'utf8'),
-    }));
-}
 
 /** Maps a SQLite unique-constraint failure to the rule that was broken. */
 function conflictFrom(error: unknown): StoreConflictError | undefined {
@@ -77,63 +59,9 @@ function mapConflicts<T>(fn: () => T): T {
   }
 }
 
-const bool = (value: unknown): boolean => value === 1 || value === true;
-const nullableString = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
 
-function realmFromRow(row: Row): RealmRecord {
-  return {
-    name: String(row.name),
-    enabled: bool(row.enabled),
-    tokenLifetimeSeconds: Number(row.token_lifetime_seconds),
-    createAdminUser: bool(row.create_admin_user),
-    createdTimestamp: Number(row.created_timestamp),
-    privateKeyPem: String(row.private_key_pem),
-    publicKeyPem: String(row.public_key_pem),
-    keyId: String(row.key_id),
-  };
-}
-
-function userFromRow(row: Row): UserRecord {
-  return {
-    id: String(row.id),
-    realm: String(row.realm),
-    username: String(row.username),
-    email: nullableString(row.email),
-    firstName: nullableString(row.first_name),
-    lastName: nullableString(row.last_name),
-    emailVerified: bool(row.email_verified),
-    enabled: bool(row.enabled),
-    createdTimestamp: Number(row.created_timestamp),
-    kind: String(row.kind) as UserKind,
-    adminOfOrganization: nullableString(row.admin_of_organization),
-    passwordHash: nullableString(row.password_hash),
-  };
-}
-
-function orgFromRow(row: Row): Organization {
-  return {
-    id: String(row.id),
-    name: String(row.name),
-    displayName: nullableString(row.display_name),
-    url: nullableString(row.url),
-    domains: JSON.parse(String(row.domains)) as string[],
-    attributes: JSON.parse(String(row.attributes)) as Attributes,
-    realm: String(row.realm),
-  };
-}
-
-function apiKeyFromRow(row: Row): ApiKeyRecord {
-  return {
-    clientId: String(row.client_id),
-    realm: String(row.realm),
-    name: String(row.name),
-    secretHash: String(row.secret_hash),
-    permissions: JSON.parse(String(row.permissions)) as Permission[],
-    serviceAccountUserId: String(row.service_account_user_id),
-    createdTimestamp: Number(row.created_timestamp),
-    revokedTimestamp: row.revoked_timestamp === null ? null : Number(row.revoked_timestamp),
-  };
-}
+// JSON columns are stored as text.
+const { realmFromRow, userFromRow, orgFromRow, apiKeyFromRow } = rowReaders(JSON_AS_TEXT);
 
 /** `LIMIT ? OFFSET ?` values; SQLite reads LIMIT -1 as "no limit". */
 function page(first: number | undefined, max: number | undefined): [number, number] {

@@ -2,6 +2,8 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import { discoveryPath, tokenPath } from '../../../src/api';
 import { BIN, childEnv, ensureBuilt } from '../compiled-cli';
+import { main } from '../../../src/cli/main';
+import { captureIO } from '../capture-io';
 import { createSandbox, type CliSandbox } from '../harness';
 
 /** A running `node bin/orgadmin.js serve` and what it has printed so far. */
@@ -86,12 +88,39 @@ describe('orgadmin serve (real process)', () => {
   });
 });
 
+describe('orgadmin serve --public-url (in process)', () => {
+  it('writes the issuer and the token endpoint from the public URL, not from the request', async () => {
+    const { io, out, err } = captureIO(sandbox.dir);
+    const exit = main(['serve', '--port', '0', '--public-url', 'https://orgs.example.com/', '--data', sandbox.dataFile], io);
+    const deadline = Date.now() + 10_000;
+    while (!/listening on /.test(out()) && Date.now() < deadline && err() === '') await new Promise((resolve) => setTimeout(resolve, 20));
+    const url = /^orgadmin listening on (http:\/\/127\.0\.0\.1:\d+)\n$/.exec(out())?.[1];
+    try {
+      expect(url).toBeDefined();
+      const response = await fetch(`${url}${discoveryPath('acme')}`);
+      expect(response.status).toBe(200);
+      const discovery = (await response.json()) as { issuer: string; token_endpoint: string };
+      expect(discovery.issuer).toBe('https://orgs.example.com/realms/acme');
+      expect(discovery.token_endpoint).toBe(`https://orgs.example.com${tokenPath('acme')}`);
+    } finally {
+      // The command waits for SIGINT/SIGTERM through process listeners; emitting the event stops it.
+      process.emit('SIGTERM', 'SIGTERM');
+    }
+    expect(await exit).toBe(0);
+    expect(err()).toBe('');
+  });
+});
+
 describe('orgadmin serve (bad input)', () => {
   it.each([
     [['--port', 'http'], 'orgadmin: --port must be a whole number from 0 to 65535, not "http".\n'],
     [['--port', '70000'], 'orgadmin: --port must be a whole number from 0 to 65535, not "70000".\n'],
     [['--rate-limit', '100'], 'orgadmin: --rate-limit must be REQUESTS/SECONDS with two positive whole numbers (e.g. 100/60), not "100".\n'],
     [['--rate-limit', '0/60'], 'orgadmin: --rate-limit must be REQUESTS/SECONDS with two positive whole numbers (e.g. 100/60), not "0/60".\n'],
+    [['--public-url', 'orgs.example.com'], 'orgadmin: --public-url must be an absolute http or https URL without query or fragment (not an absolute URL), not "orgs.example.com".\n'],
+    [['--public-url', 'ftp://orgs.example.com'], 'orgadmin: --public-url must be an absolute http or https URL without query or fragment (scheme ftp), not "ftp://orgs.example.com".\n'],
+    [['--public-url', 'https://orgs.example.com/?x=1'], 'orgadmin: --public-url must be an absolute http or https URL without query or fragment (it has a query or fragment), not "https://orgs.example.com/?x=1".\n'],
+    [['--public-url', 'https://orgs.example.com#top'], 'orgadmin: --public-url must be an absolute http or https URL without query or fragment (it has a query or fragment), not "https://orgs.example.com#top".\n'],
     [['--json'], 'orgadmin: unknown flag --json for "orgadmin serve"; see "orgadmin serve --help".\n'],
   ])('refuses %j as a usage error before listening', async (flags, message) => {
     const listenersBefore = process.listenerCount('SIGTERM');

@@ -112,6 +112,64 @@ describe('orgadmin_organization_members', () => {
     expect(await h.ctx.client.isMember(orgId, users[1]!)).toBe(false);
   });
 
+  describe('the default admin user listed in user_ids', () => {
+    const adminOf = async (orgId: string): Promise<string> =>
+      (await allMembers(orgId)).find((m) => m.username === orgAdminUsername(orgId))!.id;
+
+    it('refuses a create that lists it, with an error on user_ids, and adds nobody', async () => {
+      const orgId = await newOrg();
+      const adminId = await adminOf(orgId);
+      const config = resourceConfig(resource, { organization_id: orgId, user_ids: [users[0]!, adminId] });
+      const planned = await plan(resource, h.ctx, config, null);
+      const before = h.svc.requests.length;
+      const diags = new Collector();
+      expect(await resource.create(h.ctx, { plannedState: planned.plannedState, config }, diags)).toBeNull();
+      expect(diags.errors).toEqual([
+        expect.objectContaining({ summary: 'Default admin user listed in user_ids', path: ['user_ids'] }),
+      ]);
+      expect(diags.errors[0]!.detail).toContain(adminId);
+      expect(diags.errors[0]!.detail).toContain(orgAdminUsername(orgId));
+      expect(diags.errors[0]!.detail).toContain('always a member');
+      expect(diags.errors[0]!.detail).toContain('Nothing was changed.');
+      expect(h.svc.requests.slice(before).every((r) => r.method === 'GET')).toBe(true);
+      expect(await h.ctx.client.isMember(orgId, users[0]!)).toBe(false);
+    });
+
+    it('refuses an update that lists it and changes nothing', async () => {
+      const orgId = await newOrg();
+      const adminId = await adminOf(orgId);
+      const state = await createResource(resource, h.ctx, { organization_id: orgId, user_ids: [users[0]!] });
+      const before = h.svc.requests.length;
+      const { state: updated, diags } = await updateResource(resource, h.ctx, state, { organization_id: orgId, user_ids: [users[1]!, adminId] });
+      expect(updated).toBeNull();
+      expect(diags.errors).toEqual([expect.objectContaining({ summary: 'Default admin user listed in user_ids', path: ['user_ids'] })]);
+      expect(h.svc.requests.slice(before).every((r) => r.method === 'GET')).toBe(true);
+      expect(await h.ctx.client.isMember(orgId, users[0]!)).toBe(true);
+      expect(await h.ctx.client.isMember(orgId, users[1]!)).toBe(false);
+    });
+
+    it('refuses the admin account of another organization that is a member, which member lists hide as well', async () => {
+      const orgId = await newOrg();
+      const otherOrgId = await newOrg();
+      const otherAdminId = await adminOf(otherOrgId);
+      await h.ctx.client.addMember(orgId, otherAdminId);
+      const config = resourceConfig(resource, { organization_id: orgId, user_ids: [otherAdminId] });
+      const planned = await plan(resource, h.ctx, config, null);
+      const diags = new Collector();
+      expect(await resource.create(h.ctx, { plannedState: planned.plannedState, config }, diags)).toBeNull();
+      expect(diags.errors).toEqual([expect.objectContaining({ summary: 'Admin accounts listed in user_ids', path: ['user_ids'] })]);
+      expect(diags.errors[0]!.detail).toContain(otherAdminId);
+    });
+
+    it('accepts a user whose email merely mentions an admin account name', async () => {
+      const orgId = await newOrg();
+      const lookalike = (await h.svc.admin.createUser('acme', { username: `lookalike-${orgCounter}`, email: `org-admin-${orgCounter}@example.com` })).id;
+      const state = await createResource(resource, h.ctx, { organization_id: orgId, user_ids: [lookalike] });
+      expect(state['user_ids']).toEqual([lookalike]);
+      expect(await resource.read(h.ctx, { state }, new Collector())).toEqual(state);
+    });
+  });
+
   it('reads and updates 250 members across pages', async () => {
     const orgId = await newOrg();
     const many: string[] = [];

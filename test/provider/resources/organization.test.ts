@@ -1,4 +1,6 @@
-import { organizationResource as resource } from '../../../src/provider/resources/organization';
+import { ProviderHarness } from '../../../src/provider/framework/testing';
+import type { ObjectValue } from '../../../src/provider/framework/types';
+import { organizationResource as resource, ORGANIZATION_RESOURCE_TYPE as TYPE } from '../../../src/provider/resources/organization';
 import { UNKNOWN } from '../../../src/provider/protocol/unknown';
 import { Collector, createResource, plan, resourceConfig, startHarness, updateResource, type Harness } from './harness';
 
@@ -116,8 +118,8 @@ describe('orgadmin_organization', () => {
 
   it('keeps attributes and domains set outside Terraform when they are not configured', async () => {
     const created = await createResource(resource, h.ctx, { name: 'unmanaged-attrs', display_name: 'Before' });
-    expect(created['attributes']).toBeNull();
-    expect(created['domains']).toBeNull();
+    expect(created['attributes']).toEqual({});
+    expect(created['domains']).toEqual([]);
     const id = created['id'] as string;
     await h.ctx.client.updateOrganization(id, {
       name: 'unmanaged-attrs',
@@ -128,12 +130,12 @@ describe('orgadmin_organization', () => {
 
     const readDiags = new Collector();
     const refreshed = await resource.read(h.ctx, { state: created }, readDiags);
-    // Not managed: no drift reported.
-    expect(refreshed).toEqual(created);
+    // Read records the service's values; not configured, they are not drift (see the plans below).
+    expect(refreshed).toEqual({ ...created, attributes: { billing: ['external'] }, domains: ['outside.example.com'] });
 
     const { state, diags } = await updateResource(resource, h.ctx, refreshed!, { name: 'unmanaged-attrs', display_name: 'After' });
     expect(diags.items).toEqual([]);
-    expect(state).toMatchObject({ display_name: 'After', attributes: null, domains: null });
+    expect(state).toMatchObject({ display_name: 'After', attributes: { billing: ['external'] }, domains: ['outside.example.com'] });
     expect(await h.ctx.client.getOrganization(id)).toMatchObject({
       displayName: 'After',
       attributes: { billing: ['external'] },
@@ -197,6 +199,151 @@ describe('orgadmin_organization', () => {
     await expect(h.ctx.client.getOrganization(created['id'] as string)).rejects.toMatchObject({ status: 404 });
   });
 
+  describe('optional and computed domains and attributes, through the provider service', () => {
+    let tf: ProviderHarness<unknown>;
+    let counter = 0;
+    const uniqueName = (prefix: string): string => `${prefix}-${(counter += 1)}`;
+
+    beforeAll(async () => {
+      tf = new ProviderHarness(h.provider as never);
+      expect(await tf.configure({ base_url: h.svc.baseUrl, realm: h.realm, client_id: h.clientId, client_secret: h.clientSecret, max_retries: 0 })).toEqual([]);
+    });
+
+    /**
+     * Plans and applies like `terraform apply`, and checks what Terraform checks after an apply:
+     * every value the plan knew is the value in the applied state.
+     */
+    const applyAsTerraform = async (priorState: ObjectValue | null, config: ObjectValue): Promise<ObjectValue> => {
+      const plan = await tf.plan(TYPE, { priorState, config });
+      expect(plan.diagnostics).toEqual([]);
+      const applied = await tf.apply(TYPE, { priorState, plannedState: plan.plannedState, config });
+      expect(applied.diagnostics).toEqual([]);
+      for (const [name, planned] of Object.entries(plan.plannedState!)) {
+        if (planned !== UNKNOWN) expect({ [name]: applied.state![name] }).toEqual({ [name]: planned });
+      }
+      return applied.state!;
+    };
+
+    /** Imports `id` the way `terraform import` does (import, then read). */
+    const imported = async (id: string): Promise<ObjectValue> => {
+      const result = await tf.importState(TYPE, id);
+      expect(result.diagnostics).toEqual([]);
+      return result.state!;
+    };
+
+    it('plans no change right after an import when the configuration sets the same domains (in any case) and attributes', async () => {
+      const name = uniqueName('import-managed');
+      const id = await h.ctx.client.createOrganization({ name, domains: ['a.example.com', 'b.example.com'], attributes: { tier: ['gold'], region: ['eu', 'us'] } });
+      const state = await imported(id);
+      expect(state).toMatchObject({ domains: expect.arrayContaining(['a.example.com', 'b.example.com']), attributes: { tier: ['gold'], region: ['eu', 'us'] } });
+
+      const config = { name, domains: ['A.Example.com', 'b.example.com'], attributes: { region: ['eu', 'us'], tier: ['gold'] } };
+      const plan = await tf.plan(TYPE, { priorState: state, config });
+      expect(plan.diagnostics).toEqual([]);
+      expect(plan.changed).toBe(false);
+      // A refresh keeps the state as it is: still no change.
+      const refreshed = await tf.read(TYPE, state);
+      expect(refreshed.state).toEqual(state);
+      expect((await tf.plan(TYPE, { priorState: refreshed.state, config })).changed).toBe(false);
+    });
+
+    it('plans no change right after an import when the configuration leaves domains and attributes out', async () => {
+      const name = uniqueName('import-unmanaged');
+      const id = await h.ctx.client.createOrganization({ name, domains: ['c.example.com'], attributes: { k: ['v'] } });
+      const state = await imported(id);
+      const plan = await tf.plan(TYPE, { priorState: state, config: { name } });
+      expect(plan.diagnostics).toEqual([]);
+      expect(plan.changed).toBe(false);
+      expect(plan.plannedState).toMatchObject({ domains: ['c.example.com'], attributes: { k: ['v'] } });
+    });
+
+    it('enforces configured values that differ from the imported ones', async () => {
+      const name = uniqueName('import-differs');
+      const id = await h.ctx.client.createOrganization({ name, domains: ['old.example.com'], attributes: { tier: ['gold'], extra: ['x'] } });
+      const state = await imported(id);
+      const config = { name, domains: ['New.example.com'], attributes: { tier: ['silver'] } };
+      const plan = await tf.plan(TYPE, { priorState: state, config });
+      expect(plan.changed).toBe(true);
+      expect(plan.plannedState).toMatchObject({ domains: ['New.example.com'], attributes: { tier: ['silver'] } });
+      const applied = await tf.update(TYPE, state, config);
+      expect(applied.diagnostics).toEqual([]);
+      expect(applied.state).toMatchObject({ domains: ['New.example.com'], attributes: { tier: ['silver'] } });
+      expect(await h.ctx.client.getOrganization(id)).toMatchObject({ domains: ['new.example.com'], attributes: { tier: ['silver'] } });
+      const refreshed = await tf.read(TYPE, applied.state!);
+      expect(refreshed.state).toEqual(applied.state);
+      expect((await tf.plan(TYPE, { priorState: refreshed.state, config })).changed).toBe(false);
+    });
+
+    it('plans empty domains and attributes on create when left out, and the applied state matches the plan', async () => {
+      const name = uniqueName('create-unmanaged');
+      const plan = await tf.plan(TYPE, { priorState: null, config: { name } });
+      expect(plan.plannedState).toMatchObject({ id: UNKNOWN, domains: [], attributes: {} });
+      const created = await applyAsTerraform(null, { name });
+      expect(created).toMatchObject({ name, domains: [], attributes: {} });
+      const remote = await h.ctx.client.getOrganization(created['id'] as string);
+      expect(remote).toMatchObject({ domains: [], attributes: {} });
+    });
+
+    it('neither reports nor wipes values set outside Terraform when domains and attributes are left out', async () => {
+      const name = uniqueName('outside-values');
+      const created = await tf.create(TYPE, { name, display_name: 'Before' });
+      const id = created.state!['id'] as string;
+      await h.ctx.client.updateOrganization(id, { name, displayName: 'Before', domains: ['outside.example.com'], attributes: { billing: ['external'] } });
+      const refreshed = await tf.read(TYPE, created.state!);
+      expect(refreshed.state).toMatchObject({ domains: ['outside.example.com'], attributes: { billing: ['external'] } });
+      expect((await tf.plan(TYPE, { priorState: refreshed.state, config: { name, display_name: 'Before' } })).changed).toBe(false);
+
+      // An in-place update of something else keeps them, on the service and in state.
+      const updated = await applyAsTerraform(refreshed.state!, { name, display_name: 'After' });
+      expect(updated).toMatchObject({ display_name: 'After', domains: ['outside.example.com'], attributes: { billing: ['external'] } });
+      expect(await h.ctx.client.getOrganization(id)).toMatchObject({ displayName: 'After', domains: ['outside.example.com'], attributes: { billing: ['external'] } });
+    });
+
+    it('stops managing domains and attributes removed from the configuration without deleting them', async () => {
+      const name = uniqueName('stop-managing');
+      const created = await tf.create(TYPE, { name, domains: ['kept.example.com'], attributes: { kept: ['yes'] } });
+      const plan = await tf.plan(TYPE, { priorState: created.state, config: { name } });
+      expect(plan.changed).toBe(false);
+      const updated = await tf.update(TYPE, created.state!, { name, display_name: 'Renamed display' });
+      expect(updated.diagnostics).toEqual([]);
+      expect(await h.ctx.client.getOrganization(created.state!['id'] as string)).toMatchObject({
+        displayName: 'Renamed display',
+        domains: ['kept.example.com'],
+        attributes: { kept: ['yes'] },
+      });
+    });
+
+    it('shows drift of configured domains and attributes and brings them back on apply', async () => {
+      const name = uniqueName('managed-drift');
+      const config = { name, domains: ['Managed.example.com'], attributes: { tier: ['gold'] } };
+      const created = await tf.create(TYPE, config);
+      expect(created.state).toMatchObject({ domains: ['Managed.example.com'], attributes: { tier: ['gold'] } });
+      const id = created.state!['id'] as string;
+      // The service holds the domain lowercase: the configured spelling is no drift.
+      const clean = await tf.read(TYPE, created.state!);
+      expect(clean.state).toEqual(created.state);
+      expect((await tf.plan(TYPE, { priorState: clean.state, config })).changed).toBe(false);
+
+      await h.ctx.client.updateOrganization(id, { name, domains: ['other.example.com'], attributes: { tier: ['bronze'], added: ['x'] } });
+      const drifted = await tf.read(TYPE, created.state!);
+      expect(drifted.state).toMatchObject({ domains: ['other.example.com'], attributes: { tier: ['bronze'], added: ['x'] } });
+      const plan = await tf.plan(TYPE, { priorState: drifted.state, config });
+      expect(plan.changed).toBe(true);
+      const applied = await tf.update(TYPE, drifted.state!, config);
+      expect(applied.diagnostics).toEqual([]);
+      expect(await h.ctx.client.getOrganization(id)).toMatchObject({ domains: ['managed.example.com'], attributes: { tier: ['gold'] } });
+    });
+
+    it('treats a case-only change of a configured domain as no change', async () => {
+      const name = uniqueName('case-only');
+      const created = await tf.create(TYPE, { name, domains: ['case.example.com'] });
+      const plan = await tf.plan(TYPE, { priorState: created.state, config: { name, domains: ['CASE.example.com'] } });
+      expect(plan.diagnostics).toEqual([]);
+      expect(plan.changed).toBe(false);
+      expect(plan.plannedState!['domains']).toEqual(['case.example.com']);
+    });
+  });
+
   describe('validate', () => {
     const validate = (values: Record<string, unknown>): Collector => {
       const diags = new Collector();
@@ -231,7 +378,7 @@ describe('orgadmin_organization', () => {
   });
 
   describe('import', () => {
-    it('imports by ID and by REALM/ID, leaving domains and attributes unmanaged', async () => {
+    it('imports by ID and by REALM/ID, with the organization\'s domains and attributes', async () => {
       const id = await h.ctx.client.createOrganization({ name: 'importable', attributes: { k: ['v'] }, domains: ['importable.example.com'] });
       const diags = new Collector();
       const byId = await resource.importState!(h.ctx, { id }, diags);
@@ -241,8 +388,8 @@ describe('orgadmin_organization', () => {
         name: 'importable',
         display_name: null,
         url: null,
-        domains: null,
-        attributes: null,
+        domains: ['importable.example.com'],
+        attributes: { k: ['v'] },
       });
       const byRealm = await resource.importState!(h.ctx, { id: `acme/${id}` }, diags);
       expect(byRealm).toEqual(byId);

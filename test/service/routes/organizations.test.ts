@@ -116,6 +116,44 @@ describe('organizations', () => {
       expect(res.json.error).toBe('invalid_body');
     });
 
+    it.each(['me', 'count'])('refuses the reserved id %j with 400 invalid_body saying why, and creates nothing', async (id) => {
+      const before = await svc.store.countOrganizations('acme', {});
+      const res = await call(svc, { method: 'POST', url: orgs, token, payload: { id, name: `reserved-${id}` } });
+      expect(res.status).toBe(400);
+      expect(res.json).toEqual({
+        error: 'invalid_body',
+        error_description: `id "${id}" is reserved: GET /realms/acme/orgs/${id} is another operation, so the organization could never be read.`,
+      });
+      expect(await svc.store.countOrganizations('acme', {})).toBe(before);
+    });
+
+    it.each([
+      ['name', { name: 'nul\u0000name' }, 'name'],
+      ['id', { id: 'id\u0000', name: 'c-id' }, 'id'],
+      ['displayName (a tab)', { name: 'c-dn', displayName: 'Tab\there' }, 'displayName'],
+      ['url', { name: 'c-url', url: 'https://example.com/\u0000' }, 'url'],
+      ['a domain', { name: 'c-dom', domains: ['ok.example.com', 'bad\u0001.example.com'] }, 'domains[1]'],
+      ['an attribute value', { name: 'c-av', attributes: { tier: ['gold', 'line\nbreak'] } }, 'attributes.tier[1]'],
+    ])('refuses a control character in %s with 400 invalid_body naming the field, and creates nothing', async (_what, body, field) => {
+      const before = await svc.store.countOrganizations('acme', {});
+      const res = await call(svc, { method: 'POST', url: orgs, token, payload: body });
+      expect(res.status).toBe(400);
+      expect(res.json).toEqual({
+        error: 'invalid_body',
+        error_description: `${field} must not contain control characters (U+0000 to U+001F).`,
+      });
+      expect(await svc.store.countOrganizations('acme', {})).toBe(before);
+    });
+
+    it('refuses a control character in an attribute key with 400 invalid_body', async () => {
+      const res = await call(svc, { method: 'POST', url: orgs, token, payload: { name: 'c-ak', attributes: { 'k\u0000': ['v'] } } });
+      expect(res.status).toBe(400);
+      expect(res.json).toEqual({
+        error: 'invalid_body',
+        error_description: 'The key "k\\u0000" at attributes must not contain control characters (U+0000 to U+001F).',
+      });
+    });
+
     it('answers 400 unsupported_media_type for a form body', async () => {
       const res = await call(svc, {
         method: 'POST',
@@ -249,6 +287,24 @@ describe('organizations', () => {
       expect(res.json.error).toBe('invalid_request');
     });
 
+    it.each(['%00', 'a%00b', 'x%0Ay'])('answers 400 invalid_request for a path parameter with a control character (%s)', async (raw) => {
+      const res = await call(svc, { method: 'GET', url: `${orgs}/${raw}`, token });
+      expect(res.status).toBe(400);
+      expect(res.json).toEqual({
+        error: 'invalid_request',
+        error_description: 'Path parameter orgId must not contain control characters (U+0000 to U+001F).',
+      });
+    });
+
+    it('answers 400 invalid_query for a query value with a control character', async () => {
+      const res = await call(svc, { method: 'GET', url: `${orgs}?search=a%00b`, token });
+      expect(res.status).toBe(400);
+      expect(res.json).toEqual({
+        error: 'invalid_query',
+        error_description: 'Query parameter search must not contain control characters (U+0000 to U+001F).',
+      });
+    });
+
     it('accepts a path parameter of exactly 255 characters', async () => {
       const res = await call(svc, { method: 'GET', url: orgPath('acme', 'x'.repeat(255)), token });
       expect(res.status).toBe(404);
@@ -301,6 +357,14 @@ describe('organizations', () => {
       expect(res.status).toBe(409);
       const got = await call(svc, { method: 'GET', url: orgPath('acme', id), token });
       expect(got.json).toMatchObject({ name: 'mover', displayName: 'Mover' });
+    });
+
+    it('refuses a control character in an update with 400 invalid_body, changing nothing', async () => {
+      const id = await create({ name: 'upd-ctl' });
+      const res = await call(svc, { method: 'PUT', url: orgPath('acme', id), token, payload: { name: 'upd\u0000ctl' } });
+      expect(res.status).toBe(400);
+      expect(res.json).toEqual({ error: 'invalid_body', error_description: 'name must not contain control characters (U+0000 to U+001F).' });
+      expect((await call(svc, { method: 'GET', url: orgPath('acme', id), token })).json.name).toBe('upd-ctl');
     });
 
     it('answers 400 for an invalid body', async () => {

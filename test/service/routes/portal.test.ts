@@ -34,8 +34,37 @@ describe('admin portal', () => {
       const res = await postForm(svc, portalLinkPath('acme', org), {}, { authorization: `Bearer ${token}` });
       expect(res.status).toBe(200);
       const admin = await svc.admin.findUserByUsername('acme', `org-admin-${org}`);
-      expect(res.json).toEqual({ user: admin!.id, link: expect.any(String), redirect: `${svc.baseUrl}/realms/acme` });
+      expect(res.json).toEqual({ user: admin!.id, link: expect.any(String), redirect: res.json.link });
       expect(res.json.link.startsWith(`${svc.baseUrl}${orgPath('acme', org)}/portal?token=`)).toBe(true);
+    });
+
+    it('redirects by default to the portal page itself, a URL that answers 200', async () => {
+      const res = await postForm(svc, portalLinkPath('acme', org), {}, { authorization: `Bearer ${token}` });
+      expect(res.json.redirect).toBe(res.json.link);
+      const page = await call(svc, { method: 'GET', url: linkPath(res.json.redirect) });
+      expect(page.status).toBe(200);
+      expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    });
+
+    it('names both accepted content types when the body has another one', async () => {
+      const res = await call(svc, {
+        method: 'POST',
+        url: portalLinkPath('acme', org),
+        token,
+        payload: 'userId=x',
+        headers: { 'content-type': 'text/plain' },
+      });
+      expect(res.status).toBe(400);
+      expect(res.json).toEqual({
+        error: 'unsupported_media_type',
+        error_description: 'The request body must be sent as application/x-www-form-urlencoded or application/json.',
+      });
+    });
+
+    it('refuses a control character in a form field with 400 invalid_body', async () => {
+      const res = await postForm(svc, portalLinkPath('acme', org), { userId: 'u\u0000' }, { authorization: `Bearer ${token}` });
+      expect(res.status).toBe(400);
+      expect(res.json).toEqual({ error: 'invalid_body', error_description: 'userId must not contain control characters (U+0000 to U+001F).' });
     });
 
     it('acts for a given member and redirects to baseUri', async () => {
@@ -83,6 +112,22 @@ describe('admin portal', () => {
       expect(res.text).not.toContain('<script>');
       expect(res.text).toContain('portal.example.com');
       expect(res.text).toContain(`org-admin-${org}`);
+    });
+
+    it('answers 403 access_denied JSON while the realm is disabled, and serves the page again once enabled', async () => {
+      const key = await createTestRealm(svc, 'portal-paused');
+      const pausedToken = await getToken(svc, 'portal-paused', key.clientId, key.clientSecret);
+      const created = await call(svc, { method: 'POST', url: orgsPath('portal-paused'), token: pausedToken, payload: { name: 'paused-org' } });
+      const pausedOrg = decodeURIComponent(String(created.headers.location).split('/').pop()!);
+      const link = await postForm(svc, portalLinkPath('portal-paused', pausedOrg), {}, { authorization: `Bearer ${pausedToken}` });
+      await svc.admin.setRealmEnabled('portal-paused', false);
+      const refused = await call(svc, { method: 'GET', url: linkPath(link.json.link) });
+      expect(refused.status).toBe(403);
+      expect(refused.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(refused.headers['www-authenticate']).toBeUndefined();
+      expect(refused.json).toEqual({ error: 'access_denied', error_description: 'Realm portal-paused is disabled.' });
+      await svc.admin.setRealmEnabled('portal-paused', true);
+      expect((await call(svc, { method: 'GET', url: linkPath(link.json.link) })).status).toBe(200);
     });
 
     it('answers 401 invalid_token JSON for a tampered token', async () => {

@@ -99,6 +99,18 @@ describe('POST /realms/{realm}/protocol/openid-connect/token', () => {
   });
 
   describe('error table', () => {
+    it('answers 401 invalid_client for a client_id with a control character', async () => {
+      const res = await postForm(svc, url, { grant_type: 'client_credentials', client_id: `${key.clientId}\u0000`, client_secret: key.clientSecret });
+      expect(res.status).toBe(401);
+      expect(res.json).toEqual({ error: 'invalid_client', error_description: 'Invalid client or client credentials.' });
+    });
+
+    it('answers 400 invalid_grant for a username with a control character', async () => {
+      const res = await postForm(svc, url, { grant_type: 'password', client_id: 'admin-cli', username: 'al\u0000ice', password: 'x' });
+      expect(res.status).toBe(400);
+      expect(res.json).toEqual({ error: 'invalid_grant', error_description: 'Invalid user credentials.' });
+    });
+
     it('answers 400 invalid_request without grant_type', async () => {
       const res = await postForm(svc, url, { client_id: key.clientId, client_secret: key.clientSecret });
       expect(res.status).toBe(400);

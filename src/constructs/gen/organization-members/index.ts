@@ -20,7 +20,7 @@ export interface OrganizationMembersConfig extends cdktf.TerraformMetaArguments 
   */
   readonly realm?: string;
   /**
-  * The ids of every user that must be a member (the default admin user excepted). Users are added and removed to match.
+  * The ids of every user that must be a member. Users are added and removed to match. Do not list the organization's default admin user (`org-admin-<organization id>`): it is always a member, and an apply that lists it fails without changing anything.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/orgadmin/orgadmin/0.1.0/docs/resources/organization_members#user_ids OrganizationMembers#user_ids}
   */

@@ -8,7 +8,7 @@ import * as cdktf from 'cdktf';
 
 export interface OrganizationConfig extends cdktf.TerraformMetaArguments {
   /**
-  * Custom attributes: each name holds a list of strings, e.g. `{ tier = ["gold"] }`. Left out: not managed (attributes set outside Terraform are kept and sent back unchanged on update); set to `{}` to remove every attribute.
+  * Custom attributes: each name holds a list of strings, e.g. `{ tier = ["gold"] }`. Left out: not managed (attributes set outside Terraform are kept, not reported as drift, and sent back unchanged on update); the attribute still reads the organization's current attributes. Set to `{}` to remove every attribute.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/orgadmin/orgadmin/0.1.0/docs/resources/organization#attributes Organization#attributes}
   */
@@ -20,7 +20,7 @@ export interface OrganizationConfig extends cdktf.TerraformMetaArguments {
   */
   readonly displayName?: string;
   /**
-  * The organization's DNS domains, e.g. `["example.com"]`. Compared without regard to case and sent lowercase. Left out: not managed (domains set outside Terraform are kept).
+  * The organization's DNS domains, e.g. `["example.com"]`. Compared without regard to case and sent lowercase; a domain that differs from the service's only in case is not a change. Left out: not managed (domains set outside Terraform are kept and not reported as drift); the attribute still reads the organization's current domains. Set to `[]` to remove every domain.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/orgadmin/orgadmin/0.1.0/docs/resources/organization#domains Organization#domains}
   */
@@ -108,7 +108,7 @@ export class Organization extends cdktf.TerraformResource {
   // ATTRIBUTES
   // ==========
 
-  // attributes - computed: false, optional: true, required: false
+  // attributes - computed: true, optional: true, required: false
   private _attributes?: { [key: string]: string[] } | cdktf.IResolvable; 
   public get attributes() {
     return this.interpolationForAttribute('attributes');
@@ -140,7 +140,7 @@ export class Organization extends cdktf.TerraformResource {
     return this._displayName;
   }
 
-  // domains - computed: false, optional: true, required: false
+  // domains - computed: true, optional: true, required: false
   private _domains?: string[]; 
   public get domains() {
     return cdktf.Fn.tolist(this.getListAttribute('domains'));

@@ -1,0 +1,86 @@
+/**
+ * Turning database rows into the store's records, shared by the SQLite and PostgreSQL stores. The
+ * schemas use the same column names; the drivers differ only in how they hand over some values
+ * (booleans: SQLite 0/1, PostgreSQL true/false; JSON columns: SQLite text, `pg` already parsed;
+ * PostgreSQL `bigint`: strings), which the readers below absorb.
+ */
+import type { Attributes, Organization, Permission } from '../../api';
+import type { ApiKeyRecord, RealmRecord, UserKind, UserRecord } from './store';
+
+/** A row as a driver returns it: column name → value. */
+export type Row = Record<string, unknown>;
+
+/** How one driver hands over JSON columns. */
+export interface JsonColumns {
+  /** The value of a JSON column as stored (`domains`, `attributes`, `permissions`). */
+  json(value: unknown): unknown;
+}
+
+/** JSON columns stored as text (SQLite). */
+export const JSON_AS_TEXT: JsonColumns = { json: (value) => JSON.parse(String(value)) };
+/** JSON columns the driver parses itself (`pg` with `jsonb`). */
+export const JSON_PARSED: JsonColumns = { json: (value) => value };
+
+/** A boolean column: SQLite stores 1/0, PostgreSQL returns true/false. */
+const bool = (value: unknown): boolean => value === 1 || value === true;
+/** A nullable text column. */
+export const nullableString = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
+/** An integer column (PostgreSQL `bigint` arrives as a string; ours never exceed 2^53). */
+const int = (value: unknown): number => Number(value);
+
+/** The row readers of one driver. */
+export interface RowReaders {
+  realmFromRow(row: Row): RealmRecord;
+  userFromRow(row: Row): UserRecord;
+  orgFromRow(row: Row): Organization;
+  apiKeyFromRow(row: Row): ApiKeyRecord;
+}
+
+/** Builds the row readers for a driver's way of handing over JSON columns. */
+export function rowReaders(columns: JsonColumns): RowReaders {
+  return {
+    realmFromRow: (row) => ({
+      name: String(row.name),
+      enabled: bool(row.enabled),
+      tokenLifetimeSeconds: int(row.token_lifetime_seconds),
+      createAdminUser: bool(row.create_admin_user),
+      createdTimestamp: int(row.created_timestamp),
+      privateKeyPem: String(row.private_key_pem),
+      publicKeyPem: String(row.public_key_pem),
+      keyId: String(row.key_id),
+    }),
+    userFromRow: (row) => ({
+      id: String(row.id),
+      realm: String(row.realm),
+      username: String(row.username),
+      email: nullableString(row.email),
+      firstName: nullableString(row.first_name),
+      lastName: nullableString(row.last_name),
+      emailVerified: bool(row.email_verified),
+      enabled: bool(row.enabled),
+      createdTimestamp: int(row.created_timestamp),
+      kind: String(row.kind) as UserKind,
+      adminOfOrganization: nullableString(row.admin_of_organization),
+      passwordHash: nullableString(row.password_hash),
+    }),
+    orgFromRow: (row) => ({
+      id: String(row.id),
+      name: String(row.name),
+      displayName: nullableString(row.display_name),
+      url: nullableString(row.url),
+      domains: columns.json(row.domains) as string[],
+      attributes: columns.json(row.attributes) as Attributes,
+      realm: String(row.realm),
+    }),
+    apiKeyFromRow: (row) => ({
+      clientId: String(row.client_id),
+      realm: String(row.realm),
+      name: String(row.name),
+      secretHash: String(row.secret_hash),
+      permissions: columns.json(row.permissions) as Permission[],
+      serviceAccountUserId: String(row.service_account_user_id),
+      createdTimestamp: int(row.created_timestamp),
+      revokedTimestamp: row.revoked_timestamp === null ? null : int(row.revoked_timestamp),
+    }),
+  };
+}

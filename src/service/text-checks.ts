@@ -1,0 +1,29 @@
+/**
+ * Checks on text that reaches the store. C0 control characters (U+0000–U+001F) are never part of
+ * a legitimate name, id, attribute, domain, URL or username, and PostgreSQL text cannot hold
+ * U+0000 at all, so the service refuses them at the edge with a 400 instead of failing in the
+ * database with a 500.
+ */
+import type { FastifyRequest } from 'fastify';
+import { ServiceError } from './errors';
+
+const C0_CONTROL = /[\u0000-\u001f]/;
+
+/** True when `text` contains a C0 control character (U+0000–U+001F, NUL, tab and newline included). */
+export function hasControlCharacter(text: string): boolean {
+  return C0_CONTROL.test(text);
+}
+
+/**
+ * preValidation hook of every route: a query value with a control character is 400
+ * `invalid_query` (search terms and lookups reach the store as text).
+ */
+export async function refuseControlCharactersInQuery(request: FastifyRequest): Promise<void> {
+  const query = (request.query ?? {}) as Record<string, unknown>;
+  for (const [name, value] of Object.entries(query)) {
+    const values = Array.isArray(value) ? value : [value];
+    if (values.some((item) => typeof item === 'string' && hasControlCharacter(item))) {
+      throw new ServiceError(400, 'invalid_query', `Query parameter ${name} must not contain control characters (U+0000 to U+001F).`);
+    }
+  }
+}
