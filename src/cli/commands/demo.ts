@@ -1,5 +1,5 @@
 /**
- * `orgadmin demo` (what `npm start` runs): the service on a local port with a ready-made realm,
+ * `orgadmin demo`: the service on a local port with a ready-made realm,
  * API key and users, and a summary that says how to get a token. Runs until SIGINT or SIGTERM.
  */
 import { dirname, join } from 'node:path';
