@@ -30,8 +30,11 @@ const WARMUP_SECONDS = 2;
 const TARGET_RATIO = 0.5;
 const TARGET_P99_MS = 20;
 
-/** Child mode: runs autocannon with the given options and prints its result as one JSON line. */
-async function runLoadGenerator(options) {
+/** Child mode: reads autocannon's options as JSON on stdin, runs it and prints its result as one JSON line. */
+async function runLoadGenerator() {
+  let text = '';
+  for await (const chunk of process.stdin) text += chunk;
+  const options = JSON.parse(text);
   const autocannon = require('autocannon');
   const result = await autocannon({ ...options, method: 'GET' });
   process.stdout.write(`${JSON.stringify(result)}\n`);
@@ -41,9 +44,12 @@ async function runLoadGenerator(options) {
 function load(url, headers, duration) {
   return new Promise((resolve, reject) => {
     const options = { url, headers, connections: CONNECTIONS, duration, pipelining: 1 };
-    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--load', JSON.stringify(options)], {
-      stdio: ['ignore', 'pipe', 'inherit'],
+    // Options go through stdin, not argv: they hold the bearer token, and any local user can read
+    // another process's command line.
+    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--load'], {
+      stdio: ['pipe', 'pipe', 'inherit'],
     });
+    child.stdin.end(JSON.stringify(options));
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     child.on('error', reject);
@@ -169,7 +175,7 @@ async function runBenchmark() {
 
 // Entry point last: every top-level constant above is initialised by now.
 if (process.argv[2] === '--load') {
-  await runLoadGenerator(JSON.parse(process.argv[3]));
+  await runLoadGenerator();
 } else {
   await runBenchmark();
 }

@@ -19,7 +19,7 @@
  * `terraform version -json` once as a side effect.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { orgadminProvider, PROVIDER_SOURCE_ADDRESS } from '../src/provider';
@@ -112,7 +112,6 @@ export async function generateBindings(options: GenerateBindingsOptions): Promis
     await rename(providerDir, outDir).catch(async (error: NodeJS.ErrnoException) => {
       // A rename across file systems (tmpfs to disk) is not possible: copy instead.
       if (error.code !== 'EXDEV') throw error;
-      const { cp } = await import('node:fs/promises');
       await cp(providerDir, outDir, { recursive: true });
     });
   } finally {

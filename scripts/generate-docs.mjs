@@ -136,29 +136,35 @@ async function example(...segments) {
   return (await readFile(path, 'utf8')).trimEnd();
 }
 
+/** A fenced code block followed by a blank line. */
 function fenced(language, code) {
   return ['```' + language, code, '```', ''].join('\n');
 }
 
+/** The page name of a type: `orgadmin_membership` → `membership`. */
 function shortName(typeName, providerName) {
   const prefix = `${providerName}_`;
   if (!typeName.startsWith(prefix)) throw new Error(`${typeName} does not start with ${prefix}`);
   return typeName.slice(prefix.length);
 }
 
-function renderIndex(provider) {
-  const name = provider.typeName;
+/**
+ * One page in the registry layout: front matter, title, description, the embedded HCL example,
+ * the schema, and any `extra` sections (a resource's import syntax).
+ */
+function renderPage({ pageTitle, heading, schema, exampleCode, extra = [] }) {
   return [
-    frontMatter(`${name} Provider`, summary(provider.schema.description)),
-    `# ${name} Provider`,
+    frontMatter(pageTitle, summary(schema.description)),
+    `# ${heading}`,
     '',
-    provider.schema.description.trim(),
+    schema.description.trim(),
     '',
     '## Example Usage',
     '',
-    null,
-    renderSchema(provider.schema),
-  ];
+    fenced('terraform', exampleCode),
+    renderSchema(schema),
+    ...extra,
+  ].join('\n');
 }
 
 /** Renders every page: a map of path (relative to docs/) → content. */
@@ -166,45 +172,48 @@ export async function renderDocs(provider) {
   const name = provider.typeName;
   const pages = new Map();
 
-  const index = renderIndex(provider);
-  index[index.indexOf(null)] = fenced('terraform', await example('provider', 'provider.tf'));
-  pages.set('index.md', index.join('\n'));
+  pages.set(
+    'index.md',
+    renderPage({
+      pageTitle: `${name} Provider`,
+      heading: `${name} Provider`,
+      schema: provider.schema,
+      exampleCode: await example('provider', 'provider.tf'),
+    }),
+  );
 
   for (const resource of provider.resources) {
     const type = resource.typeName;
-    const lines = [
-      frontMatter(`${type} Resource - ${name}`, summary(resource.schema.description)),
-      `# ${type} (Resource)`,
-      '',
-      resource.schema.description.trim(),
-      '',
-      '## Example Usage',
-      '',
-      fenced('terraform', await example('resources', type, 'resource.tf')),
-      renderSchema(resource.schema),
-    ];
-    if (typeof resource.importState === 'function') {
-      lines.push('## Import', '', 'Import is supported using the following syntax:', '', fenced('shell', await example('resources', type, 'import.sh')));
-    }
-    pages.set(`resources/${shortName(type, name)}.md`, lines.join('\n'));
+    const extra =
+      typeof resource.importState === 'function'
+        ? ['## Import', '', 'Import is supported using the following syntax:', '', fenced('shell', await example('resources', type, 'import.sh'))]
+        : [];
+    pages.set(
+      `resources/${shortName(type, name)}.md`,
+      renderPage({
+        pageTitle: `${type} Resource - ${name}`,
+        heading: `${type} (Resource)`,
+        schema: resource.schema,
+        exampleCode: await example('resources', type, 'resource.tf'),
+        extra,
+      }),
+    );
   }
 
   for (const dataSource of provider.dataSources) {
     const type = dataSource.typeName;
-    const lines = [
-      frontMatter(`${type} Data Source - ${name}`, summary(dataSource.schema.description)),
-      `# ${type} (Data Source)`,
-      '',
-      dataSource.schema.description.trim(),
-      '',
-      '## Example Usage',
-      '',
-      fenced('terraform', await example('data-sources', type, 'data-source.tf')),
-      renderSchema(dataSource.schema),
-    ];
-    pages.set(`data-sources/${shortName(type, name)}.md`, lines.join('\n'));
+    pages.set(
+      `data-sources/${shortName(type, name)}.md`,
+      renderPage({
+        pageTitle: `${type} Data Source - ${name}`,
+        heading: `${type} (Data Source)`,
+        schema: dataSource.schema,
+        exampleCode: await example('data-sources', type, 'data-source.tf'),
+      }),
+    );
   }
 
+  // Sections end in blank lines of their own: collapse the runs where two meet.
   for (const [path, content] of pages) pages.set(path, content.replace(/\n{3,}/g, '\n\n').trimEnd() + '\n');
   return pages;
 }
@@ -247,6 +256,7 @@ async function writeDocs(pages, dir) {
   }
 }
 
+/** The command line; returns the exit code. */
 async function main(argv) {
   const check = argv.includes('--check');
   const outIndex = argv.indexOf('--out');

@@ -47,6 +47,7 @@ describe('orgadmin start', () => {
     expect(first.out).toMatch(/acme\s+members: alice, bob/);
     expect(first.out).toMatch(/globex\s+members: bob, carol/);
     expect(first.out).toContain('Terraform state: .orgadmin/terraform.tfstate');
+    expect(first.out).toContain('Delete .orgadmin/ to start over.');
     expect(existsSync(join(cwd, '.orgadmin', 'terraform.tfstate'))).toBe(true);
     expect(existsSync(join(cwd, '.orgadmin', 'orgadmin.db'))).toBe(true);
     expect(existsSync(join(cwd, '.orgadmin', 'plugins'))).toBe(true);

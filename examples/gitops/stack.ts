@@ -9,10 +9,15 @@ import { OrgAdminProvider, Organization, User } from '../../src/constructs';
 
 /** One organization in `organizations.json`. */
 export interface OrganizationDeclaration {
+  /** Unique name in the realm; also the organization's construct id, so keep it stable. */
   readonly name: string;
+  /** Human-friendly name. */
   readonly displayName?: string;
+  /** Home page, an absolute http(s) URL. */
   readonly url?: string;
+  /** Lowercase DNS names of the organization. */
   readonly domains?: string[];
+  /** Attributes, each key holding a list of strings. */
   readonly attributes?: Record<string, string[]>;
   /**
    * Members by email: `authoritative` when this file is the only place that manages the
@@ -23,6 +28,7 @@ export interface OrganizationDeclaration {
 
 /** The content of `organizations.json`. */
 export interface GitopsConfig {
+  /** Every organization this stack manages. */
   readonly organizations: readonly OrganizationDeclaration[];
 }
 

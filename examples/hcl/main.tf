@@ -1,5 +1,5 @@
 # Organizations and memberships of the demo realm, as code.
-# See README.md for running it against `npm start`'s service.
+# See README.md for running it against the demo service (`orgadmin demo`).
 
 terraform {
   required_providers {

@@ -43,21 +43,28 @@ export function resolveDataFile(flag: string | undefined, io: CliIO): string {
 }
 
 /**
- * Opens the store of `dataFile` (a SQLite file or a PostgreSQL URL); a store that cannot be opened
- * (a directory, no permission, not a database, no server) is the user's to fix, so it becomes one
- * sentence rather than a stack trace. A URL's password never appears in the sentence.
+ * The one-sentence {@link CliError} for a store of `dataFile` that could not be opened (a
+ * directory, no permission, not a database, no server: the user's to fix), or undefined when
+ * `error` is not such a failure (then it is a bug and keeps its stack). A URL's password never
+ * appears in the sentence.
  */
+export function explainStoreError(error: unknown, dataFile: string): CliError | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  // SQLite result codes, Node system errors (ENOENT, ECONNREFUSED, ...), PostgreSQL SQLSTATEs.
+  if (typeof code !== 'string' || !(code.startsWith('SQLITE_') || code.startsWith('E') || /^[0-9A-Z]{5}$/.test(code))) {
+    return undefined;
+  }
+  const where = redactLocation(dataFile);
+  const message = (error as Error).message.split(dataFile).join(where);
+  return new CliError(`cannot open data ${isPostgresUrl(dataFile) ? 'database' : 'file'} ${where}: ${message}`);
+}
+
+/** Opens the store of `dataFile` (a SQLite file or a PostgreSQL URL); failures as {@link explainStoreError}. */
 export async function openStore(dataFile: string): Promise<Store> {
   try {
     return await openServiceStore(dataFile);
   } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (typeof code === 'string' && (code.startsWith('SQLITE_') || code.startsWith('E') || /^[0-9A-Z]{5}$/.test(code))) {
-      const where = redactLocation(dataFile);
-      const message = (error as Error).message.split(dataFile).join(where);
-      throw new CliError(`cannot open data ${isPostgresUrl(dataFile) ? 'database' : 'file'} ${where}: ${message}`);
-    }
-    throw error;
+    throw explainStoreError(error, dataFile) ?? error;
   }
 }
 

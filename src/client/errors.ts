@@ -203,6 +203,8 @@ export interface TokenErrorDetails {
   error?: string;
   /** The OAuth `error_description`, when given. */
   errorDescription?: string;
+  /** Seconds the token endpoint asked us to wait (`Retry-After`), when it said so. */
+  retryAfterSeconds?: number;
   /** Replaces the standard message. */
   message?: string;
 }
@@ -221,6 +223,8 @@ export class TokenError extends OrgAdminError {
   readonly error: string | undefined;
   /** The OAuth `error_description`, when given. */
   readonly errorDescription: string | undefined;
+  /** Seconds the token endpoint asked us to wait (`Retry-After`), when it said so. */
+  readonly retryAfterSeconds?: number;
 
   /** @param details what the token endpoint said */
   constructor(details: TokenErrorDetails) {
@@ -236,6 +240,7 @@ export class TokenError extends OrgAdminError {
     this.status = details.status;
     this.error = details.error;
     this.errorDescription = details.errorDescription;
+    if (details.retryAfterSeconds !== undefined) this.retryAfterSeconds = details.retryAfterSeconds;
   }
 }
 

@@ -11,8 +11,12 @@
  *   with exponential backoff and full jitter.
  * - POST (create organization, portal link) is never retried after anything may have reached the
  *   service: only a refused connection (`ECONNREFUSED`, which happens before a byte is sent) is
- *   retried. The token request follows the same rule: the token source does not retry by itself;
- *   when it fails with a refused connection the pipeline retries the whole attempt.
+ *   retried.
+ * - The token request is a POST too, but asking for a token twice only issues two tokens, so the
+ *   pipeline retries the whole attempt when the token endpoint answers 429 (waiting `Retry-After`:
+ *   it shares the API key's rate limit with the API calls), 502, 503 or 504, or refused the
+ *   connection. Other transport failures of the token request are not retried, as for a POST.
+ *   The token source itself never retries.
  * - A timeout (`timeoutMs`, per attempt, covering the token fetch, the headers and the body) is
  *   never retried: waiting that long again is rarely what the caller wants.
  * - A 401 is answered by dropping the token, fetching a fresh one and sending once more, for any
@@ -28,6 +32,7 @@ import {
   NetworkError,
   OrgAdminError,
   TimeoutError,
+  TokenError,
   UnauthorizedError,
   type HttpErrorDetails,
 } from './errors';
@@ -347,6 +352,15 @@ export class RequestPipeline {
         // The API request was not sent; the token request is a POST, so only a refused connection
         // is safe to try again (see the policy at the top).
         return { kind: 'fail', error, retryable: isRetryableNetworkError(error, 'POST') };
+      }
+      if (error instanceof TokenError && error.status !== undefined && RETRYABLE_STATUSES.has(error.status)) {
+        // "Try again later" from the token endpoint: another try issues at most one more token.
+        return {
+          kind: 'fail',
+          error,
+          retryable: true,
+          ...(error.status === 429 && error.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.retryAfterSeconds } : {}),
+        };
       }
       if (error instanceof OrgAdminError) return { kind: 'fail', error, retryable: false };
       return fail(error);

@@ -8,7 +8,7 @@
 import { getGlobalDispatcher, type Dispatcher } from 'undici';
 import { tokenPath } from '../api';
 import { OrgAdminError, TokenError } from './errors';
-import { readErrorBody, toTransportError } from './http';
+import { parseRetryAfter, readErrorBody, toTransportError } from './http';
 
 /** Supplies access tokens per realm; the request pipeline asks before every attempt. */
 export interface TokenSource {
@@ -166,6 +166,7 @@ export class ClientCredentialsTokenSource implements TokenSource {
     const timeout = AbortSignal.timeout(this.timeoutMs);
     this.requestsSent += 1;
     let status: number;
+    let retryAfter: string | string[] | undefined;
     let text: string;
     try {
       const response = await (this.dispatcher ?? getGlobalDispatcher()).request({
@@ -179,6 +180,7 @@ export class ClientCredentialsTokenSource implements TokenSource {
         bodyTimeout: this.timeoutMs,
       });
       status = response.statusCode;
+      retryAfter = response.headers['retry-after'];
       text = await response.body.text();
     } catch (error) {
       throw toTransportError(error, { method: 'POST', path, timeoutMs: this.timeoutMs, timedOut: timeout.aborted });
@@ -186,7 +188,14 @@ export class ClientCredentialsTokenSource implements TokenSource {
 
     if (status !== 200) {
       const read = readErrorBody(text);
-      throw new TokenError({ realm, status, error: read.error, errorDescription: this.scrub(read.errorDescription) });
+      const retryAfterSeconds = parseRetryAfter(retryAfter);
+      throw new TokenError({
+        realm,
+        status,
+        error: this.scrub(read.error),
+        errorDescription: this.scrub(read.errorDescription),
+        ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
+      });
     }
     const parsed = this.parseTokenResponse(realm, text);
     if (parsed instanceof OrgAdminError) throw parsed;
@@ -217,9 +226,14 @@ export class ClientCredentialsTokenSource implements TokenSource {
     return { token, expiresIn };
   }
 
-  /** Removes the secret from text the server sent back, in case it echoed the form. */
+  /**
+   * Removes the secret from text the server sent back, in case it echoed the form: as sent
+   * (form-encoded, where `+`, `/`, `=` and the like are escaped) as well as decoded.
+   */
   private scrub(text: string | undefined): string | undefined {
-    return text === undefined ? undefined : text.split(this.#clientSecret).join('[redacted]');
+    if (text === undefined) return undefined;
+    const encoded = new URLSearchParams({ s: this.#clientSecret }).toString().slice('s='.length);
+    return text.split(this.#clientSecret).join('[redacted]').split(encoded).join('[redacted]');
   }
 }
 

@@ -22,7 +22,8 @@ export interface MembershipProps {
   readonly realm?: string;
   /**
    * The provider configuration to use.
-   * @default the stack's default orgadmin provider
+   * @default the organization's provider when it is a construct that has one, else the stack's
+   *   default orgadmin provider
    */
   readonly provider?: TerraformProvider;
 }
@@ -45,11 +46,10 @@ export class Membership extends Construct {
   readonly resource: MembershipResource;
 
   /**
-   * @throws ConstructValidationError when the organization or user id is empty, or the
-   *   organization declares its member set authoritatively.
+   * @throws ConstructValidationError when the organization or user id is empty, the organization
+   *   declares its member set authoritatively, or the user is already an additive member of it.
    */
   constructor(scope: Construct, id: string, props: MembershipProps) {
-    super(scope, id);
     const problems = new Problems();
     const organization = typeof props.organization === 'string' ? undefined : props.organization;
     const organizationId = organization?.organizationId ?? (props.organization as string);
@@ -59,12 +59,14 @@ export class Membership extends Construct {
     if (!isUnresolved(props.userId) && (typeof props.userId !== 'string' || props.userId.trim() === '')) {
       problems.add(`userId must not be empty (got ${quote(props.userId)}).`);
     }
-    problems.throwIfAny(this.node.path);
-
     // An organization construct keeps the two membership styles apart (see organization.ts).
-    if (organization !== undefined && isOrganizationBase(organization)) {
-      organization._registerMembership(this, props.userId);
-    }
+    const tracking = organization !== undefined && isOrganizationBase(organization) ? organization : undefined;
+    const path = `${scope.node.path}/${id}`;
+    tracking?._checkMembership(props.userId, path, problems);
+    // Validation runs before the construct joins the tree, so a refused membership leaves no trace.
+    problems.throwIfAny(path);
+    super(scope, id);
+    tracking?._registerMembership(this, props.userId);
 
     this.organizationId = organizationId;
     this.userId = props.userId;
@@ -73,7 +75,9 @@ export class Membership extends Construct {
       organizationId,
       userId: props.userId,
       realm: props.realm ?? organization?.realm,
-      provider: props.provider,
+      // The organization's realm usually comes with its own provider configuration (API keys
+      // belong to one realm), so the membership follows the organization's provider too.
+      provider: props.provider ?? organization?.provider,
     });
   }
 }

@@ -40,6 +40,11 @@ export interface IOrganization extends IConstruct {
   /** The realm the organization lives in; undefined means the provider's realm. */
   readonly realm?: string;
   /**
+   * The provider configuration the organization's resources use; memberships of the organization
+   * use it too unless they name another. Undefined means the stack's default orgadmin provider.
+   */
+  readonly provider?: TerraformProvider;
+  /**
    * Adds one member, additively (`orgadmin_membership`): other members are left alone.
    *
    * @param user the user's id, or a looked-up user
@@ -126,7 +131,7 @@ export abstract class OrganizationBase extends Construct implements IOrganizatio
   /** The organization's realm; undefined means the provider's. */
   abstract readonly realm?: string;
   /** The provider the organization's resources use; undefined means the default. */
-  protected abstract readonly provider?: TerraformProvider;
+  abstract readonly provider?: TerraformProvider;
 
   private style: MembershipStyle | undefined;
   private readonly additiveUsers = new Map<string, string>();
@@ -145,7 +150,7 @@ export abstract class OrganizationBase extends Construct implements IOrganizatio
         ]);
       }
     }
-    return new Membership(this, membershipId, { organization: this, userId, provider: this.provider });
+    return new Membership(this, membershipId, { organization: this, userId });
   }
 
   /** {@inheritDoc IOrganization.setMembers} */
@@ -169,21 +174,29 @@ export abstract class OrganizationBase extends Construct implements IOrganizatio
   }
 
   /**
-   * Records an additive membership of this organization. Called by {@link Membership}; refuses a
-   * membership once the member set is authoritative, and a user added twice.
+   * Adds to `problems` why a membership of `userId` at `membershipPath` cannot join this
+   * organization: the member set is authoritative, or the user is already an additive member.
+   * Called by {@link Membership} before it joins the tree, so a refused membership leaves no trace.
    *
    * @internal
    */
-  _registerMembership(membership: Membership, userId: string): void {
-    const problems = new Problems();
+  _checkMembership(userId: string, membershipPath: string, problems: Problems): void {
     if (this.style === 'authoritative') {
-      problems.add(mixingProblem(`add the membership ${quote(membership.node.path)}`, []));
+      problems.add(mixingProblem(`add the membership ${quote(membershipPath)}`, []));
     }
     const existing = this.additiveUsers.get(userId);
     if (existing !== undefined) {
       problems.add(`user ${quote(userId)} is already a member through ${quote(existing)}; add each user once.`);
     }
-    problems.throwIfAny(this.node.path);
+  }
+
+  /**
+   * Records an additive membership of this organization, once {@link _checkMembership} found no
+   * problem with it. Called by {@link Membership}.
+   *
+   * @internal
+   */
+  _registerMembership(membership: Membership, userId: string): void {
     this.style = 'additive';
     this.additiveUsers.set(userId, membership.node.path);
   }
@@ -239,11 +252,11 @@ export class Organization extends OrganizationBase {
   readonly name: string;
   /** The `orgadmin_organization` resource behind this construct. */
   readonly resource: OrganizationResource;
-  protected readonly provider?: TerraformProvider;
+  /** The provider given in props; undefined means the stack's default orgadmin provider. */
+  readonly provider?: TerraformProvider;
 
   /** @throws ConstructValidationError listing every problem with the props. */
   constructor(scope: Construct, id: string, props: OrganizationProps) {
-    super(scope, id);
     const problems = new Problems();
     checkOrganizationName(props.name, problems);
     checkHttpUrl(props.url, problems, 'url');
@@ -257,7 +270,9 @@ export class Organization extends OrganizationBase {
     if (existingId !== undefined && !isUnresolved(existingId) && existingId.trim() === '') {
       problems.add(`existingOrganizationId must not be empty when given (got ${quote(existingId)}).`);
     }
-    problems.throwIfAny(this.node.path);
+    // Validation runs before the construct joins the tree, so a refused organization leaves no trace.
+    problems.throwIfAny(`${scope.node.path}/${id}`);
+    super(scope, id);
 
     this.name = props.name;
     this.realm = props.realm;
@@ -291,7 +306,7 @@ class ExistingOrganization extends OrganizationBase {
     id: string,
     readonly organizationId: string,
     readonly realm: string | undefined,
-    protected readonly provider: TerraformProvider | undefined,
+    readonly provider: TerraformProvider | undefined,
   ) {
     super(scope, id);
   }

@@ -86,7 +86,18 @@ export function serviceAnswer(status: number, code: string | undefined, descript
   return text.endsWith('.') ? text : `${text}.`;
 }
 
+/** Advice when the service kept answering 429 after the retries (an API call or the token request). */
+const RATE_LIMITED_ADVICE =
+  'The service kept answering 429 (too many requests) after the retries. Run Terraform again later, lower `-parallelism`, or raise `max_retries`.';
+
+/** Advice when the service kept failing with 5xx after the retries. */
+const SERVER_FAILED_ADVICE =
+  'The service failed after the retries. This is not a problem of the configuration: run Terraform again later, and tell the service\'s operators if it persists.';
+
 function adviceForToken(error: TokenError, env: ReportingContext): string {
+  // The token endpoint shares the API key's rate limit and the service's health with the API.
+  if (error.status === 429) return RATE_LIMITED_ADVICE;
+  if (error.status !== undefined && error.status >= 500) return SERVER_FAILED_ADVICE;
   switch (error.error) {
     case 'unauthorized_client':
       return 'The client_secret is wrong for this client_id. Set the API key\'s secret in `client_secret` (or `ORGADMIN_CLIENT_SECRET`); an administrator can issue a new key if the secret was lost.';
@@ -138,12 +149,8 @@ function adviceForHttp(error: HttpError, op: Operation, env: ReportingContext): 
   if (error instanceof ConflictError) {
     return 'The change conflicts with an existing object (for example a name already taken). Choose another value, or import the existing object.';
   }
-  if (error instanceof RateLimitedError) {
-    return 'The service kept answering 429 (too many requests) after the retries. Run Terraform again later, lower `-parallelism`, or raise `max_retries`.';
-  }
-  if (error instanceof ServerError) {
-    return 'The service failed after the retries. This is not a problem of the configuration: run Terraform again later, and tell the service\'s operators if it persists.';
-  }
+  if (error instanceof RateLimitedError) return RATE_LIMITED_ADVICE;
+  if (error instanceof ServerError) return SERVER_FAILED_ADVICE;
   if (error.status === 413) return 'The request was too large (over 64 KiB): fewer or shorter attributes.';
   return 'Check the configuration and the service.';
 }

@@ -137,21 +137,33 @@ function settingNames(name: ProviderSettingName): string {
   return `\`${name}\` (or the environment variable \`${PROVIDER_ENVIRONMENT_VARIABLES[name]}\`)`;
 }
 
-/** Why `url` cannot be the base address; never repeats the URL when it holds credentials. */
+/**
+ * The URL as a message may show it: anything before an `@` (a user name or password, even in a
+ * URL too malformed to parse) is masked.
+ */
+function displayUrl(url: string): string {
+  const queryAt = url.search(/[?#]/);
+  const at = (queryAt < 0 ? url : url.slice(0, queryAt)).lastIndexOf('@');
+  if (at < 0) return quote(url);
+  const scheme = /^[^/@]*\/\//.exec(url)?.[0] ?? '';
+  return quote(`${scheme}***${url.slice(at)}`);
+}
+
+/** Why `url` cannot be the base address; never repeats credentials written into the URL. */
 function baseUrlProblem(url: string): string | undefined {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    return `${quote(url)} is not an absolute URL; write it with its scheme, e.g. \`https://acme.example.com\``;
+    return `${displayUrl(url)} is not an absolute URL; write it with its scheme, e.g. \`https://acme.example.com\``;
   }
   if (parsed.username || parsed.password) {
     return 'holds a user name or password; remove them from the URL and use `client_id`/`client_secret` or `access_token`';
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    return `${quote(url)} has the scheme ${quote(parsed.protocol.replace(/:$/, ''))}; only http and https are supported`;
+    return `${displayUrl(url)} has the scheme ${quote(parsed.protocol.replace(/:$/, ''))}; only http and https are supported`;
   }
-  if (parsed.search || parsed.hash) return `${quote(url)} has a query or fragment; give only the scheme, host, port and optional path prefix`;
+  if (parsed.search || parsed.hash) return `${displayUrl(url)} has a query or fragment; give only the scheme, host, port and optional path prefix`;
   return undefined;
 }
 

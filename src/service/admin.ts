@@ -8,7 +8,7 @@ import { isPermission, MAX_NAME_LENGTH, type Member, type Permission } from '../
 import { generateSigningKey } from './auth/jwt';
 import { hasControlCharacter } from './text-checks';
 import { generateClientId, generateClientSecret, hashSecret } from './auth/secrets';
-import { StoreConflictError, toMember, type ApiKeyRecord, type RealmRecord, type Store } from './store/store';
+import { newUser, StoreConflictError, toMember, type ApiKeyRecord, type RealmRecord, type Store } from './store/store';
 
 /** Default lifetime of access tokens (SERVICE_API.md). */
 export const DEFAULT_TOKEN_LIFETIME_SECONDS = 300;
@@ -205,20 +205,7 @@ export class Admin {
           createdTimestamp: now,
           revokedTimestamp: null,
         },
-        {
-          id: serviceAccountId,
-          realm,
-          username: `service-account-${clientId}`,
-          email: null,
-          firstName: null,
-          lastName: null,
-          emailVerified: false,
-          enabled: true,
-          createdTimestamp: now,
-          kind: 'service-account',
-          adminOfOrganization: null,
-          passwordHash: null,
-        },
+        newUser({ id: serviceAccountId, realm, username: `service-account-${clientId}`, kind: 'service-account', createdTimestamp: now }),
       );
     } catch (error) {
       if (error instanceof StoreConflictError) throw new AdminError(`Realm "${realm}" already has an API key named "${name}".`);
@@ -268,20 +255,17 @@ export class Admin {
     if (email !== null && (await this.store.findUsers(realm, { email, exact: true, max: 1 })).length > 0) {
       throw new AdminError(`Realm "${realm}" already has a user with email "${email}".`);
     }
-    const user = {
+    const user = newUser({
       id: randomUUID(),
       realm,
       username,
       email,
       firstName,
       lastName,
-      emailVerified: false,
-      enabled: true,
       createdTimestamp: Date.now(),
-      kind: 'user' as const,
-      adminOfOrganization: null,
+      kind: 'user',
       passwordHash: opts.password === undefined ? null : await hashSecret(opts.password),
-    };
+    });
     try {
       await this.store.createUser(user);
     } catch (error) {

@@ -15,7 +15,7 @@ export {
 } from './admin';
 export { ServiceError } from './errors';
 export type { RateLimitOptions } from './rate-limit';
-export { PUBLIC_CLIENT_ID } from './routes/token';
+export { PUBLIC_CLIENT_ID } from './auth/public-client';
 export {
   StoreConflictError,
   type ApiKeyRecord,

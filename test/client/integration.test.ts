@@ -315,4 +315,30 @@ describe('OrgAdminClient against a rate-limited service', () => {
     expect(limited.length).toBeGreaterThanOrEqual(1);
     expect(svc.requests.filter((r) => r.url === '/realms/acme/orgs/count' && r.status === 200)).toHaveLength(4);
   });
+
+  it('waits for Retry-After when the token request itself is rate limited, and then succeeds', async () => {
+    const key = await createTestRealm(svc, 'beta');
+    const newClient = (): OrgAdminClient =>
+      new OrgAdminClient({
+        baseUrl: svc.baseUrl,
+        realm: 'beta',
+        tokenSource: new ClientCredentialsTokenSource({ baseUrl: svc.baseUrl, clientId: key.clientId, clientSecret: key.clientSecret, dispatcher: tokenAgent }),
+        retryMaxDelayMs: 2_000,
+      });
+    // The token endpoint counts against the same per-key limit as the API: a first process uses
+    // up the three requests of the window (token + two reads), a second one then asks for a token.
+    const first = newClient();
+    const second = newClient();
+    try {
+      await first.countOrganizations();
+      await first.countOrganizations();
+      await expect(second.countOrganizations()).resolves.toBe(0);
+    } finally {
+      await first.close();
+      await second.close();
+    }
+
+    const tokenAnswers = svc.requests.filter((r) => r.url === tokenPath('beta')).map((r) => r.status);
+    expect(tokenAnswers).toEqual([200, 429, 200]);
+  });
 });

@@ -208,11 +208,47 @@ describe('request pipeline retries', () => {
     expect(setup.apiCalls()).toHaveLength(1);
   });
 
-  it('does not retry a token request that the token endpoint answered with an error', async () => {
+  it('retries the attempt when the token endpoint answers 429, waiting its Retry-After', async () => {
+    setup = mockSetup();
+    setup.pool
+      .intercept({ path: tokenPath('acme'), method: 'POST' })
+      .reply(429, errorBody('rate_limited', 'Too many requests'), { headers: { 'content-type': 'application/json', 'retry-after': '2' } });
+    replyToken(setup.pool);
+    setup.pool.intercept({ path: orgsPath('acme'), method: 'GET' }).reply(200, [], JSON_HEADERS);
+
+    await expect(setup.client.listOrganizations()).resolves.toEqual([]);
+    expect(setup.sleeps).toEqual([2000]);
+    expect(setup.tokens.tokenRequests).toBe(2);
+    expect(setup.apiCalls()).toHaveLength(1);
+  });
+
+  it('retries the attempt when the token endpoint answers 503, even for a POST create', async () => {
     setup = mockSetup();
     setup.pool.intercept({ path: tokenPath('acme'), method: 'POST' }).reply(503, errorBody('internal_error', 'Down'));
+    replyToken(setup.pool);
+    setup.pool.intercept({ path: orgsPath('acme'), method: 'POST' }).reply(201, '', {
+      headers: { location: `${BASE_URL}${orgsPath('acme')}/created` },
+    });
+
+    await expect(setup.client.createOrganization({ name: 'globex' })).resolves.toBe('created');
+    expect(setup.tokens.tokenRequests).toBe(2);
+    expect(setup.apiCalls()).toHaveLength(1);
+  });
+
+  it('gives up with the TokenError once the token endpoint stays unavailable past maxRetries', async () => {
+    setup = mockSetup({ maxRetries: 1 });
+    setup.pool.intercept({ path: tokenPath('acme'), method: 'POST' }).reply(503, errorBody('internal_error', 'Down')).times(2);
 
     await expect(setup.client.listOrganizations()).rejects.toMatchObject({ name: 'TokenError', status: 503 });
+    expect(setup.tokens.tokenRequests).toBe(2);
+    expect(setup.apiCalls()).toHaveLength(0);
+  });
+
+  it('does not retry a token request that the token endpoint refused', async () => {
+    setup = mockSetup();
+    setup.pool.intercept({ path: tokenPath('acme'), method: 'POST' }).reply(401, errorBody('unauthorized_client', 'Invalid client secret'));
+
+    await expect(setup.client.listOrganizations()).rejects.toMatchObject({ name: 'TokenError', status: 401, error: 'unauthorized_client' });
     expect(setup.tokens.tokenRequests).toBe(1);
     expect(setup.apiCalls()).toHaveLength(0);
   });

@@ -177,6 +177,23 @@ describe('ClientCredentialsTokenSource', () => {
     expect(error.errorDescription).toContain('[redacted]');
   });
 
+  it('redacts a secret with reserved characters echoed form-encoded, in the error code as well', async () => {
+    const secret = 'a+b/c=d&e f';
+    const encoded = new URLSearchParams({ client_secret: secret }).toString();
+    agent
+      .get(BASE_URL)
+      .intercept({ path: tokenPath('acme'), method: 'POST' })
+      .reply(400, errorBody(`invalid_request ${secret}`, `bad form ${encoded}`), JSON_HEADERS);
+    const tokens = new ClientCredentialsTokenSource({ baseUrl: BASE_URL, clientId: CLIENT_ID, clientSecret: secret, dispatcher: agent, now });
+
+    const error = (await tokens.getToken('acme').catch((e: unknown) => e)) as TokenError;
+
+    expect(error).toBeInstanceOf(TokenError);
+    expect(error.error).toBe('invalid_request [redacted]');
+    expect(error.errorDescription).toBe('bad form client_secret=[redacted]');
+    expect(error.message).not.toContain(encoded.slice('client_secret='.length));
+  });
+
   it('does not cache a failure: the next call asks again', async () => {
     const pool = agent.get(BASE_URL);
     pool.intercept({ path: tokenPath('acme'), method: 'POST' }).reply(503, 'busy');

@@ -99,10 +99,40 @@ describe('Organization', () => {
     expect((Object.values(json.resource.orgadmin_organization_members) as Array<{ provider: string }>)[0]!.provider).toBe('orgadmin.other');
   });
 
+  it('reports invalid attributes, realm and existing organization id, and an over-long name', () => {
+    const stack = newStack();
+    const error = validationError(
+      () =>
+        new Organization(stack, 'bad', {
+          name: 'x'.repeat(256),
+          attributes: { ' ': ['a'], tier: [1 as unknown as string] },
+          realm: ' ',
+          existingOrganizationId: '',
+        }),
+    );
+    expect(error.problems).toEqual([
+      'name must be at most 255 characters (got 256 characters).',
+      'attributes must not have an empty key (got " ").',
+      'attributes["tier"] must be a list of strings (got [1]).',
+      'realm must not be empty when given (got " "); leave it out to use the provider\'s realm.',
+      'existingOrganizationId must not be empty when given (got "").',
+    ]);
+  });
+
+  it('leaves a refused organization out of the tree', () => {
+    const stack = newStack();
+    validationError(() => new Organization(stack, 'bad', { name: '' }));
+    expect(stack.node.tryFindChild('bad')).toBeUndefined();
+    expect(() => new Organization(stack, 'bad', { name: 'fixed' })).not.toThrow();
+  });
+
   it('skips unresolved tokens in validation', () => {
     const stack = newStack();
     const other = new Organization(stack, 'other', { name: 'other' });
-    expect(() => new Organization(stack, 'tokens', { name: other.name, url: other.resource.url, domains: other.resource.domains })).not.toThrow();
+    const tokens = { name: other.resource.displayName, url: other.resource.url, domains: other.resource.domains, realm: other.resource.realm };
+    expect(() => new Organization(stack, 'tokens', tokens)).not.toThrow();
+    // The same kinds of values, known and invalid, are refused: the tokens were skipped, not ignored by accident.
+    expect(validationError(() => new Organization(stack, 'known', { name: '', url: 'x', domains: ['A'], realm: '' })).problems).toHaveLength(4);
   });
 });
 
@@ -141,6 +171,18 @@ describe('Organization.addMember', () => {
     const error = validationError(() => acme.addMember('user-1', 'Again'));
     expect(error.problems[0]).toContain('user "user-1" is already a member');
   });
+
+  it('refuses the same user twice with a validation error when both use the default id', () => {
+    const stack = newStack();
+    const acme = new Organization(stack, 'acme', { name: 'acme' });
+    const alice = User.fromEmail(stack, 'alice', 'alice@example.com');
+    acme.addMember('user-1');
+    acme.addMember(alice);
+    expect(validationError(() => acme.addMember('user-1')).problems).toEqual([
+      'user "user-1" is already a member through "test/acme/Member-user-1"; add each user once.',
+    ]);
+    expect(validationError(() => acme.addMember(alice)).problems[0]).toContain('is already a member through "test/acme/Member-alice"');
+  });
 });
 
 describe('authoritative member set', () => {
@@ -170,11 +212,17 @@ describe('authoritative member set', () => {
     expect(error.problems[0]).toContain('use one style per organization');
   });
 
-  it('refuses a Membership construct on an organization whose member set is authoritative', () => {
+  it('refuses a Membership construct on an organization whose member set is authoritative, leaving no trace', () => {
     const stack = newStack();
     const acme = new Organization(stack, 'acme', { name: 'acme' });
     acme.setMembers(['user-1']);
-    expect(() => new Membership(stack, 'extra', { organization: acme, userId: 'user-2' })).toThrow(ConstructValidationError);
+    expect(validationError(() => new Membership(stack, 'extra', { organization: acme, userId: 'user-2' })).problems[0]).toContain(
+      'cannot add the membership "test/extra"',
+    );
+    expect(validationError(() => acme.addMember('user-2')).problems[0]).toContain('use one style per organization');
+    expect(stack.node.tryFindChild('extra')).toBeUndefined();
+    expect(acme.node.tryFindChild('Member-user-2')).toBeUndefined();
+    expect(JSON.parse(Testing.synth(stack)).resource.orgadmin_membership).toBeUndefined();
   });
 
   it('reports a user listed twice together with the other problems', () => {

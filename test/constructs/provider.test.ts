@@ -31,6 +31,12 @@ describe('OrgAdminProvider', () => {
     });
   });
 
+  it('writes a user access token as access_token, instead of an API key', () => {
+    const stack = new TerraformStack(Testing.app(), 'test');
+    new OrgAdminProvider(stack, 'orgadmin', { baseUrl: 'https://acme.example.com', accessToken: 'token-1' });
+    expect(JSON.parse(Testing.synth(stack)).provider.orgadmin).toEqual([{ base_url: 'https://acme.example.com', access_token: 'token-1' }]);
+  });
+
   it('writes an empty provider block when everything comes from the environment', () => {
     const stack = new TerraformStack(Testing.app(), 'test');
     new OrgAdminProvider(stack, 'orgadmin');

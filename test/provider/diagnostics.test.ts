@@ -66,6 +66,15 @@ describe('describeError', () => {
     expect(unknownClient.detail).toContain('client_id is unknown in realm "acme"');
   });
 
+  it('calls a token request that stayed rate limited or failing a service problem, not a credentials one', () => {
+    const limited = describeError(new TokenError({ realm: 'acme', status: 429, error: 'rate_limited', errorDescription: 'Too many requests', retryAfterSeconds: 1 }), update, env);
+    expect(limited.detail).toContain('HTTP 429 rate_limited');
+    expect(limited.detail).toContain('raise `max_retries`');
+    expect(limited.detail).not.toContain('Check `client_id`');
+    const down = describeError(new TokenError({ realm: 'acme', status: 503, error: 'internal_error' }), update, env);
+    expect(down.detail).toContain('not a problem of the configuration');
+  });
+
   it('explains that API keys belong to one realm when a resource names another realm', () => {
     const text = describeError(new TokenError({ realm: 'beta', status: 401, error: 'invalid_client' }), update, { ...env, realm: 'beta' });
     expect(text.detail).toContain('alias = "beta"');

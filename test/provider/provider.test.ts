@@ -128,6 +128,18 @@ describe('orgadmin provider', () => {
       expect(diags.text()).not.toContain('hunter2-password');
     });
 
+    it('never repeats a password written into a base URL that does not parse as http(s)', () => {
+      for (const baseUrl of ['user:hunter2-password@acme.example.com', 'ftp://user:hunter2-password@acme.example.com', 'https://user:hunter2-password@acme example.com']) {
+        const { diags } = resolve({ base_url: baseUrl, access_token: 'tttttttt' });
+        expect(diags.errors).toEqual([expect.objectContaining({ summary: 'Invalid base_url', path: ['base_url'] })]);
+        expect(diags.text()).not.toContain('hunter2');
+        const validation = new Collector();
+        validateProviderConfig(providerConfig({ base_url: baseUrl }), validation);
+        expect(validation.errors).toHaveLength(1);
+        expect(validation.text()).not.toContain('hunter2');
+      }
+    });
+
     it('refuses an access token together with client credentials, naming where each came from', () => {
       const { settings, diags } = resolve(
         { base_url: 'https://acme.example.com', client_id: 'id', client_secret: 'the-client-secret' },

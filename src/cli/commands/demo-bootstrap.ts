@@ -3,7 +3,7 @@
  * and carol. Idempotent, so `npm start` can run again and again on the same data file: the key's
  * secret is kept in a 0600 file next to the data, because the service stores only its hash.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PERMISSIONS, type Member } from '../../api';
 import type { Admin } from '../../service/admin';
@@ -62,7 +62,10 @@ function readSavedCredentials(file: string): SavedCredentials | undefined {
  */
 function writeSavedCredentials(file: string, credentials: SavedCredentials): void {
   const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+  // A leftover of a crashed run would keep its own mode (`mode` applies only to new files), so it
+  // goes first; `wx` then refuses to write into a file someone else put there in the meantime.
+  rmSync(temporary, { force: true });
+  writeFileSync(temporary, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
   chmodSync(temporary, 0o600);
   renameSync(temporary, file);
 }

@@ -2,17 +2,18 @@
  * `orgadmin demo`: the service on a local port with a ready-made realm,
  * API key and users, and a summary that says how to get a token. Runs until SIGINT or SIGTERM.
  */
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { tokenPath } from '../../api';
 import { Admin } from '../../service/admin';
 import { startServer } from '../../service/server';
+import { isPostgresUrl } from '../../service/store/open-store';
 import { defineCommand } from '../command';
-import { COMMON_FLAGS, resolveDataFile } from '../context';
+import { COMMON_FLAGS, DEFAULT_DATA_FILE, resolveDataFile } from '../context';
 import { EXIT } from '../errors';
 import type { CliIO } from '../io';
 import { printJson } from '../output';
 import { bootstrapDemo, DEMO_CREDENTIALS_FILE, type DemoBootstrap } from './demo-bootstrap';
-import { explainListenError, listenForStopSignal, parsePort } from './serve';
+import { DEFAULT_HOST, DEFAULT_PORT, explainStartError, LISTEN_FLAGS, listenForStopSignal, parsePort } from './serve';
 
 /** Quotes a value for a POSIX shell command line. */
 function shellQuote(value: string): string {
@@ -40,17 +41,26 @@ function summary(url: string, demo: DemoBootstrap, credentialsFile: string): str
 }
 
 /**
+ * The directory that keeps the demo's saved credentials: next to a SQLite data file, or, when the
+ * data is in PostgreSQL, the default data directory under `cwd`. Why not "next to" a URL: the
+ * directory name would be made from the URL, password included, and printed in the summary.
+ */
+export function demoCredentialsDir(dataFile: string, cwd: string): string {
+  return isPostgresUrl(dataFile) ? resolve(cwd, dirname(DEFAULT_DATA_FILE)) : dirname(dataFile);
+}
+
+/**
  * Starts the service, bootstraps the demo data on its store, prints the summary and serves until
  * `stop` settles; then closes the server and its store.
  */
 export async function runDemo(options: { dataFile: string; host: string; port: number; json: boolean }, io: CliIO, stop: Promise<unknown>): Promise<void> {
   const server = await startServer({ dataFile: options.dataFile, host: options.host, port: options.port, logger: false }).catch(
     (error: unknown) => {
-      throw explainListenError(error, options);
+      throw explainStartError(error, options);
     },
   );
   try {
-    const dir = dirname(options.dataFile);
+    const dir = demoCredentialsDir(options.dataFile, io.cwd);
     const demo = await bootstrapDemo(new Admin(server.store), dir);
     const credentialsFile = join(dir, DEMO_CREDENTIALS_FILE);
     io.stdout(`orgadmin listening on ${server.url}\n`);
@@ -70,17 +80,16 @@ const demo = defineCommand(
     command: 'demo',
     summary: 'Runs the service with a demo realm, an API key and three users, until SIGINT or SIGTERM.',
     flags: {
-      host: { type: 'string', valueName: 'HOST', description: 'Address to listen on (default 127.0.0.1).' },
-      port: { type: 'string', valueName: 'PORT', description: 'Port to listen on; 0 picks a free one (default 8080).' },
+      ...LISTEN_FLAGS,
       ...COMMON_FLAGS,
     },
   },
   async ({ flags }, io) => {
-    const port = flags.port === undefined ? 8080 : parsePort(flags.port);
+    const port = flags.port === undefined ? DEFAULT_PORT : parsePort(flags.port);
     const dataFile = resolveDataFile(flags.data, io);
     const stop = listenForStopSignal();
     try {
-      await runDemo({ dataFile, host: flags.host ?? '127.0.0.1', port, json: flags.json }, io, stop.received);
+      await runDemo({ dataFile, host: flags.host ?? DEFAULT_HOST, port, json: flags.json }, io, stop.received);
     } finally {
       stop.dispose();
     }

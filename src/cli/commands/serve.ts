@@ -1,11 +1,11 @@
 /**
  * `orgadmin serve`: runs the Organization Administration Service in the foreground until SIGINT or
- * SIGTERM. Prints exactly one line when it accepts connections, so scripts and tests can wait for
- * it and read the real port (`--port 0`).
+ * SIGTERM. Prints exactly one line when it accepts connections (text, or one JSON object with
+ * `--json`), so scripts and tests can wait for it and read the real port (`--port 0`).
  */
 import { startServer } from '../../service/server';
 import { defineCommand } from '../command';
-import { COMMON_FLAGS, resolveDataFile } from '../context';
+import { COMMON_FLAGS, explainStoreError, resolveDataFile } from '../context';
 import { CliError, EXIT, UsageError } from '../errors';
 import type { CliIO } from '../io';
 
@@ -18,7 +18,20 @@ export interface ServeOptions {
   rateLimit?: { requests: number; windowSeconds: number };
   /** The public base address for the URLs the service writes; default from each request. */
   publicBaseUrl?: string;
+  /** Print the ready line as JSON (`{"url":"http://HOST:PORT"}`) instead of text. */
+  json?: boolean;
 }
+
+/** Interface a foreground service listens on unless `--host` says otherwise. */
+export const DEFAULT_HOST = '127.0.0.1';
+/** Port a foreground service listens on unless `--port` says otherwise. */
+export const DEFAULT_PORT = 8080;
+
+/** `--host` and `--port`, shared by every command that runs the service in the foreground. */
+export const LISTEN_FLAGS = {
+  host: { type: 'string', valueName: 'HOST', description: `Address to listen on (default ${DEFAULT_HOST}).` },
+  port: { type: 'string', valueName: 'PORT', description: `Port to listen on; 0 picks a free one (default ${DEFAULT_PORT}).` },
+} as const;
 
 /** The signals that stop a foreground service. */
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
@@ -99,35 +112,43 @@ export function parsePublicUrl(value: string): string {
 }
 
 /**
- * Starts the service, prints `orgadmin listening on URL`, and keeps it running until `stop`
- * settles; then closes the server and its store. `stop` is a parameter so tests and the demo can
- * decide what ends the service.
+ * Starts the service, prints one ready line (`orgadmin listening on URL`, or `{"url":"URL"}` with
+ * `json`), and keeps it running until `stop` settles; then closes the server and its store. `stop`
+ * is a parameter so tests can decide what ends the service.
  */
 export async function serveUntil(options: ServeOptions, io: CliIO, stop: Promise<unknown>): Promise<void> {
-  const server = await startServer({ ...options, logger: false }).catch((error: unknown) => {
-    throw explainListenError(error, options);
+  const { json, ...serverOptions } = options;
+  const server = await startServer({ ...serverOptions, logger: false }).catch((error: unknown) => {
+    throw explainStartError(error, options);
   });
   try {
-    io.stdout(`orgadmin listening on ${server.url}\n`);
+    io.stdout(json ? `${JSON.stringify({ url: server.url })}\n` : `orgadmin listening on ${server.url}\n`);
     await stop;
   } finally {
     await server.close();
   }
 }
 
-/** Turns the usual reasons a listen fails into a one-sentence {@link CliError}; anything else stays a bug. */
-export function explainListenError(error: unknown, options: { host: string; port: number }): unknown {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (code === 'EADDRINUSE') {
+/**
+ * Turns the usual reasons the service fails to start (the port or host cannot be listened on, the
+ * data file or database cannot be opened) into a one-sentence {@link CliError}; anything else stays
+ * a bug.
+ */
+export function explainStartError(error: unknown, options: { host: string; port: number; dataFile: string }): unknown {
+  const { code, syscall, hostname } = (error ?? {}) as { code?: unknown; syscall?: unknown; hostname?: unknown };
+  // Only errors of the listen itself (or of looking up --host) are about --host and --port: an
+  // ENOTFOUND or EACCES of the database connection or data file is about --data.
+  const fromListen = syscall === 'listen' || (syscall === 'getaddrinfo' && hostname === options.host);
+  if (fromListen && code === 'EADDRINUSE') {
     return new CliError(`port ${options.port} on ${options.host} is already in use; choose another with --port.`);
   }
-  if (code === 'EACCES') {
+  if (fromListen && code === 'EACCES') {
     return new CliError(`not allowed to listen on port ${options.port} of ${options.host}; choose a port above 1023 with --port.`);
   }
-  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
+  if (fromListen && (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')) {
     return new CliError(`cannot listen on host ${options.host}: it is not an address of this machine.`);
   }
-  return error;
+  return explainStoreError(error, options.dataFile) ?? error;
 }
 
 const serve = defineCommand(
@@ -135,8 +156,7 @@ const serve = defineCommand(
     command: 'serve',
     summary: 'Runs the Organization Administration Service until SIGINT or SIGTERM.',
     flags: {
-      host: { type: 'string', valueName: 'HOST', description: 'Address to listen on (default 127.0.0.1).' },
-      port: { type: 'string', valueName: 'PORT', description: 'Port to listen on; 0 picks a free one (default 8080).' },
+      ...LISTEN_FLAGS,
       domain: {
         type: 'string',
         valueName: 'DOMAIN',
@@ -153,21 +173,22 @@ const serve = defineCommand(
         description:
           'Address clients reach the service at, e.g. https://orgs.example.com behind a TLS proxy; starts every URL the service writes (default: from each request).',
       },
-      data: COMMON_FLAGS.data,
+      ...COMMON_FLAGS,
     },
   },
   async ({ flags }, io) => {
     // Validate everything before touching the data file or the network.
-    const port = flags.port === undefined ? 8080 : parsePort(flags.port);
+    const port = flags.port === undefined ? DEFAULT_PORT : parsePort(flags.port);
     const rateLimit = flags['rate-limit'] === undefined ? undefined : parseRateLimit(flags['rate-limit']);
     const publicBaseUrl = flags['public-url'] === undefined ? undefined : parsePublicUrl(flags['public-url']);
     const options: ServeOptions = {
       dataFile: resolveDataFile(flags.data, io),
-      host: flags.host ?? '127.0.0.1',
+      host: flags.host ?? DEFAULT_HOST,
       port,
       domain: flags.domain ?? 'localhost',
       rateLimit,
       publicBaseUrl,
+      json: flags.json,
     };
     const stop = listenForStopSignal();
     try {
@@ -181,5 +202,3 @@ const serve = defineCommand(
 
 /** `orgadmin serve ...` */
 export const runServeCommand = serve.run;
-/** The spec of `orgadmin serve`, for the top-level help. */
-export const serveSpec = serve.spec;

@@ -60,6 +60,7 @@ function runProcess(command: string, args: readonly string[], options: { cwd: st
 interface Workspace {
   /** The directory (`.orgadmin`). */
   dir: string;
+  /** The service's SQLite file. */
   dataFile: string;
   /** The provider mirror. */
   pluginDir: string;
@@ -132,6 +133,7 @@ function applyCounts(stdout: string): { added: number; changed: number; destroye
 interface OrganizationSummary {
   name: string;
   id: string;
+  /** Usernames, sorted. */
   members: string[];
 }
 
@@ -139,13 +141,17 @@ interface OrganizationSummary {
 export interface StartResult {
   /** The service's address during the run (it is stopped at the end). */
   url: string;
+  /** The demo realm the example was applied to. */
   realm: string;
   /** What the apply did. */
   applied: { added: number; changed: number; destroyed: number };
+  /** The realm's organizations after the run, each with its members (default admin excepted). */
   organizations: OrganizationSummary[];
-  /** The state file and the other files of the run. */
+  /** The Terraform state file (local backend). */
   stateFile: string;
+  /** The service's SQLite file. */
   dataFile: string;
+  /** The synthesized stack's directory, where terraform ran. */
   stackDir: string;
 }
 
@@ -196,7 +202,20 @@ function terraformFailure(what: string, result: ProcessResult): Error {
   return new Error(`${what} exited ${result.code}:\n  ${text}`);
 }
 
-/** The whole loop. `dataFile` decides where everything is kept. */
+/** Every organization of the client's realm with its members' usernames, for the summary. */
+async function summarizeOrganizations(client: OrgAdminClient): Promise<OrganizationSummary[]> {
+  const organizations: OrganizationSummary[] = [];
+  for (const org of await client.listAllOrganizations()) {
+    const members = await client.listAllMembers(org.id, { excludeAdminAccounts: true });
+    organizations.push({ name: org.name, id: org.id, members: members.map((m) => m.username).sort() });
+  }
+  return organizations;
+}
+
+/**
+ * The whole loop (see the file comment). `dataFile` decides where everything is kept; progress goes
+ * to `io.stdout` unless `json`. Rejects with a {@link CliError} naming the step that failed.
+ */
 export async function runStartLoop(options: { dataFile: string; json: boolean }, io: CliIO): Promise<StartResult> {
   const ws = workspaceFor(options.dataFile);
   const terraform = io.env.TERRAFORM ?? 'terraform';
@@ -314,11 +333,11 @@ export async function runStartLoop(options: { dataFile: string; json: boolean },
       realm: credentials.realm,
       tokenSource: new ClientCredentialsTokenSource({ baseUrl: server.url, clientId: credentials.clientId, clientSecret: credentials.clientSecret }),
     });
-    const organizations: OrganizationSummary[] = [];
-    for (const org of await client.listAllOrganizations()) {
-      const members = await client.listAllMembers(org.id, { excludeAdminAccounts: true });
-      organizations.push({ name: org.name, id: org.id, members: members.map((m) => m.username).sort() });
-    }
+    const organizations = await summarizeOrganizations(client).catch((error: unknown) => {
+      // Not a numbered step, but a failure here must still say what was being done.
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new CliError(`reading the organizations for the summary failed: ${progress.redact(reason)}`);
+    });
     return {
       url: server.url,
       realm: credentials.realm,
@@ -350,7 +369,7 @@ function summary(result: StartResult, io: CliIO): string {
     `Service data:    ${shown(result.dataFile)} (the service ran at ${result.url} and is stopped now)`,
     `Stack:           ${shown(result.stackDir)}/cdk.tf.json (from examples/basic/stack.ts)`,
     '',
-    'Run it again with `npm start`: a second run applies nothing. Delete .orgadmin/ to start over.',
+    `Run it again with \`npm start\`: a second run applies nothing. Delete ${shown(dirname(result.dataFile))}/ to start over.`,
     '',
   ].join('\n');
 }

@@ -8,12 +8,15 @@ import type { OrgAdminProviderContext } from '../context';
 import { realmFor } from '../context';
 import { isObjectNotFound, reportError, reportingFor } from '../diagnostics';
 import type { DataSource, Diagnostics, ObjectValue, Value } from '../framework/types';
-import { isUnknown } from '../protocol/unknown';
 import { dataSourceRealmAttribute, validateRealm } from '../realm';
+import { reportMissingLookup, validateLookup, type LookupChoice } from './lookup';
 import { knownString, quote } from '../values';
 
 /** The data source's type name. */
 export const ORGANIZATION_DATA_SOURCE_TYPE = 'orgadmin_organization';
+
+/** The data source chooses the organization by `id` or by `name`. */
+const LOOKUP: LookupChoice = { first: 'id', second: 'name', what: 'the organization' };
 
 /** How many close names a not-found error lists at most. */
 const MAX_SUGGESTIONS = 10;
@@ -64,10 +67,6 @@ export function organizationAttributes(org: Organization): ObjectValue {
     domains: [...org.domains],
     attributes,
   };
-}
-
-function isSet(value: Value | undefined): boolean {
-  return value !== null && value !== undefined;
 }
 
 async function reportNameNotFound(
@@ -131,16 +130,7 @@ export const organizationDataSource: DataSource<OrgAdminProviderContext> = {
   },
 
   validate(config, diags) {
-    const id = config['id'];
-    const name = config['name'];
-    if (isUnknown(id) || isUnknown(name)) return;
-    if (isSet(id) && isSet(name)) {
-      diags.error('Conflicting lookup', 'Set either `id` or `name` to choose the organization, not both.', ['name']);
-    } else if (!isSet(id) && !isSet(name)) {
-      diags.error('Missing lookup', 'Set `id` or `name` to choose the organization.', ['id']);
-    }
-    if (id === '') diags.error('Invalid id', '`id` must not be empty.', ['id']);
-    if (name === '') diags.error('Invalid name', '`name` must not be empty.', ['name']);
+    validateLookup(config, LOOKUP, diags);
     validateRealm(config['realm'], diags);
   },
 
@@ -174,7 +164,7 @@ export const organizationDataSource: DataSource<OrgAdminProviderContext> = {
         return null;
       }
     } else {
-      diags.error('Missing lookup', 'Set `id` or `name` to choose the organization.', ['id']);
+      reportMissingLookup(LOOKUP, diags);
       return null;
     }
     return { ...organizationAttributes(org), realm: org.realm || realm };

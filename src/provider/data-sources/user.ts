@@ -6,17 +6,16 @@ import type { Member } from '../../api';
 import type { OrgAdminProviderContext } from '../context';
 import { realmFor } from '../context';
 import { reportError, reportingFor } from '../diagnostics';
-import type { DataSource, Value } from '../framework/types';
-import { isUnknown } from '../protocol/unknown';
+import type { DataSource } from '../framework/types';
 import { dataSourceRealmAttribute, validateRealm } from '../realm';
+import { reportMissingLookup, validateLookup, type LookupChoice } from './lookup';
 import { knownString, quote } from '../values';
 
 /** The data source's type name. */
 export const USER_DATA_SOURCE_TYPE = 'orgadmin_user';
 
-function isSet(value: Value | undefined): boolean {
-  return value !== null && value !== undefined;
-}
+/** The data source chooses the user by `username` or by `email`. */
+const LOOKUP: LookupChoice = { first: 'username', second: 'email', what: 'the user' };
 
 /** The `orgadmin_user` data source. */
 export const userDataSource: DataSource<OrgAdminProviderContext> = {
@@ -47,16 +46,7 @@ export const userDataSource: DataSource<OrgAdminProviderContext> = {
   },
 
   validate(config, diags) {
-    const username = config['username'];
-    const email = config['email'];
-    if (isUnknown(username) || isUnknown(email)) return;
-    if (isSet(username) && isSet(email)) {
-      diags.error('Conflicting lookup', 'Set either `username` or `email` to choose the user, not both.', ['email']);
-    } else if (!isSet(username) && !isSet(email)) {
-      diags.error('Missing lookup', 'Set `username` or `email` to choose the user.', ['username']);
-    }
-    if (username === '') diags.error('Invalid username', '`username` must not be empty.', ['username']);
-    if (email === '') diags.error('Invalid email', '`email` must not be empty.', ['email']);
+    validateLookup(config, LOOKUP, diags);
     validateRealm(config['realm'], diags);
   },
 
@@ -67,7 +57,7 @@ export const userDataSource: DataSource<OrgAdminProviderContext> = {
     const by = username !== undefined ? 'username' : 'email';
     const wanted = username ?? email;
     if (wanted === undefined) {
-      diags.error('Missing lookup', 'Set `username` or `email` to choose the user.', ['username']);
+      reportMissingLookup(LOOKUP, diags);
       return null;
     }
     let found: Member[];

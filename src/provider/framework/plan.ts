@@ -47,6 +47,20 @@ export function valuesEqual(a: Value, b: Value, type: TerraformType): boolean {
   return true;
 }
 
+/**
+ * `paths` without repeats, first occurrence kept: the framework and a resource's `modifyPlan`
+ * may both ask to replace for the same attribute, and Terraform should get each path once.
+ */
+export function uniquePaths(paths: readonly AttributePath[]): AttributePath[] {
+  const seen = new Set<string>();
+  return paths.filter((path) => {
+    const key = JSON.stringify(path);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /** Computes the framework's plan from Terraform's proposed new state. */
 export function planChange(
   schema: Schema,

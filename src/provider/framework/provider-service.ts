@@ -15,7 +15,7 @@ import type { TerraformValue } from '../protocol/terraform-type';
 import { isUnknown } from '../protocol/unknown';
 import { decodeJsonValue, decodeMsgpackValue, encodeMsgpackValue, ValueCodecError } from '../protocol/values';
 import { DiagnosticsCollector, toPathSteps } from './diagnostics';
-import { planChange } from './plan';
+import { planChange, uniquePaths } from './plan';
 import { checkSchema, schemaObjectType, toProtoSchema } from './schema';
 import type { DataSource, Logger, ObjectValue, PlanModification, ProviderDefinition, Resource, Schema, Value } from './types';
 
@@ -29,7 +29,7 @@ const SERVER_CAPABILITIES = { plan_destroy: true, get_provider_schema_optional: 
 /** Thrown inside a handler to stop it after reporting diagnostics. */
 class Abort extends Error {}
 
-/** Where a value failed the checks after the provider returned it. */
+/** The path of the first unknown inside `value` (depth first), or undefined when it is fully known. */
 function findUnknown(value: Value, path: (string | number)[] = []): (string | number)[] | undefined {
   if (isUnknown(value)) return path;
   if (Array.isArray(value)) {
@@ -55,6 +55,10 @@ export class ProviderService<TContext> {
   private configured = false;
   private readonly providerLogger: Logger;
 
+  /**
+   * @param definition the provider, its resources and data sources
+   * @param logger the process's hclog-style logger; also handed to the provider as its logger
+   */
   constructor(
     private readonly definition: ProviderDefinition<TContext>,
     private readonly logger: JsonLogger,
@@ -259,7 +263,7 @@ export class ProviderService<TContext> {
       }
       return {
         planned_state: this.encode(plannedState, found.schema, diags, 'planned state'),
-        requires_replace: requiresReplace.map((path) => toProtoAttributePath(toPathSteps(path, found.schema))),
+        requires_replace: uniquePaths(requiresReplace).map((path) => toProtoAttributePath(toPathSteps(path, found.schema))),
         planned_private: request.prior_private,
       };
     });

@@ -85,6 +85,15 @@ async function reportUnknownUserOrOrganization(ctx: OrgAdminProviderContext, key
   }
 }
 
+/**
+ * True when a 403 is the service refusing to remove the organization's default admin user (error
+ * `forbidden`), as opposed to a missing permission (`insufficient_scope`) or a disabled realm
+ * (`access_denied`), which need the general advice of {@link reportError}.
+ */
+function isDefaultAdminRefusal(error: unknown): error is ForbiddenError {
+  return error instanceof ForbiddenError && error.error !== 'insufficient_scope' && error.error !== 'access_denied';
+}
+
 /** The `orgadmin_membership` resource. */
 export const membershipResource: Resource<OrgAdminProviderContext> = {
   typeName: MEMBERSHIP_RESOURCE_TYPE,
@@ -179,7 +188,7 @@ export const membershipResource: Resource<OrgAdminProviderContext> = {
       await ctx.client.removeMember(key.organizationId, key.userId, { realm: key.realm });
     } catch (error) {
       if (isObjectNotFound(error)) return; // not a member any more: the goal of delete
-      if (error instanceof ForbiddenError && error.error !== 'insufficient_scope') {
+      if (isDefaultAdminRefusal(error)) {
         diags.error(
           'Cannot remove the organization\'s default admin user',
           `Cannot remove user ${quote(key.userId)} from organization ${quote(key.organizationId)}: ${serviceAnswer(error.status, error.error, error.errorDescription)} ` +

@@ -19,7 +19,7 @@ import {
 import { bearerHook, realmHook } from '../auth/guards';
 import { realmOf, requestUrlOf, type ServiceContext } from '../context';
 import { notFound, ServiceError } from '../errors';
-import { StoreConflictError, type OrganizationFilter } from '../store/store';
+import { newUser, StoreConflictError, type OrganizationFilter } from '../store/store';
 
 const RealmParams = Type.Object({ realm: Type.String() });
 const OrgParams = Type.Object({ realm: Type.String(), orgId: Type.String() });
@@ -193,20 +193,14 @@ export async function organizationRoutes(app: FastifyInstance, opts: { ctx: Serv
       };
       const now = Date.now();
       const adminUser = realmRecord.createAdminUser
-        ? {
+        ? newUser({
             id: randomUUID(),
             realm: realmRecord.name,
             username: orgAdminUsername(id),
-            email: null,
-            firstName: null,
-            lastName: null,
-            emailVerified: false,
-            enabled: true,
-            createdTimestamp: now,
-            kind: 'org-admin' as const,
+            kind: 'org-admin',
             adminOfOrganization: id,
-            passwordHash: null,
-          }
+            createdTimestamp: now,
+          })
         : undefined;
       try {
         await store.createOrganization(org, adminUser, now);

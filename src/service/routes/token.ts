@@ -5,7 +5,7 @@
  */
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type Permission, type TokenResponse } from '../../api';
+import { issuer, type Permission, type TokenResponse } from '../../api';
 import { rateLimitKey, realmHook } from '../auth/guards';
 import { PUBLIC_CLIENT_ID } from '../auth/public-client';
 import { signJwt } from '../auth/jwt';
@@ -13,10 +13,6 @@ import { verifySecret } from '../auth/secrets';
 import { baseUrlOf, realmOf, type ServiceContext } from '../context';
 import { ServiceError } from '../errors';
 import { hasControlCharacter } from '../text-checks';
-import { issuer } from '../../api';
-
-/** Still importable from here, where it was first defined (it now lives in auth/public-client.ts). */
-export { PUBLIC_CLIENT_ID };
 
 type Form = Record<string, string | undefined>;
 

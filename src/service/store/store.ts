@@ -113,6 +113,26 @@ export interface UserFilter {
 /** A new user row; the store fills nothing in. */
 export type NewUser = UserRecord;
 
+/**
+ * A new, enabled user row from the fields that tell users apart; the profile fields, the password
+ * and the organization link are empty unless given. One place, so the three kinds of user the
+ * service creates (end users, service accounts, organization admins) cannot drift apart.
+ */
+export function newUser(
+  fields: Pick<UserRecord, 'id' | 'realm' | 'username' | 'kind' | 'createdTimestamp'> & Partial<UserRecord>,
+): NewUser {
+  return {
+    email: null,
+    firstName: null,
+    lastName: null,
+    emailVerified: false,
+    enabled: true,
+    adminOfOrganization: null,
+    passwordHash: null,
+    ...fields,
+  };
+}
+
 /** Reported when a write would break a uniqueness rule; nothing was written. */
 export class StoreConflictError extends Error {
   /** What collided, e.g. `organization name`, `organization id`, `username`. */

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PERMISSIONS } from '../../../src/api';
@@ -86,6 +86,18 @@ describe('bootstrapDemo', () => {
     expect(second.clientId).not.toBe(first.clientId);
     expect(await secretMatches(second.clientId, second.clientSecret)).toBe(true);
     expect(statSync(join(dir, DEMO_CREDENTIALS_FILE)).mode & 0o777).toBe(0o600);
+  });
+
+  it('writes the secret into a fresh private file, not through a leftover temporary file or link', async () => {
+    const file = join(dir, DEMO_CREDENTIALS_FILE);
+    const elsewhere = join(dir, 'elsewhere.txt');
+    // What a crashed run, or someone else, could leave at the temporary name.
+    symlinkSync(elsewhere, `${file}.${process.pid}.tmp`);
+    const demo = await bootstrapDemo(admin, dir);
+    expect(existsSync(elsewhere)).toBe(false);
+    expect(lstatSync(file).isSymbolicLink()).toBe(false);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ clientSecret: demo.clientSecret });
   });
 
   it('creates the directory of the credentials file when it is missing', async () => {

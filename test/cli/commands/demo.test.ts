@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tokenPath, usersPath } from '../../../src/api';
-import { runDemo } from '../../../src/cli/commands/demo';
+import { demoCredentialsDir, runDemo } from '../../../src/cli/commands/demo';
 import { captureIO } from '../capture-io';
 import { BIN, childEnv, ensureBuilt } from '../compiled-cli';
 import { createSandbox, type CliSandbox } from '../harness';
@@ -100,5 +100,13 @@ describe('orgadmin demo', () => {
     expect(existsSync(join(sandbox.dir, '.orgadmin', 'demo-credentials.json'))).toBe(true);
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
+  });
+
+  it('keeps the credentials next to a SQLite file, but under .orgadmin/ of the working directory for a PostgreSQL URL', () => {
+    expect(demoCredentialsDir('/data/orgadmin/orgadmin.db', '/work')).toBe('/data/orgadmin');
+    const dir = demoCredentialsDir('postgres://app:s3cret-pw@db.example.com:5432/orgadmin', '/work');
+    // Not a directory made from the URL: it would hold (and the summary would print) the password.
+    expect(dir).toBe(join('/work', '.orgadmin'));
+    expect(dir).not.toContain('s3cret-pw');
   });
 });

@@ -2,6 +2,8 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import { discoveryPath, tokenPath } from '../../../src/api';
 import { BIN, childEnv, ensureBuilt } from '../compiled-cli';
+import { explainStartError } from '../../../src/cli/commands/serve';
+import { CliError } from '../../../src/cli/errors';
 import { main } from '../../../src/cli/main';
 import { captureIO } from '../capture-io';
 import { createSandbox, type CliSandbox } from '../harness';
@@ -111,6 +113,27 @@ describe('orgadmin serve --public-url (in process)', () => {
   });
 });
 
+describe('orgadmin serve --json (in process)', () => {
+  it('prints exactly one ready line, a JSON object with the real URL, and serves on it', async () => {
+    const { io, out, err } = captureIO(sandbox.dir);
+    const exit = main(['serve', '--port', '0', '--json', '--data', sandbox.dataFile], io);
+    const deadline = Date.now() + 10_000;
+    while (!out().endsWith('\n') && Date.now() < deadline && err() === '') await new Promise((resolve) => setTimeout(resolve, 20));
+    let url: string | undefined;
+    try {
+      expect(out()).toMatch(/^\{"url":"http:\/\/127\.0\.0\.1:\d+"\}\n$/);
+      url = (JSON.parse(out()) as { url: string }).url;
+      const response = await fetch(`${url}${discoveryPath('acme')}`);
+      expect(response.status).toBe(200);
+    } finally {
+      process.emit('SIGTERM', 'SIGTERM');
+    }
+    expect(await exit).toBe(0);
+    expect(err()).toBe('');
+    expect(out()).toBe(`${JSON.stringify({ url })}\n`);
+  });
+});
+
 describe('orgadmin serve (bad input)', () => {
   it.each([
     [['--port', 'http'], 'orgadmin: --port must be a whole number from 0 to 65535, not "http".\n'],
@@ -121,11 +144,18 @@ describe('orgadmin serve (bad input)', () => {
     [['--public-url', 'ftp://orgs.example.com'], 'orgadmin: --public-url must be an absolute http or https URL without query or fragment (scheme ftp), not "ftp://orgs.example.com".\n'],
     [['--public-url', 'https://orgs.example.com/?x=1'], 'orgadmin: --public-url must be an absolute http or https URL without query or fragment (it has a query or fragment), not "https://orgs.example.com/?x=1".\n'],
     [['--public-url', 'https://orgs.example.com#top'], 'orgadmin: --public-url must be an absolute http or https URL without query or fragment (it has a query or fragment), not "https://orgs.example.com#top".\n'],
-    [['--json'], 'orgadmin: unknown flag --json for "orgadmin serve"; see "orgadmin serve --help".\n'],
   ])('refuses %j as a usage error before listening', async (flags, message) => {
     const listenersBefore = process.listenerCount('SIGTERM');
     const result = await sandbox.run('serve', ...flags);
     expect(result).toEqual({ code: 2, stdout: '', stderr: message });
+    expect(process.listenerCount('SIGTERM')).toBe(listenersBefore);
+  });
+
+  it('says the data file cannot be opened in one sentence, exits 1 and leaves no signal handler behind', async () => {
+    const listenersBefore = process.listenerCount('SIGTERM');
+    // A directory where the SQLite file should be.
+    const result = await sandbox.runRaw(['serve', '--port', '0', '--data', sandbox.dir]);
+    expect(result).toEqual({ code: 1, stdout: '', stderr: `orgadmin: cannot open data file ${sandbox.dir}: unable to open database file.\n` });
     expect(process.listenerCount('SIGTERM')).toBe(listenersBefore);
   });
 
@@ -145,5 +175,31 @@ describe('orgadmin serve (bad input)', () => {
     } finally {
       await new Promise((resolve) => blocker.close(resolve));
     }
+  });
+});
+
+describe('explainStartError', () => {
+  const options = { host: '127.0.0.1', port: 8080, dataFile: 'postgres://app:s3cret-pw@db.example.com/orgadmin' };
+  const systemError = (code: string, syscall: string, extra: object = {}): Error =>
+    Object.assign(new Error(`${syscall} ${code}${'hostname' in extra ? ` ${String((extra as { hostname: string }).hostname)}` : ''}`), { code, syscall, ...extra });
+
+  it('blames --data, without its password, when the database host is unknown', () => {
+    const explained = explainStartError(systemError('ENOTFOUND', 'getaddrinfo', { hostname: 'db.example.com' }), options);
+    expect(explained).toBeInstanceOf(CliError);
+    expect((explained as CliError).message).toBe(
+      'cannot open data database postgres://app:***@db.example.com/orgadmin: getaddrinfo ENOTFOUND db.example.com',
+    );
+  });
+
+  it('blames --host when the host to listen on is unknown or not of this machine', () => {
+    const unknown = explainStartError(systemError('ENOTFOUND', 'getaddrinfo', { hostname: 'nowhere.invalid' }), { ...options, host: 'nowhere.invalid' });
+    expect((unknown as CliError).message).toBe('cannot listen on host nowhere.invalid: it is not an address of this machine.');
+    const foreign = explainStartError(systemError('EADDRNOTAVAIL', 'listen'), { ...options, host: '10.255.255.1' });
+    expect((foreign as CliError).message).toBe('cannot listen on host 10.255.255.1: it is not an address of this machine.');
+  });
+
+  it('keeps an error that is neither about listening nor about the data as it is (a bug)', () => {
+    const bug = new TypeError('x is not a function');
+    expect(explainStartError(bug, options)).toBe(bug);
   });
 });

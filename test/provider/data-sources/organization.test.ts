@@ -1,6 +1,7 @@
 import { closeNames, editDistance, organizationDataSource as dataSource } from '../../../src/provider/data-sources/organization';
+import type { Value } from '../../../src/provider/framework/types';
 import { UNKNOWN } from '../../../src/provider/protocol/unknown';
-import { Collector, resourceConfig, startHarness, type Harness } from '../resources/harness';
+import { Collector, readDataSource, resourceConfig, startHarness, type Harness } from '../resources/harness';
 
 describe('orgadmin_organization data source', () => {
   let h: Harness;
@@ -23,11 +24,7 @@ describe('orgadmin_organization data source', () => {
     await h.close();
   });
 
-  const read = async (values: Record<string, string>): Promise<{ state: unknown; diags: Collector }> => {
-    const diags = new Collector();
-    const state = await dataSource.read(h.ctx, { config: resourceConfig(dataSource, values) }, diags);
-    return { state, diags };
-  };
+  const read = (values: Record<string, Value>): ReturnType<typeof readDataSource> => readDataSource(dataSource, h.ctx, values);
 
   const expected = (): Record<string, unknown> => ({
     id: acmeId,

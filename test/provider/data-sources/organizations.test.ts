@@ -1,6 +1,6 @@
 import { organizationsDataSource as dataSource } from '../../../src/provider/data-sources/organizations';
 import type { Value } from '../../../src/provider/framework/types';
-import { Collector, resourceConfig, startHarness, type Harness } from '../resources/harness';
+import { Collector, readDataSource, resourceConfig, startHarness, type Harness } from '../resources/harness';
 
 describe('orgadmin_organizations data source', () => {
   let h: Harness;
@@ -20,11 +20,7 @@ describe('orgadmin_organizations data source', () => {
     await h.close();
   });
 
-  const read = async (values: Record<string, Value>): Promise<{ state: Record<string, Value> | null; diags: Collector }> => {
-    const diags = new Collector();
-    const state = await dataSource.read(h.ctx, { config: resourceConfig(dataSource, values) }, diags);
-    return { state, diags };
-  };
+  const read = (values: Record<string, Value>): ReturnType<typeof readDataSource> => readDataSource(dataSource, h.ctx, values);
 
   it('returns every organization across pages, with ids in the same order', async () => {
     const { state, diags } = await read({});

@@ -1,5 +1,6 @@
 import { userDataSource as dataSource } from '../../../src/provider/data-sources/user';
-import { Collector, resourceConfig, startHarness, type Harness } from '../resources/harness';
+import type { Value } from '../../../src/provider/framework/types';
+import { Collector, readDataSource, resourceConfig, startHarness, type Harness } from '../resources/harness';
 
 describe('orgadmin_user data source', () => {
   let h: Harness;
@@ -15,11 +16,7 @@ describe('orgadmin_user data source', () => {
     await h.close();
   });
 
-  const read = async (values: Record<string, string>): Promise<{ state: unknown; diags: Collector }> => {
-    const diags = new Collector();
-    const state = await dataSource.read(h.ctx, { config: resourceConfig(dataSource, values) }, diags);
-    return { state, diags };
-  };
+  const read = (values: Record<string, Value>): ReturnType<typeof readDataSource> => readDataSource(dataSource, h.ctx, values);
 
   const alice = (): Record<string, unknown> => ({
     id: aliceId,

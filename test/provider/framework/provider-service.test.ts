@@ -115,6 +115,28 @@ describe('PlanResourceChange', () => {
     expect(response.requires_replace).toEqual([{ steps: [{ attribute_name: 'name' }] }]);
   });
 
+  it('reports each replacement path once when the framework and modifyPlan both ask for it', async () => {
+    const thingResource = demoProvider.resources[0]!;
+    const definition = {
+      ...demoProvider,
+      resources: [
+        {
+          ...thingResource,
+          modifyPlan(ctx, req, plan, diags) {
+            thingResource.modifyPlan?.(ctx, req, plan, diags);
+            if (req.priorState && req.plannedState['name'] !== req.priorState['name']) plan.requiresReplace.push(['name']);
+          },
+        } satisfies Resource<DemoContext>,
+      ],
+    };
+    const call = await configured(definition);
+    const prior = thing({ id: 't', name: 'a', revision: 1, created_at: 'then', enabled: true });
+    const renamed = { ...prior, name: 'b' };
+    const response = (await call('PlanResourceChange', { type_name: 'demo_thing', prior_state: dv(prior), proposed_new_state: dv(renamed), config: dv(thing({ name: 'b' })) })) as any;
+    expect(response.diagnostics).toEqual([]);
+    expect(response.requires_replace).toEqual([{ steps: [{ attribute_name: 'name' }] }]);
+  });
+
   it('echoes the prior private data as planned private data', async () => {
     const call = await configured();
     const config = thing({ name: 'a' });

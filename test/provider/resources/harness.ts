@@ -7,6 +7,7 @@
 import { Agent } from 'undici';
 import type { OrgAdminProviderContext } from '../../../src/provider/context';
 import type {
+  DataSource,
   Diagnostics,
   Logger,
   ObjectValue,
@@ -15,7 +16,8 @@ import type {
   Value,
   AttributePath,
 } from '../../../src/provider/framework/types';
-import { UNKNOWN } from '../../../src/provider/protocol/unknown';
+import { planChange, uniquePaths } from '../../../src/provider/framework/plan';
+import { proposeNewState } from '../../../src/provider/framework/testing';
 import { createOrgAdminProvider } from '../../../src/provider/provider';
 import { createTestRealm, startTestService, type TestService } from '../../helpers/service';
 
@@ -167,9 +169,8 @@ export async function startHarness(
 }
 
 /**
- * Plans like the framework: configured values as given; computed attributes left null take the
- * prior value when `useStateForUnknown` (or on update when the attribute is not configurable),
- * else unknown; then the resource's `modifyPlan`.
+ * Plans as the provider service does: Terraform's proposed new state, the framework's plan
+ * ({@link planChange}), then the resource's `modifyPlan`.
  */
 export async function plan(
   resource: Resource<OrgAdminProviderContext>,
@@ -177,17 +178,12 @@ export async function plan(
   config: ObjectValue,
   priorState: ObjectValue | null,
 ): Promise<{ plannedState: ObjectValue; requiresReplace: AttributePath[]; diags: Collector }> {
-  const plannedState: ObjectValue = {};
-  for (const [name, attribute] of Object.entries(resource.schema.attributes)) {
-    const configured = config[name] ?? null;
-    if (configured !== null || !attribute.computed) plannedState[name] = configured;
-    else if (priorState && attribute.useStateForUnknown) plannedState[name] = priorState[name] ?? null;
-    else plannedState[name] = UNKNOWN;
-  }
+  const framework = planChange(resource.schema, priorState, proposeNewState(resource.schema, priorState, config), config);
+  const plannedState = framework.plannedState!;
   const modification = { plannedState, requiresReplace: [] as AttributePath[] };
   const diags = new Collector();
-  await resource.modifyPlan?.(ctx, { config, priorState, plannedState }, modification, diags);
-  return { ...modification, diags };
+  await resource.modifyPlan?.(ctx, { config, priorState, plannedState: { ...plannedState } }, modification, diags);
+  return { plannedState: modification.plannedState, requiresReplace: uniquePaths([...framework.requiresReplace, ...modification.requiresReplace]), diags };
 }
 
 /** A resource configuration with every schema attribute (null where not given). */
@@ -195,6 +191,17 @@ export function resourceConfig(resource: { schema: { attributes: Record<string, 
   const config: ObjectValue = {};
   for (const name of Object.keys(resource.schema.attributes)) config[name] = values[name] ?? null;
   return config;
+}
+
+/** Reads a data source with the configuration `values` (other attributes null). */
+export async function readDataSource(
+  dataSource: DataSource<OrgAdminProviderContext>,
+  ctx: OrgAdminProviderContext,
+  values: Record<string, Value>,
+): Promise<{ state: ObjectValue | null; diags: Collector }> {
+  const diags = new Collector();
+  const state = await dataSource.read(ctx, { config: resourceConfig(dataSource, values) }, diags);
+  return { state, diags };
 }
 
 /** Plans and creates; fails the test on any error diagnostic. */

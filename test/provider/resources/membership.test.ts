@@ -111,6 +111,23 @@ describe('orgadmin_membership', () => {
     expect(await h.ctx.client.isMember(orgId, admin.id)).toBe(true);
   });
 
+  it('reports a disabled realm on delete as such, not as the default admin user\'s membership', async () => {
+    const state = await createResource(resource, h.ctx, { organization_id: orgId, user_id: userIds[1]! });
+    await h.ctx.client.isMember(orgId, userIds[1]!); // the token is cached before the realm is disabled
+    await h.svc.admin.setRealmEnabled('acme', false);
+    const diags = new Collector();
+    try {
+      await resource.delete(h.ctx, { priorState: state }, diags);
+    } finally {
+      await h.svc.admin.setRealmEnabled('acme', true);
+    }
+    expect(diags.errors).toHaveLength(1);
+    expect(diags.errors[0]!.summary).toBe('Failed to remove organization member');
+    expect(diags.errors[0]!.detail).toContain('Realm "acme" is disabled');
+    expect(diags.errors[0]!.detail).not.toContain('default admin user');
+    expect(await h.ctx.client.isMember(orgId, userIds[1]!)).toBe(true);
+  });
+
   describe('import', () => {
     it('imports by ORG/USER and by REALM/ORG/USER', async () => {
       const diags = new Collector();
