@@ -13,10 +13,13 @@
  *   a temporary filesystem mirror with src/provider/install.ts, as `orgadmin provider install`
  *   does, and measures the installed launcher (with its V8 code cache: what Terraform starts) as
  *   the "provider" row, next to the bundle run directly (no code cache).
- * Every executable is started as `node FILE`, like its `#!/usr/bin/env node` line does.
+ * Every executable is executed directly, as Terraform starts a provider: its own `#!` line picks
+ * the interpreter and its flags (the installed launcher's `#!/usr/bin/env -S node --use-openssl-ca`),
+ * so what the flags and `/usr/bin/env` cost or save is measured too. With `--node-arg FLAG`, each
+ * executable is started as `node FLAG... FILE` instead (`#!` line ignored), for trying out flags.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -72,11 +75,14 @@ async function ensureBundle(bundle) {
   return { path: out, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** Milliseconds from spawn until `done(child)` resolves. */
-function timeRun(args, env, untilHandshake) {
+/**
+ * Milliseconds from spawning `command` with `args` until the handshake line (`untilHandshake`) or
+ * until it exits.
+ */
+function timeRun(command, args, env, untilHandshake) {
   return new Promise((resolvePromise, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'ignore'] });
     let output = '';
     child.on('error', reject);
     if (untilHandshake) {
@@ -132,14 +138,17 @@ async function main() {
       PLUGIN_MAX_PORT: '25000',
       PLUGIN_CLIENT_CERT: clientCert,
     };
+    // Executed by its `#!` line, like Terraform does; or under `node FLAG...` when flags are given.
+    const startTarget = (target) =>
+      nodeArgs.length > 0 ? timeRun(process.execPath, [...nodeArgs, target.path], env, true) : timeRun(target.path, [], env, true);
     const baseline = [];
     const times = targets.map(() => []);
     // Interleave them all so machine noise hits each alike; one warm-up each.
-    await timeRun(['-e', ''], env, false);
-    for (const target of targets) await timeRun([...nodeArgs, target.path], env, true);
+    await timeRun(process.execPath, ['-e', ''], env, false);
+    for (const target of targets) await startTarget(target);
     for (let i = 0; i < runs; i++) {
-      baseline.push(await timeRun(['-e', ''], env, false));
-      for (const [t, target] of targets.entries()) times[t].push(await timeRun([...nodeArgs, target.path], env, true));
+      baseline.push(await timeRun(process.execPath, ['-e', ''], env, false));
+      for (const [t, target] of targets.entries()) times[t].push(await startTarget(target));
     }
     const b = median(baseline);
     const row = (label, values) => [label, median(values).toFixed(1), Math.min(...values).toFixed(1), Math.max(...values).toFixed(1)];
@@ -149,7 +158,8 @@ async function main() {
     for (const [t, target] of targets.entries()) {
       const ratio = (median(times[t]) / b).toFixed(2);
       const what = t === 0 ? 'provider' : target.label;
-      process.stdout.write(`ratio ${what} / node -e '': ${ratio}x${t === 0 ? ' (target <= 2.5x)' : ''}; ${runs} runs each; ${target.path}\n`);
+      const startedBy = nodeArgs.length > 0 ? `node ${nodeArgs.join(' ')} FILE` : readFileSync(target.path, 'utf8').split('\n', 1)[0];
+      process.stdout.write(`ratio ${what} / node -e '': ${ratio}x${t === 0 ? ' (target <= 2.5x)' : ''}; ${runs} runs each; started by ${startedBy}; ${target.path}\n`);
     }
   } finally {
     for (const cleanup of cleanups) cleanup();

@@ -3,7 +3,8 @@
  * Benchmark of the installed Terraform provider (`npm run bench:provider`, which builds first).
  * Prints one table from one run:
  *
- *   (a) start-up: the installed provider's start-to-handshake time, median of 20, next to
+ *   (a) start-up: the installed provider's start-to-handshake time (the launcher executed as
+ *       Terraform executes it), median of 20, next to
  *       `node -e ''` (measured by bench/provider-startup.mjs, which this script runs);
  *   (b) `terraform plan` wall time with 50 organizations and 500 memberships applied, next to the
  *       same number (550) of `terraform_data` resources (Terraform's own cost per resource);
@@ -67,8 +68,10 @@ function terraform(cwd, args, env, okCodes = [0]) {
 }
 
 /**
- * (a) Start-up to handshake of the installed launcher (which requires the bundle next to it), as
- * measured by bench/provider-startup.mjs; its text table is parsed into rows here.
+ * (a) Start-up to handshake of the installed launcher (which runs the bundle next to it), as
+ * measured by bench/provider-startup.mjs: executed directly, as Terraform starts it, so the Node.js
+ * flags of its `#!/usr/bin/env -S node ...` line are part of what is measured. Its text table is
+ * parsed into rows here.
  */
 function startupRows(executable) {
   const script = join(ROOT, 'bench', 'provider-startup.mjs');

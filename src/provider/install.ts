@@ -6,7 +6,7 @@
  *
  * ```
  * <dir>/registry.terraform.io/orgadmin/orgadmin/<version>/<os>_<arch>/
- *   terraform-provider-orgadmin_v<version>   executable `#!/usr/bin/env node` launcher
+ *   terraform-provider-orgadmin_v<version>   executable `#!/usr/bin/env -S node --use-openssl-ca` launcher
  *   orgadmin-provider-bundle.js              the self-contained provider bundle
  *   orgadmin-provider-bundle.<v8>.v8cache    V8 code cache of the bundle (when it could be made)
  * ```
@@ -59,6 +59,23 @@ export function bundleScriptSource(bundleText: string): string {
   const body = bundleText.startsWith('#!') ? `//${bundleText.slice(2)}` : bundleText;
   return `(function (exports, require, module, __filename, __dirname) {${body}\n})`;
 }
+
+/**
+ * The Node.js flags the launcher starts the provider with (on its `#!/usr/bin/env -S node ...`
+ * line). The code cache is made under them too, so it records the start-up path the launcher
+ * runs (V8 itself only checks its own flags, which these are not: a cache fits either way).
+ *
+ * `--use-openssl-ca`: trust the system's CA store (OpenSSL's default paths, e.g. /etc/ssl/certs,
+ * and `SSL_CERT_FILE` / `SSL_CERT_DIR` when set) instead of the ~140 Mozilla roots compiled into
+ * Node.js. Terraform's Go providers trust the same store (Go's system pool), so the provider's HTTPS
+ * calls to the orgadmin service verify like theirs do. It is also cheaper: the root store is built
+ * for every TLS context, the plugin server's included, and parsing the bundled roots was about half
+ * of the start-up work before the handshake, three times per Terraform command. Where the system
+ * store is a hashed directory (Debian, Ubuntu), certificates are only read on demand; a CA bundle
+ * file (`SSL_CERT_FILE`, or a distribution whose default is one) is parsed whole, so the saving
+ * there is smaller. `NODE_EXTRA_CA_CERTS` still adds its certificates on top.
+ */
+export const PROVIDER_NODE_FLAGS: readonly string[] = ['--use-openssl-ca'];
 
 /** How long making the code cache may take before the install goes on without one. */
 const CODE_CACHE_TIMEOUT_MS = 30_000;
@@ -159,7 +176,9 @@ export function providerVersion(): string {
  */
 function launcherSource(): string {
   return [
-    '#!/usr/bin/env node',
+    // `env -S` splits the rest of the line into arguments (a `#!` line passes one argument only):
+    // GNU coreutils 8.30 and later, and the BSDs' and macOS's env (not BusyBox's).
+    `#!/usr/bin/env -S node ${PROVIDER_NODE_FLAGS.join(' ')}`,
     '// Launcher of the orgadmin Terraform provider, written by `orgadmin provider install`.',
     '// It runs the bundle next to it, so the lock-file hash of this directory covers all the code;',
     '// the V8 code cache next to it (made at install time) saves compiling the bundle at every start.',
@@ -183,9 +202,10 @@ function launcherSource(): string {
 }
 
 /**
- * Node.js code run in a child process to make the code cache: it compiles the bundle exactly as
- * the launcher does, runs it as Terraform would start it until the handshake line (so that the
- * functions of the start-up path are compiled and land in the cache), then writes the cache and
+ * Node.js code run in a child process (with {@link PROVIDER_NODE_FLAGS}, as the launcher runs) to
+ * make the code cache: it compiles the bundle exactly as the launcher does, runs it as Terraform
+ * would start it until the handshake line (so that the functions of the start-up path are
+ * compiled and land in the cache), then writes the cache and
  * exits. A bundle that ends without a handshake gets the cache of what it ran.
  * Arguments: bundle path, script source path, cache path.
  */
@@ -241,7 +261,7 @@ async function makeCodeCache(bundle: Buffer): Promise<Buffer | undefined> {
     await new Promise<void>((resolvePromise) => {
       execFile(
         process.execPath,
-        ['-e', CODE_CACHE_GENERATOR, file, sourceFile, out],
+        [...PROVIDER_NODE_FLAGS, '-e', CODE_CACHE_GENERATOR, file, sourceFile, out],
         { env, cwd: work, timeout: CODE_CACHE_TIMEOUT_MS, killSignal: 'SIGKILL' },
         () => resolvePromise(),
       );

@@ -1,5 +1,7 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -14,9 +16,12 @@ import {
   PROVIDER_BUNDLE_FILE,
   providerCodeCacheFile,
   PROVIDER_INSTALL_ADDRESS,
+  PROVIDER_NODE_FLAGS,
   providerVersion,
   terraformPlatform,
 } from '../../src/provider/install';
+import { generateCertificate } from '../../src/provider/protocol/certificate';
+import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from '../../src/provider/protocol/plugin-server';
 import { ensureProviderBundle } from '../e2e/helpers/bundle';
 import { runTerraform, terraformEnv } from '../e2e/helpers/terraform';
 
@@ -81,6 +86,8 @@ describe('installProvider', () => {
     ]);
     expect(await readFile(join(packageDir, PROVIDER_BUNDLE_FILE), 'utf8')).toBe(FAKE_BUNDLE);
     expect((await stat(result.path)).mode & 0o111).toBe(0o111);
+    // Node.js started with the system CA store, its flag split off by `env -S`.
+    expect((await readFile(result.path, 'utf8')).split('\n', 1)[0]).toBe('#!/usr/bin/env -S node --use-openssl-ca');
     // Nothing but the version directory's platform folder is left behind (no staging directories).
     expect(await readdir(dirname(packageDir))).toEqual([platform]);
   });
@@ -91,12 +98,35 @@ describe('installProvider', () => {
     expect(stdout).toBe(`fake provider bundle ran from ${dirname(path)}\n`);
   });
 
-  it('writes a code cache that V8 accepts for the script the launcher compiles', async () => {
+  it('starts the bundle under the Node.js flags of the launcher line', async () => {
+    await writeFile(bundlePath, "process.stdout.write(JSON.stringify(process.execArgv));\n");
     const { path } = await installProvider({ dir: join(root, 'mirror'), bundlePath });
-    const cachedData = await readFile(join(dirname(path), providerCodeCacheFile()));
-    const script = new Script(bundleScriptSource(FAKE_BUNDLE), { filename: join(dirname(path), PROVIDER_BUNDLE_FILE), cachedData });
+    const { stdout } = await execFileAsync(path, [], { env: { PATH: process.env.PATH } });
+    expect(JSON.parse(stdout)).toEqual(['--use-openssl-ca']);
+  });
+
+  it('writes a code cache that V8 accepts for the script the launcher compiles, under the launcher flags', async () => {
+    const { path } = await installProvider({ dir: join(root, 'mirror'), bundlePath });
+    const cacheFile = join(dirname(path), providerCodeCacheFile());
+    const cachedData = await readFile(cacheFile);
     expect(cachedData.length).toBeGreaterThan(0);
-    expect(script.cachedDataRejected).toBe(false);
+    // Checked in a Node.js started the way the launcher starts one (its flags), compiling the
+    // exact script text the launcher compiles.
+    const sourceFile = join(root, 'script.js');
+    await writeFile(sourceFile, bundleScriptSource(FAKE_BUNDLE));
+    const check = [
+      "const { readFileSync } = require('fs');",
+      "const { Script } = require('vm');",
+      'const [sourceFile, filename, cacheFile] = process.argv.slice(1);',
+      "const script = new Script(readFileSync(sourceFile, 'utf8'), { filename, cachedData: readFileSync(cacheFile) });",
+      'process.stdout.write(JSON.stringify({ execArgv: process.execArgv, rejected: script.cachedDataRejected }));',
+    ].join('\n');
+    const { stdout } = await execFileAsync(
+      process.execPath,
+      [...PROVIDER_NODE_FLAGS, '-e', check, sourceFile, join(dirname(path), PROVIDER_BUNDLE_FILE), cacheFile],
+      { env: { PATH: process.env.PATH } },
+    );
+    expect(JSON.parse(stdout)).toEqual({ execArgv: [...PROVIDER_NODE_FLAGS, '-e', check], rejected: false });
     // A different bundle text does not fit the cache.
     const other = new Script(bundleScriptSource(`${FAKE_BUNDLE}// another build\n`), { cachedData });
     expect(other.cachedDataRejected).toBe(true);
@@ -182,9 +212,92 @@ describe('installProvider', () => {
   });
 });
 
+describe('TLS trust of the installed provider', () => {
+  /** A bundle that fetches https://localhost:$TEST_PORT/ and says whether it trusted the server. */
+  const HTTPS_CLIENT_BUNDLE = [
+    "const https = require('https');",
+    "https.get({ host: '127.0.0.1', servername: 'localhost', port: Number(process.env.TEST_PORT), agent: false }, (res) => {",
+    '  res.resume();',
+    "  process.stdout.write('trusted');",
+    "}).on('error', (error) => process.stdout.write('untrusted: ' + error.code));",
+    '',
+  ].join('\n');
+  let server: Server;
+  let certFile: string;
+  let launcher: string;
+
+  beforeEach(async () => {
+    const { certPem, keyPem } = generateCertificate();
+    certFile = join(root, 'server-cert.pem');
+    await writeFile(certFile, certPem);
+    await writeFile(bundlePath, HTTPS_CLIENT_BUNDLE);
+    launcher = (await installProvider({ dir: join(root, 'mirror'), bundlePath })).path;
+    server = createServer({ cert: certPem, key: keyPem }, (_request, response) => response.end('ok'));
+    await new Promise<void>((resolveListen) => server.listen(0, '127.0.0.1', resolveListen));
+  });
+
+  afterEach(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolveClose) => server.close(() => resolveClose()));
+  });
+
+  /** Runs the launcher as Terraform does (executed, its `#!` line choosing Node.js and flags) with only `env` set. */
+  async function fetchThroughLauncher(env: NodeJS.ProcessEnv): Promise<string> {
+    const port = String((server.address() as AddressInfo).port);
+    const { stdout } = await execFileAsync(launcher, [], { env: { PATH: process.env.PATH, TEST_PORT: port, ...env } });
+    return stdout;
+  }
+
+  it('does not trust a server whose certificate is in no trust store', async () => {
+    expect(await fetchThroughLauncher({})).toMatch(/^untrusted: /);
+  });
+
+  it('trusts the system CA store, so SSL_CERT_FILE applies as it does for OpenSSL and Go programs', async () => {
+    expect(await fetchThroughLauncher({ SSL_CERT_FILE: certFile })).toBe('trusted');
+  });
+
+  it('still adds the certificates of NODE_EXTRA_CA_CERTS', async () => {
+    expect(await fetchThroughLauncher({ NODE_EXTRA_CA_CERTS: certFile })).toBe('trusted');
+  });
+});
+
 describe('orgadmin provider install', () => {
   // The command installs the real bundle from dist/provider.
   beforeAll(() => ensureProviderBundle(), 120_000);
+
+  it('installs a launcher that, executed as Terraform does, prints the go-plugin handshake with TLS', async () => {
+    const { path } = await installProvider({ dir: join(root, 'mirror') });
+    const sockets = join(root, 'sockets');
+    await mkdir(sockets);
+    const child = spawn(path, [], {
+      env: {
+        PATH: process.env.PATH,
+        TMPDIR: sockets,
+        [MAGIC_COOKIE_KEY]: MAGIC_COOKIE_VALUE,
+        PLUGIN_PROTOCOL_VERSIONS: '6',
+        PLUGIN_CLIENT_CERT: generateCertificate().certPem,
+      },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
+    try {
+      const line = await new Promise<string>((resolveLine, reject) => {
+        let output = '';
+        child.stdout.setEncoding('utf8');
+        child.stdout.on('data', (chunk: string) => {
+          output += chunk;
+          if (output.includes('\n')) resolveLine(output);
+        });
+        child.once('error', reject);
+        child.once('exit', (code) => reject(new Error(`the provider exited (${String(code)}) before the handshake: ${output}`)));
+      });
+      // core version | protocol version | network | address | protocol | server certificate
+      expect(line).toMatch(/^1\|6\|unix\|[^|]+\|grpc\|[A-Za-z0-9+/]+=*\n$/);
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
+  }, 60_000);
 
   it('prints the address, version and path', async () => {
     const io = memoryIO({ HOME: join(root, 'home') });

@@ -109,7 +109,7 @@ function cliConfig(pluginDir: string): string {
 /**
  * The environment of terraform and the synth: the caller's, without its `TF_*` and `ORGADMIN_*`
  * settings (a machine-wide `TF_CLI_CONFIG_FILE` would decide where providers come from), plus
- * `extra`. Node's own directory goes first on PATH: the provider is a `#!/usr/bin/env node` script.
+ * `extra`. Node's own directory goes first on PATH: the provider launcher finds `node` through `/usr/bin/env`.
  */
 function childEnv(io: CliIO, extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
