@@ -56,7 +56,7 @@ export function explainStoreError(error: unknown, dataFile: string): CliError | 
   }
   const where = redactLocation(dataFile);
   const message = (error as Error).message.split(dataFile).join(where);
-  return new CliError(`cannot open data ${isPostgresUrl(dataFile) ? 'database' : 'file'} ${where}: ${message}`);
+  return new CliError(`cannot open ${isPostgresUrl(dataFile) ? 'database' : 'data file'} ${where}: ${message}`);
 }
 
 /** Opens the store of `dataFile` (a SQLite file or a PostgreSQL URL); failures as {@link explainStoreError}. */

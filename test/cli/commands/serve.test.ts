@@ -187,7 +187,7 @@ describe('explainStartError', () => {
     const explained = explainStartError(systemError('ENOTFOUND', 'getaddrinfo', { hostname: 'db.example.com' }), options);
     expect(explained).toBeInstanceOf(CliError);
     expect((explained as CliError).message).toBe(
-      'cannot open data database postgres://app:***@db.example.com/orgadmin: getaddrinfo ENOTFOUND db.example.com',
+      'cannot open database postgres://app:***@db.example.com/orgadmin: getaddrinfo ENOTFOUND db.example.com',
     );
   });
 
