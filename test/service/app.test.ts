@@ -4,15 +4,13 @@ import { buildApp } from '../../src/service/app';
 import { SqliteStore } from '../../src/service/store/sqlite-store';
 import type { Store } from '../../src/service/store/store';
 import { createTestRealm, getToken, startTestService, type TestService } from '../helpers/service';
-import { call, postForm } from './support';
+import { call, postForm, startServiceWithToken } from './support';
 
 describe('errors and limits', () => {
   let svc: TestService;
   let token: string;
   beforeAll(async () => {
-    svc = await startTestService();
-    const key = await createTestRealm(svc, 'acme');
-    token = await getToken(svc, 'acme', key.clientId, key.clientSecret);
+    ({ svc, token } = await startServiceWithToken());
   });
   afterAll(async () => {
     await svc.close();

@@ -1,14 +1,12 @@
 import { memberPath, membersCountPath, orgsPath } from '../../src/api';
-import { createTestRealm, getToken, startTestService, type TestService } from '../helpers/service';
-import { call } from './support';
+import type { TestService } from '../helpers/service';
+import { call, startServiceWithToken } from './support';
 
 describe('concurrent requests over a real port', () => {
   let svc: TestService;
   let token: string;
   beforeAll(async () => {
-    svc = await startTestService();
-    const key = await createTestRealm(svc, 'acme');
-    token = await getToken(svc, 'acme', key.clientId, key.clientSecret);
+    ({ svc, token } = await startServiceWithToken());
   });
   afterAll(async () => {
     await svc.close();

@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
-import { createTestRealm, getToken, startTestService, type TestService } from '../helpers/service';
-import { call } from './support';
+import type { TestService } from '../helpers/service';
+import { call, startServiceWithToken } from './support';
 
 /** Sends raw bytes and reads until the server closes the connection. */
 function rawRequest(svc: TestService, bytes: string): Promise<string> {
@@ -32,9 +32,7 @@ describe('errors raised before the service error handler', () => {
   let svc: TestService;
   let token: string;
   beforeAll(async () => {
-    svc = await startTestService();
-    const key = await createTestRealm(svc, 'acme');
-    token = await getToken(svc, 'acme', key.clientId, key.clientSecret);
+    ({ svc, token } = await startServiceWithToken());
   });
   afterAll(async () => {
     await svc.close();

@@ -1,10 +1,19 @@
 /**
  * HTTP calls against a running test service over its real port (undici), with the answer read
- * fully. Why not `app.inject()`: light-my-request pulls in `cookie@2`, an ES module that jest's
- * CommonJS runtime cannot load.
+ * fully: the tests exercise the same socket path as clients do.
  */
 import { request } from 'undici';
-import type { TestService } from '../helpers/service';
+import { createTestRealm, getToken, startTestService, type TestService } from '../helpers/service';
+
+/**
+ * The set-up most route tests share: a service on a free port with one realm and an access token
+ * of an API key holding every permission.
+ */
+export async function startServiceWithToken(realm = 'acme'): Promise<{ svc: TestService; token: string }> {
+  const svc = await startTestService();
+  const key = await createTestRealm(svc, realm);
+  return { svc, token: await getToken(svc, realm, key.clientId, key.clientSecret) };
+}
 
 /** A fully read answer. */
 export interface Answer {

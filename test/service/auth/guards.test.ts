@@ -2,7 +2,7 @@ import { generateSigningKey, signJwt } from '../../../src/service/auth/jwt';
 import { realmPinnedByHost } from '../../../src/service/auth/guards';
 import { memberPath, orgPath, orgsPath, tokenPath } from '../../../src/api';
 import { createTestRealm, getToken, startTestService, type TestService } from '../../helpers/service';
-import { call, postForm } from '../support';
+import { call, postForm, startServiceWithToken } from '../support';
 
 describe('bearer tokens and permissions', () => {
   let svc: TestService;
@@ -11,9 +11,7 @@ describe('bearer tokens and permissions', () => {
   const challenge = 'Bearer realm="acme", error="invalid_token"';
 
   beforeAll(async () => {
-    svc = await startTestService();
-    const key = await createTestRealm(svc, 'acme');
-    token = await getToken(svc, 'acme', key.clientId, key.clientSecret);
+    ({ svc, token } = await startServiceWithToken());
     serviceAccount = (await svc.admin.listApiKeys('acme'))[0].serviceAccountUserId;
   });
   afterAll(async () => {

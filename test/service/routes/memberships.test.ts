@@ -1,6 +1,6 @@
 import { memberPath, membersCountPath, membersPath, orgPath, orgsMePath, orgsPath, tokenPath } from '../../../src/api';
-import { createTestRealm, getToken, startTestService, type TestService } from '../../helpers/service';
-import { call, postForm } from '../support';
+import { getToken, type TestService } from '../../helpers/service';
+import { call, postForm, startServiceWithToken } from '../support';
 
 describe('memberships', () => {
   let svc: TestService;
@@ -16,9 +16,7 @@ describe('memberships', () => {
   }
 
   beforeAll(async () => {
-    svc = await startTestService();
-    const key = await createTestRealm(svc, 'acme');
-    token = await getToken(svc, 'acme', key.clientId, key.clientSecret);
+    ({ svc, token } = await startServiceWithToken());
     alice = (await svc.admin.createUser('acme', { username: 'alice', email: 'alice@example.com', firstName: 'Alice', lastName: 'Liddell', password: 'pw-alice' })).id;
     bob = (await svc.admin.createUser('acme', { username: 'bob', email: 'bob@example.org', firstName: 'Robert', lastName: 'Builder' })).id;
     carol = (await svc.admin.createUser('acme', { username: 'carol', email: 'carol@example.net' })).id;

@@ -1,7 +1,7 @@
 import { orgPath, orgsCountPath, orgsPath } from '../../../src/api';
 import { normalizeDomains, parseAttributeQuery } from '../../../src/service/routes/organizations';
-import { createTestRealm, getToken, startTestService, type TestService } from '../../helpers/service';
-import { call } from '../support';
+import { createTestRealm, getToken, type TestService } from '../../helpers/service';
+import { call, startServiceWithToken } from '../support';
 
 describe('organizations', () => {
   let svc: TestService;
@@ -16,9 +16,7 @@ describe('organizations', () => {
   }
 
   beforeAll(async () => {
-    svc = await startTestService();
-    const key = await createTestRealm(svc, 'acme');
-    token = await getToken(svc, 'acme', key.clientId, key.clientSecret);
+    ({ svc, token } = await startServiceWithToken());
   });
   afterAll(async () => {
     await svc.close();

@@ -1,7 +1,7 @@
 import { memberPath, orgPath, orgsPath, portalLinkPath } from '../../../src/api';
 import { buildApp } from '../../../src/service/app';
-import { createTestRealm, getToken, startTestService, type TestService } from '../../helpers/service';
-import { call, postForm } from '../support';
+import { createTestRealm, getToken, type TestService } from '../../helpers/service';
+import { call, postForm, startServiceWithToken } from '../support';
 
 describe('admin portal', () => {
   let svc: TestService;
@@ -9,9 +9,7 @@ describe('admin portal', () => {
   let org: string;
 
   beforeAll(async () => {
-    svc = await startTestService();
-    const key = await createTestRealm(svc, 'acme');
-    token = await getToken(svc, 'acme', key.clientId, key.clientSecret);
+    ({ svc, token } = await startServiceWithToken());
     const res = await call(svc, {
       method: 'POST',
       url: orgsPath('acme'),

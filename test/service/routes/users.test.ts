@@ -1,15 +1,13 @@
 import { usersPath } from '../../../src/api';
-import { createTestRealm, getToken, startTestService, type TestService } from '../../helpers/service';
-import { call } from '../support';
+import { createTestRealm, getToken, type TestService } from '../../helpers/service';
+import { call, startServiceWithToken } from '../support';
 
 describe('GET /admin/realms/{realm}/users', () => {
   let svc: TestService;
   let token: string;
 
   beforeAll(async () => {
-    svc = await startTestService();
-    const key = await createTestRealm(svc, 'acme');
-    token = await getToken(svc, 'acme', key.clientId, key.clientSecret);
+    ({ svc, token } = await startServiceWithToken());
     await svc.admin.createUser('acme', { username: 'alice', email: 'alice@example.com', firstName: 'Alice' });
     await svc.admin.createUser('acme', { username: 'alicia', email: 'alicia@example.org' });
     await svc.admin.createUser('acme', { username: 'bob', email: 'bob@example.com', lastName: 'Builder' });
