@@ -132,7 +132,7 @@ resource "terraform_data" "member" {
 }
 
 async function main() {
-  const { installProvider } = fromDist('provider/install.js');
+  const { installProvider, mirrorCliConfig } = fromDist('provider/install.js');
   const { buildApp } = fromDist('service/app.js');
   const { SqliteStore } = fromDist('service/store/sqlite-store.js');
   const { Admin } = fromDist('service/admin.js');
@@ -152,10 +152,7 @@ async function main() {
   try {
     const installed = await installProvider({ dir: join(work, 'mirror') });
     const cliConfig = join(work, 'terraform.rc');
-    await writeFile(
-      cliConfig,
-      `provider_installation {\n  filesystem_mirror {\n    path    = ${JSON.stringify(join(work, 'mirror'))}\n    include = ["registry.terraform.io/orgadmin/*"]\n  }\n  direct {\n    exclude = ["registry.terraform.io/orgadmin/*"]\n  }\n}\n`,
-    );
+    await writeFile(cliConfig, mirrorCliConfig(join(work, 'mirror')));
 
     // (a)
     process.stderr.write('measuring provider start-up...\n');

@@ -145,6 +145,27 @@ export function defaultPluginDir(home: string = homedir()): string {
   return join(home, '.terraform.d', 'plugins');
 }
 
+/**
+ * The Terraform CLI configuration (`TF_CLI_CONFIG_FILE`) that takes orgadmin from the filesystem
+ * mirror `mirrorDir` and nothing of it from the network. Only `~/.terraform.d/plugins` (and a few
+ * XDG directories) are searched without such a configuration.
+ */
+export function mirrorCliConfig(mirrorDir: string): string {
+  const orgadmin = JSON.stringify(`${PROVIDER_INSTALL_ADDRESS.slice(0, PROVIDER_INSTALL_ADDRESS.lastIndexOf('/'))}/*`);
+  return [
+    'provider_installation {',
+    '  filesystem_mirror {',
+    `    path    = ${JSON.stringify(mirrorDir)}`,
+    `    include = [${orgadmin}]`,
+    '  }',
+    '  direct {',
+    `    exclude = [${orgadmin}]`,
+    '  }',
+    '}',
+    '',
+  ].join('\n');
+}
+
 /** The package root of orgadmin: the nearest directory above this file holding orgadmin's package.json. */
 function packageRoot(): string {
   let dir = __dirname;

@@ -3,7 +3,7 @@
  * `terraform init` installs it without a registry.
  */
 import { resolve } from 'node:path';
-import { installProvider, ProviderInstallError, defaultPluginDir } from '../../provider/install';
+import { installProvider, mirrorCliConfig, ProviderInstallError, defaultPluginDir } from '../../provider/install';
 import { defineCommand, defineGroup } from '../command';
 import { CliError, EXIT } from '../errors';
 import { printJson } from '../output';
@@ -52,10 +52,7 @@ const install = defineCommand(
       // Only ~/.terraform.d/plugins (and a few XDG directories) are searched without configuration.
       io.stdout(
         '\nTerraform does not search this directory by itself: add it to your CLI configuration (TF_CLI_CONFIG_FILE):\n' +
-          '  provider_installation {\n' +
-          `    filesystem_mirror {\n      path    = ${JSON.stringify(mirror)}\n      include = ["registry.terraform.io/orgadmin/*"]\n    }\n` +
-          '    direct {\n      exclude = ["registry.terraform.io/orgadmin/*"]\n    }\n' +
-          '  }\n',
+          mirrorCliConfig(mirror).replace(/^(?=.)/gm, '  '),
       );
     }
     return EXIT.ok;

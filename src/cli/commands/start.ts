@@ -18,7 +18,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { delimiter, dirname, join, relative, resolve } from 'node:path';
 import { ClientCredentialsTokenSource, OrgAdminClient } from '../../client';
-import { installProvider, type InstalledProvider } from '../../provider/install';
+import { installProvider, mirrorCliConfig, type InstalledProvider } from '../../provider/install';
 import { Admin } from '../../service/admin';
 import { startServer, type RunningServer } from '../../service/server';
 import { defineCommand } from '../command';
@@ -89,21 +89,9 @@ function workspaceFor(dataFile: string): Workspace {
   };
 }
 
-/** The Terraform CLI configuration that installs orgadmin from the local mirror only. */
+/** The Terraform CLI configuration that installs orgadmin from the project-local mirror only. */
 function cliConfig(pluginDir: string): string {
-  return [
-    '# Written by `orgadmin start`: orgadmin comes from the project-local mirror, nothing from the network.',
-    'provider_installation {',
-    '  filesystem_mirror {',
-    `    path    = ${JSON.stringify(pluginDir)}`,
-    '    include = ["registry.terraform.io/orgadmin/*"]',
-    '  }',
-    '  direct {',
-    '    exclude = ["registry.terraform.io/orgadmin/*"]',
-    '  }',
-    '}',
-    '',
-  ].join('\n');
+  return '# Written by `orgadmin start`: orgadmin comes from the project-local mirror, nothing from the network.\n' + mirrorCliConfig(pluginDir);
 }
 
 /**

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { installProvider, type InstalledProvider } from '../../../src/provider/install';
+import { installProvider, mirrorCliConfig, type InstalledProvider } from '../../../src/provider/install';
 
 /** The terraform binary the tests drive. */
 export const TERRAFORM_BIN = process.env.TERRAFORM_BIN ?? '/usr/local/bin/terraform';
@@ -90,21 +90,7 @@ export async function createProviderMirror(): Promise<ProviderMirror> {
     const dir = join(root, 'mirror');
     const installed = await installProvider({ dir });
     const cliConfigFile = join(root, 'terraform.rc');
-    await writeFile(
-      cliConfigFile,
-      [
-        'provider_installation {',
-        '  filesystem_mirror {',
-        `    path    = ${JSON.stringify(dir)}`,
-        '    include = ["registry.terraform.io/orgadmin/*"]',
-        '  }',
-        '  direct {',
-        '    exclude = ["registry.terraform.io/orgadmin/*"]',
-        '  }',
-        '}',
-        '',
-      ].join('\n'),
-    );
+    await writeFile(cliConfigFile, mirrorCliConfig(dir));
     return { dir, cliConfigFile, installed, cleanup: () => rm(root, { recursive: true, force: true }) };
   } catch (error) {
     await rm(root, { recursive: true, force: true });
