@@ -1,0 +1,124 @@
+package dev.orgadmin.client;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.StringJoiner;
+
+/**
+ * Path builders for every operation (the Java twin of {@code src/api/paths.ts}) and the two
+ * encodings the SDK needs. Each path segment is percent-encoded, so ids with {@code /} or spaces
+ * stay one path parameter.
+ */
+final class ApiPaths {
+    private ApiPaths() {
+    }
+
+    /** Characters {@code encodeURIComponent} leaves alone; the TypeScript SDK encodes with it. */
+    private static final String UNRESERVED = "-_.!~*'()";
+
+    /** Percent-encodes like JavaScript's {@code encodeURIComponent} (UTF-8, space as {@code %20}). */
+    static String encodeComponent(String value) {
+        StringBuilder out = new StringBuilder();
+        for (byte b : value.getBytes(StandardCharsets.UTF_8)) {
+            int c = b & 0xff;
+            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || UNRESERVED.indexOf(c) >= 0) {
+                out.append((char) c);
+            } else {
+                out.append('%').append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
+                        .append(Character.toUpperCase(Character.forDigit(c & 0xf, 16)));
+            }
+        }
+        return out.toString();
+    }
+
+    /** An {@code application/x-www-form-urlencoded} body; null values are left out. */
+    static String form(Map<String, String> fields) {
+        StringJoiner out = new StringJoiner("&");
+        for (Map.Entry<String, String> field : fields.entrySet()) {
+            if (field.getValue() == null) continue;
+            out.add(formEncode(field.getKey()) + "=" + formEncode(field.getValue()));
+        }
+        return out.toString();
+    }
+
+    /** One form field name or value, as HTML forms encode it (space as {@code +}). */
+    static String formEncode(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8);
+    }
+
+    /** A query string ({@code ?a=1&b=x}) from parameters; null values are left out; "" when none remain. */
+    static String query(Map<String, ?> params) {
+        StringJoiner out = new StringJoiner("&", "?", "");
+        out.setEmptyValue("");
+        for (Map.Entry<String, ?> param : params.entrySet()) {
+            if (param.getValue() == null) continue;
+            out.add(encodeComponent(param.getKey()) + "=" + encodeComponent(String.valueOf(param.getValue())));
+        }
+        return out.toString();
+    }
+
+    /** A map for {@link #query}, keys in the order given: {@code params("a", 1, "b", null)}. */
+    static Map<String, Object> params(Object... keysAndValues) {
+        Map<String, Object> map = new LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) map.put((String) keysAndValues[i], keysAndValues[i + 1]);
+        return map;
+    }
+
+    static String realm(String realm) {
+        return "/realms/" + encodeComponent(realm);
+    }
+
+    static String token(String realm) {
+        return realm(realm) + "/protocol/openid-connect/token";
+    }
+
+    static String orgs(String realm) {
+        return realm(realm) + "/orgs";
+    }
+
+    static String orgsCount(String realm) {
+        return orgs(realm) + "/count";
+    }
+
+    static String orgsMe(String realm) {
+        return orgs(realm) + "/me";
+    }
+
+    static String org(String realm, String orgId) {
+        return orgs(realm) + "/" + encodeComponent(orgId);
+    }
+
+    static String portalLink(String realm, String orgId) {
+        return org(realm, orgId) + "/portal-link";
+    }
+
+    static String members(String realm, String orgId) {
+        return org(realm, orgId) + "/members";
+    }
+
+    static String membersCount(String realm, String orgId) {
+        return members(realm, orgId) + "/count";
+    }
+
+    static String member(String realm, String orgId, String userId) {
+        return members(realm, orgId) + "/" + encodeComponent(userId);
+    }
+
+    static String users(String realm) {
+        return "/admin/realms/" + encodeComponent(realm) + "/users";
+    }
+
+    /**
+     * The realm implied by a base address: the first DNS label of its host
+     * ({@code https://acme.example.com} → {@code acme}); null for IP addresses and single-label
+     * hosts such as {@code localhost}.
+     */
+    static String realmFromHost(String host) {
+        if (host == null || host.isEmpty() || host.startsWith("[") || host.matches("[\\d.]+")) return null;
+        int dot = host.indexOf('.');
+        if (dot <= 0) return null;
+        return host.substring(0, dot);
+    }
+}

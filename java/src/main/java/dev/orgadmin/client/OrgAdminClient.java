@@ -1,0 +1,594 @@
+package dev.orgadmin.client;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.DoubleSupplier;
+import java.util.function.Function;
+
+/**
+ * A typed client of the Organization Administration Service: one method per operation, the token
+ * handled by a {@link TokenSource}, retries by {@link RetryPolicy}, failures as
+ * {@link OrgAdminException} subclasses. Thread-safe: share one instance.
+ *
+ * <pre>{@code
+ * URI base = URI.create("https://acme.example.com");
+ * OrgAdminClient client = new OrgAdminClient(base, new ClientCredentialsTokenSource(base, clientId, clientSecret));
+ * String id = client.createOrganization(OrganizationInput.named("globex").withDomains("globex.example.com"));
+ * client.addMember(id, userId);
+ * boolean member = client.isMember(id, userId); // true
+ * }</pre>
+ */
+public final class OrgAdminClient {
+    /** Page size (and the service's cap) of organization lists. */
+    private static final int ORGS_PAGE = 100;
+    /** Default page size of member lists. */
+    private static final int MEMBERS_PAGE_DEFAULT = 100;
+    /** The service's cap of member page sizes. */
+    private static final int MEMBERS_PAGE_CAP = 1000;
+
+    private final URI baseUrl;
+    private final String realm;
+    private final RequestPipeline pipeline;
+
+    /**
+     * A client of the realm named by the base address's host ({@code https://acme.example.com} →
+     * {@code acme}), with the default options.
+     *
+     * @param baseUrl the service's base address
+     * @param tokenSource supplies bearer tokens
+     * @throws IllegalArgumentException when the host is an IP address or a single label such as
+     *     {@code localhost}: name the realm with {@link #OrgAdminClient(URI, String, TokenSource)}
+     */
+    public OrgAdminClient(URI baseUrl, TokenSource tokenSource) {
+        this(builder(baseUrl, tokenSource));
+    }
+
+    /**
+     * A client of {@code realm}, with the default options.
+     *
+     * @param baseUrl the service's base address
+     * @param realm the realm (project name)
+     * @param tokenSource supplies bearer tokens
+     */
+    public OrgAdminClient(URI baseUrl, String realm, TokenSource tokenSource) {
+        this(builder(baseUrl, tokenSource).realm(realm));
+    }
+
+    private OrgAdminClient(Builder b) {
+        this.baseUrl = BaseUrl.check(b.baseUrl, "OrgAdminClient");
+        String chosen = b.realm != null ? b.realm : ApiPaths.realmFromHost(this.baseUrl.getHost());
+        if (chosen == null || chosen.isEmpty()) {
+            throw new IllegalArgumentException("OrgAdminClient: no realm: baseUrl " + BaseUrl.withoutUserInfo(this.baseUrl)
+                    + " has no DNS label to take it from (an IP address or a single-label host such as localhost); name the realm");
+        }
+        this.realm = chosen;
+        HttpClient http = b.httpClient != null ? b.httpClient : Transport.newHttpClient(b.timeout);
+        this.pipeline = new RequestPipeline(this.baseUrl, b.tokenSource, http, b.timeout,
+                new RetryPolicy.Settings(b.maxRetries, b.retryBaseDelay, b.retryMaxDelay, b.random), b.userAgent, b.sleeper, b.clock);
+    }
+
+    private OrgAdminClient(OrgAdminClient other, String realm) {
+        this.baseUrl = other.baseUrl;
+        this.realm = realm;
+        this.pipeline = other.pipeline;
+    }
+
+    /**
+     * @param baseUrl the service's base address
+     * @param tokenSource supplies bearer tokens
+     * @return a builder for the other options
+     */
+    public static Builder builder(URI baseUrl, TokenSource tokenSource) {
+        return new Builder(baseUrl, tokenSource);
+    }
+
+    /**
+     * @param realm another realm of the same service
+     * @return a client of that realm sharing this client's connections, token source and options
+     */
+    public OrgAdminClient forRealm(String realm) {
+        return new OrgAdminClient(this, requireId("realm", realm));
+    }
+
+    /**
+     * @return the base address, without a trailing slash
+     */
+    public URI getBaseUrl() {
+        return baseUrl;
+    }
+
+    /**
+     * @return the realm every call of this client uses
+     */
+    public String getRealm() {
+        return realm;
+    }
+
+    // ---- Organizations ----------------------------------------------------------------------
+
+    /**
+     * @return every organization of the realm, sorted by name (pages of 100 until a short page)
+     */
+    public List<Organization> listOrganizations() {
+        return listOrganizations(OrganizationQuery.all());
+    }
+
+    /**
+     * @param query search and attribute matches; its {@code first} and {@code max} are ignored
+     * @return every matching organization, sorted by name (pages of 100 until a short page)
+     */
+    public List<Organization> listOrganizations(OrganizationQuery query) {
+        Objects.requireNonNull(query, "query");
+        return collectPages(ApiPaths.orgs(realm), ORGS_PAGE, Organization::getId,
+                (first) -> listOrganizationsPage(query.withFirst(first).withMax(ORGS_PAGE)));
+    }
+
+    /**
+     * "Get organizations": one page.
+     *
+     * @param query search, attribute matches, {@code first} and {@code max}
+     * @return the page, sorted by name
+     */
+    public List<Organization> listOrganizationsPage(OrganizationQuery query) {
+        Objects.requireNonNull(query, "query");
+        String path = ApiPaths.orgs(realm);
+        RequestPipeline.ApiResponse response = get(path, ApiPaths.query(ApiPaths.params(
+                "search", query.search(), "q", query.renderedQ(), "first", query.first(), "max", query.max())));
+        return read(response, "GET", path, json -> map(Wire.array(json, "the body"), Organization::fromJson));
+    }
+
+    /**
+     * @return how many organizations the realm has ("get organizations count")
+     */
+    public long countOrganizations() {
+        return countOrganizations(OrganizationQuery.all());
+    }
+
+    /**
+     * @param query search and attribute matches
+     * @return how many organizations match
+     */
+    public long countOrganizations(OrganizationQuery query) {
+        Objects.requireNonNull(query, "query");
+        String path = ApiPaths.orgsCount(realm);
+        RequestPipeline.ApiResponse response = get(path, ApiPaths.query(ApiPaths.params("search", query.search(), "q", query.renderedQ())));
+        return readCount(response, path);
+    }
+
+    /**
+     * "Create a new organization".
+     *
+     * @param input name and the other fields. With {@link OrganizationInput#withId} the create is
+     *     repeatable: a timeout, a dropped connection or a 502/503/504 is retried, and a retry that
+     *     meets the first attempt's organization is answered 409 for that id (check with
+     *     {@link #getOrganization} whether it is yours). Without an id, only answers that prove the
+     *     service did nothing (429, 503 with {@code Retry-After}, a refused connection) are retried,
+     *     since a retry could create the organization twice
+     * @return the new organization's id, read from {@code Location}
+     * @throws ConflictException when the name (or id) is taken
+     * @throws ForbiddenException when the API key lacks {@code create-organization}
+     */
+    public String createOrganization(OrganizationInput input) {
+        Objects.requireNonNull(input, "input");
+        String path = ApiPaths.orgs(realm);
+        RequestPipeline.ApiResponse response = pipeline.send(new RequestPipeline.ApiRequest("POST", path, "",
+                "application/json", Json.write(input.toJson()), realm, input.getId() != null));
+        return idFromLocation(response, path);
+    }
+
+    /**
+     * "Get organization".
+     *
+     * @param orgId the organization's id
+     * @return the organization
+     * @throws NotFoundException when it does not exist
+     */
+    public Organization getOrganization(String orgId) {
+        String path = ApiPaths.org(realm, requireId("orgId", orgId));
+        return read(get(path, ""), "GET", path, Organization::fromJson);
+    }
+
+    /**
+     * "Update organization": replaces name, display name, URL and attributes as given (unset means
+     * cleared); domains only when set. Idempotent (PUT), so it is retried like a read.
+     *
+     * @param orgId the organization's id
+     * @param input the new state
+     */
+    public void updateOrganization(String orgId, OrganizationInput input) {
+        Objects.requireNonNull(input, "input");
+        String path = ApiPaths.org(realm, requireId("orgId", orgId));
+        pipeline.send(new RequestPipeline.ApiRequest("PUT", path, "", "application/json", Json.write(input.toJson()), realm, false));
+    }
+
+    /**
+     * "Delete the organization" (and its default admin user).
+     *
+     * @param orgId the organization's id
+     */
+    public void deleteOrganization(String orgId) {
+        String path = ApiPaths.org(realm, requireId("orgId", orgId));
+        pipeline.send(new RequestPipeline.ApiRequest("DELETE", path, "", null, null, realm, false));
+    }
+
+    /**
+     * "Create admin portal link", acting for the organization's admin user.
+     *
+     * @param orgId the organization's id
+     * @return the link
+     */
+    public PortalLink createPortalLink(String orgId) {
+        return createPortalLink(orgId, null, null);
+    }
+
+    /**
+     * "Create admin portal link".
+     *
+     * @param orgId the organization's id
+     * @param userId the user to act for, or null for the organization's admin user
+     * @param baseUri where the portal lives, or null for the service's default
+     * @return the link
+     */
+    public PortalLink createPortalLink(String orgId, String userId, String baseUri) {
+        String path = ApiPaths.portalLink(realm, requireId("orgId", orgId));
+        Map<String, String> form = new LinkedHashMap<>();
+        form.put("userId", userId);
+        form.put("baseUri", baseUri);
+        RequestPipeline.ApiResponse response = pipeline.send(new RequestPipeline.ApiRequest("POST", path, "",
+                "application/x-www-form-urlencoded", ApiPaths.form(form), realm, false));
+        return read(response, "POST", path, PortalLink::fromJson);
+    }
+
+    /**
+     * "Get member info": the organizations the token's subject belongs to (use a user's token,
+     * {@link StaticTokenSource}).
+     *
+     * @return organization id → entry, in the service's order
+     */
+    public Map<String, MemberInfoEntry> getMemberInfo() {
+        String path = ApiPaths.orgsMe(realm);
+        return read(get(path, ""), "GET", path, json -> {
+            Map<String, MemberInfoEntry> out = new LinkedHashMap<>();
+            for (Map.Entry<String, Object> entry : Wire.object(json, "the body").entrySet()) {
+                out.put(entry.getKey(), MemberInfoEntry.fromJson(entry.getValue()));
+            }
+            return Collections.unmodifiableMap(out);
+        });
+    }
+
+    // ---- Members ----------------------------------------------------------------------------
+
+    /**
+     * @param orgId the organization's id
+     * @return every member, the default admin user included (pages of 100 until a short page)
+     */
+    public List<Member> listMembers(String orgId) {
+        return listMembers(orgId, MemberQuery.all());
+    }
+
+    /**
+     * @param orgId the organization's id
+     * @param query search and flags; {@code max} is the page size (default 100, at most 1000);
+     *     {@code first} is ignored
+     * @return every matching member, in membership order
+     */
+    public List<Member> listMembers(String orgId, MemberQuery query) {
+        requireId("orgId", orgId);
+        Objects.requireNonNull(query, "query");
+        // Above the service's cap a page would always look short and paging would stop early.
+        int size = Math.min(query.max() != null ? query.max() : MEMBERS_PAGE_DEFAULT, MEMBERS_PAGE_CAP);
+        return collectPages(ApiPaths.members(realm, orgId), size, Member::getId,
+                (first) -> listMembersPage(orgId, query.withFirst(first).withMax(size)));
+    }
+
+    /**
+     * "Get organization memberships": one page.
+     *
+     * @param orgId the organization's id
+     * @param query search, flags, {@code first} and {@code max}
+     * @return the page, in membership order
+     */
+    public List<Member> listMembersPage(String orgId, MemberQuery query) {
+        Objects.requireNonNull(query, "query");
+        String path = ApiPaths.members(realm, requireId("orgId", orgId));
+        RequestPipeline.ApiResponse response = get(path, ApiPaths.query(ApiPaths.params("search", query.search(),
+                "first", query.first(), "max", query.max(), "excludeAdminAccounts", query.excludeAdminAccounts(),
+                "includeOrgs", query.includeOrgs())));
+        return read(response, "GET", path, json -> map(Wire.array(json, "the body"), Member::fromJson));
+    }
+
+    /**
+     * @param orgId the organization's id
+     * @return how many members it has, the admin user included
+     */
+    public long countMembers(String orgId) {
+        return countMembers(orgId, false);
+    }
+
+    /**
+     * "Get organization members count".
+     *
+     * @param orgId the organization's id
+     * @param excludeAdminAccounts leave out the organization's default admin user
+     * @return the count
+     */
+    public long countMembers(String orgId, boolean excludeAdminAccounts) {
+        String path = ApiPaths.membersCount(realm, requireId("orgId", orgId));
+        return readCount(get(path, ApiPaths.query(ApiPaths.params("excludeAdminAccounts", excludeAdminAccounts ? true : null))), path);
+    }
+
+    /**
+     * "Check organization membership".
+     *
+     * @param orgId the organization's id
+     * @param userId the user's id
+     * @return true on 204; false on 404 (not a member, or no such user or organization)
+     * @throws NotFoundException when the realm does not exist: a setup mistake, not an answer
+     */
+    public boolean isMember(String orgId, String userId) {
+        String path = ApiPaths.member(realm, requireId("orgId", orgId), requireId("userId", userId));
+        try {
+            get(path, "");
+            return true;
+        } catch (NotFoundException notFound) {
+            if ("realm_not_found".equals(notFound.getError()) || "realm_mismatch".equals(notFound.getError())) throw notFound;
+            return false;
+        }
+    }
+
+    /**
+     * "Add organization member". Idempotent (PUT), so it is retried like a read.
+     *
+     * @param orgId the organization's id
+     * @param userId the user's id
+     */
+    public void addMember(String orgId, String userId) {
+        String path = ApiPaths.member(realm, requireId("orgId", orgId), requireId("userId", userId));
+        pipeline.send(new RequestPipeline.ApiRequest("PUT", path, "", null, null, realm, false));
+    }
+
+    /**
+     * "Remove organization member".
+     *
+     * @param orgId the organization's id
+     * @param userId the user's id
+     * @throws ForbiddenException for the organization's default admin user
+     */
+    public void removeMember(String orgId, String userId) {
+        String path = ApiPaths.member(realm, requireId("orgId", orgId), requireId("userId", userId));
+        pipeline.send(new RequestPipeline.ApiRequest("DELETE", path, "", null, null, realm, false));
+    }
+
+    /**
+     * User lookup ({@code view-users}), e.g. to turn an email address into a user id.
+     *
+     * @param query what to look for
+     * @return the matching users (one page)
+     */
+    public List<Member> findUsers(UserQuery query) {
+        Objects.requireNonNull(query, "query");
+        String path = ApiPaths.users(realm);
+        RequestPipeline.ApiResponse response = get(path, ApiPaths.query(ApiPaths.params("username", query.username(),
+                "email", query.email(), "search", query.searchText(), "exact", query.exact(), "first", query.first(),
+                "max", query.max())));
+        return read(response, "GET", path, json -> map(Wire.array(json, "the body"), Member::fromJson));
+    }
+
+    @Override
+    public String toString() {
+        return "OrgAdminClient{baseUrl=" + BaseUrl.withoutUserInfo(baseUrl) + ", realm=" + realm + "}";
+    }
+
+    // ---- Helpers ----------------------------------------------------------------------------
+
+    private RequestPipeline.ApiResponse get(String path, String query) {
+        return pipeline.send(new RequestPipeline.ApiRequest("GET", path, query, null, null, realm, false));
+    }
+
+    private static String requireId(String name, String value) {
+        if (value == null || value.isEmpty()) throw new IllegalArgumentException(name + " must be a non-empty string");
+        return value;
+    }
+
+    private static <T> List<T> map(List<Object> items, Function<Object, T> reader) {
+        List<T> out = new ArrayList<>(items.size());
+        for (Object item : items) out.add(reader.apply(item));
+        return out;
+    }
+
+    /** Parses the body and reads it; a body that is not JSON or has the wrong shape is an {@link UnexpectedResponseException}. */
+    private static <T> T read(RequestPipeline.ApiResponse response, String method, String path, Function<Object, T> reader) {
+        Object json;
+        try {
+            json = Json.parse(response.text());
+        } catch (Json.ParseException notJson) {
+            throw new UnexpectedResponseException(response.status(), method, path, "the body is not JSON");
+        }
+        try {
+            return reader.apply(json);
+        } catch (Wire.ShapeException wrongShape) {
+            throw new UnexpectedResponseException(response.status(), method, path, wrongShape.getMessage());
+        }
+    }
+
+    private static long readCount(RequestPipeline.ApiResponse response, String path) {
+        return read(response, "GET", path, json -> {
+            if (!(json instanceof Long) || (Long) json < 0) throw new Wire.ShapeException("expected a non-negative integer");
+            return (Long) json;
+        });
+    }
+
+    /** The new resource's id: the last path segment of {@code Location} ({@code …/orgs/{id}}), decoded. */
+    private static String idFromLocation(RequestPipeline.ApiResponse response, String path) {
+        String location = response.headers().firstValue("Location").orElse(null);
+        if (location == null || location.isEmpty()) {
+            throw new UnexpectedResponseException(response.status(), "POST", path, "no Location header");
+        }
+        String segment = null;
+        try {
+            String rawPath = URI.create("http://placeholder.invalid/").resolve(location).getPath();
+            String[] segments = rawPath == null ? new String[0] : rawPath.split("/");
+            for (int i = segments.length - 1; i >= 0 && segment == null; i--) {
+                if (!segments[i].isEmpty()) segment = segments[i];
+            }
+        } catch (IllegalArgumentException unreadable) {
+            segment = null;
+        }
+        if (segment == null) {
+            throw new UnexpectedResponseException(response.status(), "POST", path,
+                    "cannot read an id from Location \"" + location + "\"");
+        }
+        return segment;
+    }
+
+    /**
+     * Fetches pages of {@code size} until one comes back shorter. Stops with an error if the service
+     * repeats a page (it ignores {@code first}), which would otherwise loop forever.
+     */
+    private static <T> List<T> collectPages(String path, int size, Function<T, String> idOf, Function<Integer, List<T>> fetchPage) {
+        List<T> all = new ArrayList<>();
+        String previousFirstId = null;
+        for (int first = 0; ; first += size) {
+            List<T> page = fetchPage.apply(first);
+            if (!page.isEmpty() && idOf.apply(page.get(0)).equals(previousFirstId)) {
+                throw new UnexpectedResponseException(200, "GET", path,
+                        "the page at first=" + first + " repeats the previous page; the service seems to ignore \"first\"");
+            }
+            previousFirstId = page.isEmpty() ? null : idOf.apply(page.get(0));
+            all.addAll(page);
+            if (page.size() < size) return Collections.unmodifiableList(all);
+        }
+    }
+
+    /** Options of {@link OrgAdminClient}. Not thread-safe; build once. */
+    public static final class Builder {
+        private final URI baseUrl;
+        private final TokenSource tokenSource;
+        private String realm;
+        private Duration timeout = Duration.ofSeconds(30);
+        private int maxRetries = RetryPolicy.DEFAULT_MAX_RETRIES;
+        private Duration retryBaseDelay = RetryPolicy.DEFAULT_BASE_DELAY;
+        private Duration retryMaxDelay = RetryPolicy.DEFAULT_MAX_DELAY;
+        private String userAgent = "orgadmin-client-java (java " + System.getProperty("java.version") + ")";
+        private HttpClient httpClient;
+        private Sleeper sleeper = Sleeper.SYSTEM;
+        private DoubleSupplier random = () -> ThreadLocalRandom.current().nextDouble();
+        private Clock clock = Clock.systemUTC();
+
+        private Builder(URI baseUrl, TokenSource tokenSource) {
+            this.baseUrl = Objects.requireNonNull(baseUrl, "baseUrl");
+            this.tokenSource = Objects.requireNonNull(tokenSource, "tokenSource");
+        }
+
+        /**
+         * @param realm the realm (default: the first DNS label of the base address's host)
+         * @return this builder
+         */
+        public Builder realm(String realm) {
+            this.realm = requireId("realm", realm);
+            return this;
+        }
+
+        /**
+         * @param timeout limit of one attempt's exchange, headers and body (default 30 s); positive.
+         *     The token request has the token source's own limit.
+         * @return this builder
+         */
+        public Builder timeout(Duration timeout) {
+            if (timeout == null || timeout.isZero() || timeout.isNegative()) throw new IllegalArgumentException("timeout must be > 0");
+            this.timeout = timeout;
+            return this;
+        }
+
+        /**
+         * @param maxRetries retries after the first attempt (default 3); ≥ 0
+         * @return this builder
+         */
+        public Builder maxRetries(int maxRetries) {
+            if (maxRetries < 0) throw new IllegalArgumentException("maxRetries must be >= 0, got " + maxRetries);
+            this.maxRetries = maxRetries;
+            return this;
+        }
+
+        /**
+         * @param delay first backoff ceiling, doubling per retry (default 250 ms); ≥ 0
+         * @return this builder
+         */
+        public Builder retryBaseDelay(Duration delay) {
+            if (delay == null || delay.isNegative()) throw new IllegalArgumentException("retryBaseDelay must be >= 0");
+            this.retryBaseDelay = delay;
+            return this;
+        }
+
+        /**
+         * @param delay cap of every wait, {@code Retry-After} included (default 10 s); ≥ 0
+         * @return this builder
+         */
+        public Builder retryMaxDelay(Duration delay) {
+            if (delay == null || delay.isNegative()) throw new IllegalArgumentException("retryMaxDelay must be >= 0");
+            this.retryMaxDelay = delay;
+            return this;
+        }
+
+        /**
+         * @param userAgent the {@code User-Agent} header
+         * @return this builder
+         */
+        public Builder userAgent(String userAgent) {
+            this.userAgent = requireId("userAgent", userAgent);
+            return this;
+        }
+
+        /**
+         * @param httpClient sends the requests (default: a private HTTP/1.1 client)
+         * @return this builder
+         */
+        public Builder httpClient(HttpClient httpClient) {
+            this.httpClient = Objects.requireNonNull(httpClient, "httpClient");
+            return this;
+        }
+
+        /**
+         * @param sleeper waits between attempts (tests inject one that records)
+         * @return this builder
+         */
+        public Builder sleeper(Sleeper sleeper) {
+            this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+            return this;
+        }
+
+        /**
+         * @param random source of the backoff jitter, in [0, 1)
+         * @return this builder
+         */
+        public Builder random(DoubleSupplier random) {
+            this.random = Objects.requireNonNull(random, "random");
+            return this;
+        }
+
+        /**
+         * @param clock reads {@code Retry-After} dates against it
+         * @return this builder
+         */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * @return the client
+         */
+        public OrgAdminClient build() {
+            return new OrgAdminClient(this);
+        }
+    }
+}
