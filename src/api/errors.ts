@@ -11,6 +11,7 @@ export const ERROR_CODES = [
   'invalid_client',
   'unauthorized_client',
   'invalid_grant',
+  'invalid_scope',
   'access_denied',
   // Bearer tokens (RFC 6750 §3.1).
   'invalid_token',
@@ -20,6 +21,8 @@ export const ERROR_CODES = [
   'realm_mismatch',
   'not_found',
   'method_not_allowed',
+  // A path of the real service's API that this service does not implement (404).
+  'operation_not_supported',
   // Input.
   'invalid_body',
   'invalid_query',

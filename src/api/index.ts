@@ -6,4 +6,6 @@
 export * from './permissions';
 export * from './errors';
 export * from './paths';
+export * from './oidc-paths';
 export * from './representations';
+export * from './null-fields';

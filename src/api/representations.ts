@@ -12,18 +12,32 @@ export const AttributesSchema = Type.Record(Type.String(), Type.Array(Type.Strin
 /** Organization attributes. */
 export type Attributes = Static<typeof AttributesSchema>;
 
-/** An organization as the service returns it. */
+/**
+ * An organization as it travels on the wire (the vendor spec's `OrganizationRepresentation`):
+ * `displayName` and `url` are left out when they have no value, as the real service does. The
+ * service's routes declare it as their response schema and the SDK checks answers against it.
+ */
 export const OrganizationSchema = Type.Object({
   id: Type.String(),
   name: Type.String(),
-  displayName: Type.Union([Type.String(), Type.Null()]),
-  url: Type.Union([Type.String(), Type.Null()]),
+  displayName: Type.Optional(Type.String()),
+  url: Type.Optional(Type.String()),
   domains: Type.Array(Type.String()),
   attributes: AttributesSchema,
   realm: Type.String(),
 });
-/** An organization as the service returns it. */
-export type Organization = Static<typeof OrganizationSchema>;
+/** An organization as it travels on the wire (null fields left out). */
+export type OrganizationRepresentation = Static<typeof OrganizationSchema>;
+/**
+ * An organization as the SDK returns it and the service keeps it: the wire form with the fields
+ * that may be left out made explicit (`null` when absent), so readers never test for `undefined`.
+ */
+export type Organization = Omit<OrganizationRepresentation, 'displayName' | 'url'> & {
+  displayName: string | null;
+  url: string | null;
+};
+/** `GET /orgs`: a page of organizations. */
+export const OrganizationListSchema = Type.Array(OrganizationSchema);
 
 /**
  * The body of create and update. `id` is honoured on create only; `realm` is ignored. Unknown
@@ -44,20 +58,60 @@ export const OrganizationInputSchema = Type.Object(
 /** The body of create and update. */
 export type OrganizationInput = Static<typeof OrganizationInputSchema>;
 
-/** A member (a user of the realm) as the service returns it. */
+/** One organization role in `organizations` of a member (the vendor spec's `OrganizationRoleRepresentation`). */
+export const OrganizationRoleSchema = Type.Object({
+  id: Type.Optional(Type.String()),
+  name: Type.Optional(Type.String()),
+  description: Type.Optional(Type.String()),
+});
+/** One organization role of a member. */
+export type OrganizationRole = Static<typeof OrganizationRoleSchema>;
+
+/**
+ * `organizations` of a member with `includeOrgs=true`: organization id → the member's roles in it
+ * (the vendor spec's `OrganizationRoleMapRepresentation`). This service has no organization roles,
+ * so every list is empty.
+ */
+export const OrganizationRoleMapSchema = Type.Record(Type.String(), Type.Array(OrganizationRoleSchema));
+
+/**
+ * A member (a user of the realm) as it travels on the wire (the vendor spec's
+ * `UserWithOrgsBriefRepresentation`): `email`, `firstName` and `lastName` are left out when they
+ * have no value, as the real service does; `organizations` only with `includeOrgs=true`.
+ */
 export const MemberSchema = Type.Object({
   id: Type.String(),
   username: Type.String(),
-  email: Type.Union([Type.String(), Type.Null()]),
-  firstName: Type.Union([Type.String(), Type.Null()]),
-  lastName: Type.Union([Type.String(), Type.Null()]),
+  email: Type.Optional(Type.String()),
+  firstName: Type.Optional(Type.String()),
+  lastName: Type.Optional(Type.String()),
   emailVerified: Type.Boolean(),
   enabled: Type.Boolean(),
   createdTimestamp: Type.Number(),
-  organizations: Type.Optional(Type.Array(Type.String())),
+  organizations: Type.Optional(OrganizationRoleMapSchema),
 });
-/** A member (a user of the realm). */
-export type Member = Static<typeof MemberSchema>;
+/** A member as it travels on the wire (null fields left out). */
+export type MemberRepresentation = Static<typeof MemberSchema>;
+/**
+ * A member as the SDK returns it and the service keeps it: the wire form with the fields that may
+ * be left out made explicit (`null` when absent).
+ */
+export type Member = Omit<MemberRepresentation, 'email' | 'firstName' | 'lastName'> & {
+  email: string | null;
+  firstName: string | null;
+  lastName: string | null;
+};
+/** `GET /orgs/{orgId}/members` and the user lookup: a page of members. */
+export const MemberListSchema = Type.Array(MemberSchema);
+
+/**
+ * The "schema" of answers without a body (201 with `Location`, 204): declared on those routes so
+ * every route states its answers; the service refuses to send a body with them.
+ */
+export const NoBodySchema = Type.Undefined({ description: 'no body' });
+
+/** The answer of the count operations: a bare non-negative JSON integer. */
+export const CountSchema = Type.Integer({ minimum: 0 });
 
 /** One entry of "get member info": an organization the caller belongs to. */
 export const MemberInfoEntrySchema = Type.Object({

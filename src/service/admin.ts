@@ -1,14 +1,25 @@
 /**
- * Administration of the service (realms, API keys, users): what the `orgadmin` command line and
- * the tests use. Not exposed over HTTP. Every bad input throws {@link AdminError} before anything
- * is written.
+ * Administration of the service (realms, API keys, users, the realm administrator role, public
+ * OpenID Connect clients): what the `orgadmin` command line, the dashboard and the tests use. Not
+ * a JSON API. Every bad input throws {@link AdminError} before anything is written.
  */
 import { randomUUID } from 'node:crypto';
 import { isPermission, MAX_NAME_LENGTH, type Member, type Permission } from '../api';
-import { generateSigningKey } from './auth/jwt';
+import { generateSigningKey, type SigningKey } from './auth/jwt';
 import { hasControlCharacter } from './text-checks';
 import { generateClientId, generateClientSecret, hashSecret } from './auth/secrets';
-import { newUser, StoreConflictError, toMember, type ApiKeyRecord, type RealmRecord, type Store } from './store/store';
+import { ApiKeySecrets } from './auth/api-key-secrets';
+import { RESERVED_CLIENT_IDS, redirectUriProblem } from './auth/oidc-clients';
+import {
+  newUser,
+  StoreConflictError,
+  toMember,
+  type ApiKeyRecord,
+  type OidcClientRecord,
+  type RealmRecord,
+  type Store,
+  type UserRecord,
+} from './store/store';
 
 /** Default lifetime of access tokens (SERVICE_API.md). */
 export const DEFAULT_TOKEN_LIFETIME_SECONDS = 300;
@@ -38,7 +49,22 @@ export interface ApiKeyInfo {
   /** True once revoked: no new tokens. */
   revoked: boolean;
   revokedTimestamp: number | null;
+  /** When the key last got a token (to the minute), or null when never. */
+  lastUsedTimestamp: number | null;
 }
+
+/** An end user as administrators see it: the wire fields plus the administrator role. */
+export interface UserInfo extends Member {
+  /** Whether the user administers the realm (dashboard access; tokens carry every permission). */
+  realmAdmin: boolean;
+  /** Whether the user can sign in with a password. */
+  hasPassword: boolean;
+  /** `user`, or `org-admin` for an organization's default admin user. */
+  kind: 'user' | 'org-admin';
+}
+
+/** A registered public OpenID Connect client (authorization code flow with PKCE). */
+export type ClientInfo = OidcClientRecord;
 
 /** A newly created API key; the only time the secret is shown. */
 export interface CreatedApiKey {
@@ -83,8 +109,27 @@ function apiKeyInfo(key: ApiKeyRecord): ApiKeyInfo {
     createdTimestamp: key.createdTimestamp,
     revoked: key.revokedTimestamp !== null,
     revokedTimestamp: key.revokedTimestamp,
+    lastUsedTimestamp: key.lastUsedTimestamp,
   };
 }
+
+function userInfo(user: UserRecord): UserInfo {
+  return { ...toMember(user), realmAdmin: user.realmAdmin, hasPassword: user.passwordHash !== null, kind: user.kind === 'org-admin' ? 'org-admin' : 'user' };
+}
+
+/** The permissions of an API key: at least one, each one of the four (duplicates dropped). */
+function checkPermissions(keyName: string, permissions: unknown): Permission[] {
+  if (!Array.isArray(permissions) || permissions.length === 0) {
+    throw new AdminError(`API key "${keyName}" needs at least one permission.`);
+  }
+  for (const permission of permissions) {
+    if (typeof permission !== 'string' || !isPermission(permission)) throw new AdminError(`Unknown permission "${String(permission)}".`);
+  }
+  return [...new Set(permissions as Permission[])];
+}
+
+/** Client ids of registered clients: 1–255 letters, digits, `.`, `_`, `-`. */
+const CLIENT_ID = /^[A-Za-z0-9._-]{1,255}$/;
 
 function checkTokenLifetime(seconds: number): void {
   if (!Number.isInteger(seconds) || seconds < 1 || seconds > MAX_TOKEN_LIFETIME_SECONDS) {
@@ -102,9 +147,25 @@ function optionalText(field: string, value: string | undefined): string | null {
   return value === '' ? null : value;
 }
 
+/** Options of {@link Admin}. */
+export interface AdminOptions {
+  /**
+   * Where new realms get their signing key pair. @default a fresh 2048-bit RSA key per realm.
+   * Tests pass a pre-generated pool: RSA generation takes up to a second on a busy machine.
+   */
+  readonly signingKeys?: () => SigningKey;
+}
+
 /** Administration API over a {@link Store}. */
 export class Admin {
-  constructor(private readonly store: Store) {}
+  private readonly newSigningKey: () => SigningKey;
+
+  constructor(
+    private readonly store: Store,
+    options: AdminOptions = {},
+  ) {
+    this.newSigningKey = options.signingKeys ?? generateSigningKey;
+  }
 
   /** Creates a realm with a fresh RS256 signing key. */
   async createRealm(name: string, opts: { tokenLifetimeSeconds?: number; createAdminUser?: boolean } = {}): Promise<RealmInfo> {
@@ -116,7 +177,7 @@ export class Admin {
     const tokenLifetimeSeconds = opts.tokenLifetimeSeconds ?? DEFAULT_TOKEN_LIFETIME_SECONDS;
     checkTokenLifetime(tokenLifetimeSeconds);
     if (await this.store.getRealm(name)) throw new AdminError(`Realm "${name}" already exists.`);
-    const key = generateSigningKey();
+    const key = this.newSigningKey();
     const realm: RealmRecord = {
       name,
       enabled: true,
@@ -169,7 +230,7 @@ export class Admin {
 
   /**
    * Creates an API key with its service-account user `service-account-<clientId>`.
-   * The secret is returned here once and stored only as a slow hash.
+   * The secret is returned here once and stored only as its HMAC under the store's server-side key.
    */
   async createApiKey(realm: string, opts: { name: string; permissions: string[] }): Promise<CreatedApiKey> {
     await this.requireRealm(realm);
@@ -178,13 +239,7 @@ export class Admin {
       throw new AdminError(`API key name "${String(name)}" must be 1 to ${MAX_NAME_LENGTH} characters.`);
     }
     if (hasControlCharacter(name)) throw new AdminError('API key names must not contain control characters (U+0000 to U+001F).');
-    if (!Array.isArray(opts.permissions) || opts.permissions.length === 0) {
-      throw new AdminError(`API key "${name}" needs at least one permission.`);
-    }
-    for (const permission of opts.permissions) {
-      if (!isPermission(permission)) throw new AdminError(`Unknown permission "${permission}".`);
-    }
-    const permissions = [...new Set(opts.permissions)] as Permission[];
+    const permissions = checkPermissions(name, opts.permissions);
     const existing = await this.store.listApiKeys(realm);
     if (existing.some((key) => key.name === name && key.revokedTimestamp === null)) {
       throw new AdminError(`Realm "${realm}" already has an API key named "${name}".`);
@@ -199,7 +254,8 @@ export class Admin {
           clientId,
           realm,
           name,
-          secretHash: await hashSecret(clientSecret),
+          // A keyed fast hash: the secret is 256 random bits, not a password (auth/secrets.ts).
+          secretHash: await new ApiKeySecrets(this.store).hash(clientSecret),
           permissions,
           serviceAccountUserId: serviceAccountId,
           createdTimestamp: now,
@@ -220,17 +276,54 @@ export class Admin {
     return (await this.store.listApiKeys(realm)).map(apiKeyInfo);
   }
 
-  /** Revokes a key: no new tokens; tokens already issued stay valid until they expire. */
-  async revokeApiKey(clientId: string): Promise<void> {
+  /** The key `clientId`, of `realm` when given; otherwise an {@link AdminError}. */
+  private async requireApiKey(clientId: string, realm?: string): Promise<ApiKeyRecord> {
+    const key = await this.store.getApiKey(clientId);
+    if (!key || (realm !== undefined && key.realm !== realm)) {
+      throw new AdminError(realm === undefined ? `API key "${clientId}" does not exist.` : `Realm "${realm}" has no API key "${clientId}".`);
+    }
+    return key;
+  }
+
+  /**
+   * Revokes a key (of `realm` when given): no new tokens; tokens already issued stay valid until
+   * they expire.
+   */
+  async revokeApiKey(clientId: string, realm?: string): Promise<void> {
+    await this.requireApiKey(clientId, realm);
     if (!(await this.store.revokeApiKey(clientId, Date.now()))) {
       throw new AdminError(`API key "${clientId}" does not exist.`);
     }
   }
 
+  /** Replaces the permissions of an active key of `realm`; tokens issued before keep theirs until they expire. */
+  async setApiKeyPermissions(realm: string, clientId: string, permissions: string[]): Promise<ApiKeyInfo> {
+    const key = await this.requireApiKey(clientId, realm);
+    const checked = checkPermissions(key.name, permissions);
+    if (!(await this.store.setApiKeyPermissions(clientId, checked))) throw new AdminError(`API key "${clientId}" is revoked.`);
+    return apiKeyInfo({ ...key, permissions: checked });
+  }
+
+  /**
+   * Gives an active key of `realm` a new secret and returns it (the only time it is shown); the
+   * old secret stops working at once, tokens already issued stay valid until they expire.
+   */
+  async rotateApiKeySecret(realm: string, clientId: string): Promise<CreatedApiKey> {
+    const key = await this.requireApiKey(clientId, realm);
+    if (key.revokedTimestamp !== null) throw new AdminError(`API key "${clientId}" is revoked.`);
+    const clientSecret = generateClientSecret();
+    const newHash = await new ApiKeySecrets(this.store).hash(clientSecret);
+    // Compare-and-set: of two rotations at once, one wins and the other is told to try again.
+    if (!(await this.store.replaceApiKeySecretHash(clientId, key.secretHash, newHash))) {
+      throw new AdminError(`The secret of API key "${clientId}" changed meanwhile; try again.`);
+    }
+    return { clientId, clientSecret, name: key.name, permissions: key.permissions };
+  }
+
   /** Creates an end user (optionally with a password for the password grant). */
   async createUser(
     realm: string,
-    opts: { username: string; email?: string; firstName?: string; lastName?: string; password?: string },
+    opts: { username: string; email?: string; firstName?: string; lastName?: string; password?: string; realmAdmin?: boolean },
   ): Promise<Member> {
     await this.requireRealm(realm);
     const username = opts.username;
@@ -265,6 +358,7 @@ export class Admin {
       createdTimestamp: Date.now(),
       kind: 'user',
       passwordHash: opts.password === undefined ? null : await hashSecret(opts.password),
+      realmAdmin: opts.realmAdmin === true,
     });
     try {
       await this.store.createUser(user);
@@ -292,5 +386,99 @@ export class Admin {
     await this.requireRealm(realm);
     const user = await this.store.findUserByUsername(realm, username);
     return user && toMember(user);
+  }
+
+  /** End users and organization admin users matching `search`, one page, with the total count. */
+  async findUsers(realm: string, opts: { search?: string; first?: number; max?: number } = {}): Promise<{ users: UserInfo[]; total: number }> {
+    await this.requireRealm(realm);
+    const filter = { search: opts.search, first: opts.first ?? 0, max: opts.max ?? 50 };
+    const [users, total] = await Promise.all([this.store.findUsers(realm, filter), this.store.countUsers(realm, { search: opts.search })]);
+    return { users: users.map(userInfo), total };
+  }
+
+  /** One end user by username with the administrator role, or undefined. */
+  async getUserInfo(realm: string, username: string): Promise<UserInfo | undefined> {
+    await this.requireRealm(realm);
+    const user = await this.store.findUserByUsername(realm, username);
+    return user && user.kind !== 'service-account' ? userInfo(user) : undefined;
+  }
+
+  /** The end user `username` of `realm`, or an {@link AdminError}. */
+  private async requireEndUser(realm: string, by: { username?: string; id?: string }): Promise<UserRecord> {
+    await this.requireRealm(realm);
+    const user = by.id !== undefined ? await this.store.getUser(realm, by.id) : await this.store.findUserByUsername(realm, by.username ?? '');
+    const name = by.username ?? by.id;
+    if (!user || user.kind === 'service-account') throw new AdminError(`Realm "${realm}" has no user "${name}".`);
+    return user;
+  }
+
+  /**
+   * Gives or takes the realm administrator role (by username). Only end users may hold it: not
+   * organizations' default admin users, not service accounts.
+   */
+  async setRealmAdmin(realm: string, username: string, realmAdmin: boolean): Promise<UserInfo> {
+    const user = await this.requireEndUser(realm, { username });
+    if (realmAdmin && user.kind !== 'user') {
+      throw new AdminError(`User "${username}" is an organization's default admin user and cannot administer the realm.`);
+    }
+    const updated = await this.store.updateUser(realm, user.id, { realmAdmin });
+    if (!updated) throw new AdminError(`Realm "${realm}" has no user "${username}".`);
+    return userInfo(updated);
+  }
+
+  /** Sets a new password for an end user (by username). */
+  async setPassword(realm: string, username: string, password: string): Promise<void> {
+    const user = await this.requireEndUser(realm, { username });
+    if (typeof password !== 'string' || password.length < 1) throw new AdminError(`The password of user "${username}" must not be empty.`);
+    await this.store.updateUser(realm, user.id, { passwordHash: await hashSecret(password) });
+  }
+
+  /** Enables or disables a user (by id); a disabled user cannot sign in or get tokens. */
+  async setUserEnabled(realm: string, userId: string, enabled: boolean): Promise<UserInfo> {
+    await this.requireEndUser(realm, { id: userId });
+    const updated = await this.store.updateUser(realm, userId, { enabled });
+    if (!updated) throw new AdminError(`Realm "${realm}" has no user "${userId}".`);
+    return userInfo(updated);
+  }
+
+  /**
+   * Registers a public OpenID Connect client for the authorization code flow with PKCE. Redirect
+   * URIs are kept and compared exactly; https only, except http for loopback hosts.
+   */
+  async createClient(realm: string, opts: { clientId: string; name?: string; redirectUris: string[] }): Promise<ClientInfo> {
+    await this.requireRealm(realm);
+    const { clientId } = opts;
+    if (typeof clientId !== 'string' || !CLIENT_ID.test(clientId)) {
+      throw new AdminError(`Client id "${String(clientId)}" must be 1 to 255 letters, digits, ".", "_" or "-".`);
+    }
+    if (RESERVED_CLIENT_IDS.includes(clientId)) throw new AdminError(`Client id "${clientId}" is reserved for the service's own clients.`);
+    const name = optionalText('Client name', opts.name) ?? clientId;
+    if (!Array.isArray(opts.redirectUris) || opts.redirectUris.length === 0) {
+      throw new AdminError(`Client "${clientId}" needs at least one redirect URI.`);
+    }
+    for (const uri of opts.redirectUris) {
+      const problem = typeof uri === 'string' ? redirectUriProblem(uri) : 'is not a string';
+      if (problem) throw new AdminError(`Redirect URI "${String(uri)}" ${problem}.`);
+    }
+    const client: OidcClientRecord = { realm, clientId, name, redirectUris: [...new Set(opts.redirectUris)], createdTimestamp: Date.now() };
+    try {
+      await this.store.createOidcClient(client);
+    } catch (error) {
+      if (error instanceof StoreConflictError) throw new AdminError(`Realm "${realm}" already has a client "${clientId}".`);
+      throw error;
+    }
+    return client;
+  }
+
+  /** The registered clients of a realm, ordered by client id. */
+  async listClients(realm: string): Promise<ClientInfo[]> {
+    await this.requireRealm(realm);
+    return this.store.listOidcClients(realm);
+  }
+
+  /** Removes a registered client; codes it already got can no longer be exchanged by anyone else. */
+  async deleteClient(realm: string, clientId: string): Promise<void> {
+    await this.requireRealm(realm);
+    if (!(await this.store.deleteOidcClient(realm, clientId))) throw new AdminError(`Realm "${realm}" has no client "${clientId}".`);
   }
 }

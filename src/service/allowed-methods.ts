@@ -17,13 +17,13 @@ interface PatternMethods {
   methods: Set<string>;
 }
 
-/** `/realms/:realm/orgs` → `^/realms/[^/]+/orgs$`. */
+/** `/realms/:realm/orgs` → `^/realms/[^/]+/orgs/?$` (a trailing slash names the same path, as in the router). */
 function patternOf(url: string): RegExp {
   const source = url
     .split('/')
     .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
     .join('/');
-  return new RegExp(`^${source}$`);
+  return new RegExp(`^${source}/?$`);
 }
 
 /** The known routes of an app, filled by {@link AllowedMethods.track} as routes are added. */

@@ -2,19 +2,30 @@
  * Builds the HTTP app of the Organization Administration Service without listening, so tests can
  * use `app.inject()` and `server.ts` can own the process.
  */
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { ApiKeySecrets } from './auth/api-key-secrets';
+import { CredentialThrottle, type CredentialThrottleOptions } from './auth/credential-throttle';
+import { RevocationList } from './auth/revocations';
 import { VerifiedTokenCache } from './auth/verified-tokens';
 import { type ServiceContext } from './context';
 import { AllowedMethods } from './allowed-methods';
 import { installErrorHandling } from './errors';
-import { clientErrorHandler, frameworkErrors } from './framework-errors';
+import { answerNodeRefusalsInJson, clientErrorHandler, frameworkErrors } from './framework-errors';
+import { requireOneHost } from './host-header';
+import { loggerOption } from './request-log';
 import { installJsonBodyParser } from './json-body';
 import { refuseControlCharactersInQuery } from './text-checks';
 import { RateLimiter, type RateLimitOptions } from './rate-limit';
+import { authorizeRoutes } from './routes/authorize';
+import { dashboardRoutes } from './routes/dashboard';
 import { discoveryRoutes } from './routes/discovery';
+import { oidcRoutes } from './routes/oidc';
 import { membershipRoutes } from './routes/memberships';
 import { organizationRoutes } from './routes/organizations';
 import { portalRoutes } from './routes/portal';
+import { unsupportedRoutes } from './routes/unsupported';
+import { installCompatMode, type CompatMode } from './compat';
+import { checkedSerializerCompiler } from './response-check';
 import { tokenRoutes } from './routes/token';
 import { userRoutes } from './routes/users';
 import type { Store } from './store/store';
@@ -39,30 +50,22 @@ export interface AppOptions {
   logger?: boolean | object;
   /** Lifetime of admin portal links (default 86400 s). */
   portalLinkLifetimeSeconds?: number;
+  /** `hosted` reproduces the real hosted service's quirks (see compat.ts); default `standard`. */
+  compat?: CompatMode;
+  /**
+   * Failed-credential throttle settings (default `DEFAULT_CREDENTIAL_THROTTLE`: 5 free
+   * failures per realm + client id or username + source address, then 1 s doubling to 15 min).
+   */
+  credentialThrottle?: Partial<CredentialThrottleOptions>;
+  /**
+   * The service's clock, milliseconds since the epoch (default `Date.now`): token times, expiry,
+   * throttling, rate limits and revocations all read it, so tests step time instead of sleeping.
+   */
+  now?: () => number;
 }
 
-/** Hides secrets that may travel in a URL (portal link tokens). */
-export function redactUrl(url: string): string {
-  return url.replace(/([?&](?:token|access_token|client_secret)=)[^&]*/gi, '$1[redacted]');
-}
-
-function loggerOption(logger: AppOptions['logger']): FastifyServerOptions['logger'] {
-  if (!logger) return false;
-  const base = typeof logger === 'object' ? logger : {};
-  return {
-    level: 'info',
-    ...base,
-    serializers: {
-      // Only method, redacted URL and address: never headers (Authorization) or bodies (secrets).
-      req: (req: { method?: string; url?: string; ip?: string }) => ({
-        method: req.method,
-        url: redactUrl(req.url ?? ''),
-        remoteAddress: req.ip,
-      }),
-      ...((base as { serializers?: object }).serializers ?? {}),
-    },
-  } as FastifyServerOptions['logger'];
-}
+/** Hides secrets that may travel in a URL (portal link tokens, tokens pasted into the path). */
+export { redactUrl } from './request-log';
 
 /** Builds the app (routes, validation, error handling); does not listen. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -70,32 +73,49 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: loggerOption(options.logger),
     bodyLimit: BODY_LIMIT_BYTES,
     // Path parameters may be up to 255 characters (after decoding); the router's default is 100.
-    routerOptions: { maxParamLength: 2048 },
+    // A trailing slash names the same path (`/orgs/` = `/orgs`), as in the real service (JAX-RS).
+    routerOptions: { maxParamLength: 2048, ignoreTrailingSlash: true },
     // Failures before the error handler runs (bad percent-encoding, malformed HTTP) answer in the
     // service's error shape too.
     frameworkErrors,
     clientErrorHandler,
+    // Node's own Host check answers with an empty body; host-header.ts answers in JSON instead.
+    http: { requireHostHeader: false },
   });
+  answerNodeRefusalsInJson(app.server);
   app.setValidatorCompiler(typeboxValidatorCompiler);
+  app.setSerializerCompiler(checkedSerializerCompiler);
+  installCompatMode(app, options.compat ?? 'standard');
   const allowedMethods = new AllowedMethods();
   allowedMethods.track(app);
   installErrorHandling(app, (path) => allowedMethods.allowedFor(path));
   installJsonBodyParser(app);
+  // First hook of every request (also unknown paths): the Host decides the issuer and the realm pin.
+  app.addHook('onRequest', requireOneHost);
   app.addHook('preValidation', refuseControlCharactersInQuery);
 
+  const now = options.now ?? Date.now;
   const ctx: ServiceContext = {
     store: options.store,
     domain: options.domain ?? 'localhost',
     publicBaseUrl: options.publicBaseUrl,
-    rateLimiter: options.rateLimit ? new RateLimiter(options.rateLimit) : undefined,
+    rateLimiter: options.rateLimit ? new RateLimiter(options.rateLimit, now) : undefined,
     portalLinkLifetimeSeconds: options.portalLinkLifetimeSeconds ?? DEFAULT_PORTAL_LINK_LIFETIME_SECONDS,
     verifiedTokens: new VerifiedTokenCache(),
+    credentialThrottle: new CredentialThrottle(options.credentialThrottle, now),
+    apiKeySecrets: new ApiKeySecrets(options.store, now),
+    revocations: new RevocationList(options.store, now),
+    now,
   };
   await app.register(tokenRoutes, { ctx });
   await app.register(discoveryRoutes, { ctx });
+  await app.register(oidcRoutes, { ctx });
   await app.register(organizationRoutes, { ctx });
   await app.register(membershipRoutes, { ctx });
   await app.register(userRoutes, { ctx });
   await app.register(portalRoutes, { ctx });
+  await app.register(authorizeRoutes, { ctx });
+  await app.register(dashboardRoutes, { ctx, rateLimit: options.rateLimit });
+  await app.register(unsupportedRoutes);
   return app;
 }

@@ -4,6 +4,9 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { Permission } from '../api';
+import type { ApiKeySecrets } from './auth/api-key-secrets';
+import type { CredentialThrottle } from './auth/credential-throttle';
+import type { RevocationList } from './auth/revocations';
 import type { VerifiedTokenCache } from './auth/verified-tokens';
 import type { RateLimiter } from './rate-limit';
 import type { RealmRecord, Store } from './store/store';
@@ -42,9 +45,26 @@ export interface ServiceContext {
   portalLinkLifetimeSeconds: number;
   /** Bearer tokens whose signature is already checked (per app, so apps never share it). */
   verifiedTokens: VerifiedTokenCache;
+  /** Failed-credential throttle (per realm, client id or username, and source address). */
+  credentialThrottle: CredentialThrottle;
+  /** API-key secret hashing and checking under the store's server-side key. */
+  apiKeySecrets: ApiKeySecrets;
+  /** Revoked access tokens (RFC 7009). */
+  revocations: RevocationList;
+  /** The service's clock: milliseconds since the epoch (injected by tests). */
+  now: () => number;
 }
 
-/** The base address the caller used (or the configured public one), without a trailing slash. */
+/** The service's clock in whole seconds, as JWT claims count time. */
+export function nowSeconds(ctx: Pick<ServiceContext, 'now'>): number {
+  return Math.floor(ctx.now() / 1000);
+}
+
+/**
+ * The base address the caller used (or the configured public one), without a trailing slash. The
+ * Host it is built from has been checked by `host-header.ts` (exactly one, well-formed), so the
+ * result is always a valid origin.
+ */
 export function baseUrlOf(request: FastifyRequest, ctx: ServiceContext): string {
   if (ctx.publicBaseUrl) return ctx.publicBaseUrl.replace(/\/+$/, '');
   return `${request.protocol}://${request.host}`;

@@ -6,7 +6,8 @@
  * - `invalid_request`, `unsupported_grant_type`, `invalid_client`, `unauthorized_client`,
  *   `invalid_grant`, `access_denied` — token endpoint (RFC 6749 §5.2) and disabled realms;
  * - `invalid_token` (401) and `insufficient_scope` (403) — bearer tokens (RFC 6750 §3.1);
- * - `realm_not_found`, `realm_mismatch`, `not_found` (404), `method_not_allowed` (405);
+ * - `realm_not_found`, `realm_mismatch`, `not_found`, `operation_not_supported` (404),
+ *   `method_not_allowed` (405);
  * - `invalid_body`, `invalid_query`, `invalid_request`, `unsupported_media_type` (400);
  * - `payload_too_large` (413), `conflict` (409), `forbidden` (403), `rate_limited` (429),
  *   `internal_error` (500).

@@ -4,9 +4,10 @@
  * - {@link frameworkErrors}: the router could not decode the URL (invalid percent-encoding) or a
  *   path parameter was longer than the router allows;
  * - {@link clientErrorHandler}: Node's HTTP parser refused the request (e.g. `Content-Length: abc`),
- *   so there is no request object and the answer is written to the socket directly.
+ *   so there is no request object and the answer is written to the socket directly;
+ * - {@link answerNodeRefusalsInJson}: requests Node's server refuses by itself (`Expect`, `CONNECT`).
  */
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { sendError, ServiceError } from './errors';
@@ -47,4 +48,33 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
     );
   }
   socket.destroy(error);
+}
+
+/** Writes a JSON error answer on a raw Node response (no fastify reply exists there). */
+function writeRawError(res: ServerResponse, status: number, description: string): void {
+  const body = JSON.stringify({ error: 'invalid_request', error_description: description });
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+  res.end(body);
+}
+
+/**
+ * Answers in the service's JSON shape the requests Node's HTTP server refuses by itself, before
+ * fastify sees them, with an empty body or none at all:
+ * - an `Expect` other than `100-continue` (Node: 417 with no body): 417 JSON;
+ * - `CONNECT` (Node: the connection is dropped without an answer): 405 JSON, then closed.
+ */
+export function answerNodeRefusalsInJson(server: Server): void {
+  server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
+    writeRawError(res, 417, 'The Expect header is not supported; only 100-continue is.');
+  });
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    const body = JSON.stringify({ error: 'method_not_allowed', error_description: 'CONNECT is not allowed: this is not a proxy.' });
+    if (socket.writable) {
+      socket.write(
+        `HTTP/1.1 405 ${STATUS_CODES[405]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    }
+    socket.destroy();
+  });
 }

@@ -14,8 +14,12 @@ export {
   type RealmInfo,
 } from './admin';
 export { ServiceError } from './errors';
+export { COMPAT_MODES, isCompatMode, type CompatMode } from './compat';
 export type { RateLimitOptions } from './rate-limit';
 export { PUBLIC_CLIENT_ID } from './auth/public-client';
+export { DEFAULT_CREDENTIAL_THROTTLE, type CredentialThrottleOptions } from './auth/credential-throttle';
+export { CLOCK_SKEW_SECONDS, realmAudience } from './auth/jwt';
+export { REVOCATION_RECHECK_MS } from './auth/revocations';
 export {
   StoreConflictError,
   type ApiKeyRecord,

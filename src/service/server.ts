@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
+import type { CompatMode } from './compat';
 import type { RateLimitOptions } from './rate-limit';
 import { openStore } from './store/open-store';
 import type { Store } from './store/store';
@@ -31,6 +32,8 @@ export interface ServerOptions {
    * portal links). Default: each request's own protocol and Host.
    */
   publicBaseUrl?: string;
+  /** `hosted` reproduces the real hosted service's quirks (`orgadmin serve --compat hosted`); default `standard`. */
+  compat?: CompatMode;
 }
 
 /** A running service. */
@@ -55,6 +58,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       rateLimit: options.rateLimit,
       logger: options.logger ?? false,
       publicBaseUrl: options.publicBaseUrl,
+      compat: options.compat,
     });
     await app.listen({ host, port: options.port ?? 8080 });
   } catch (error) {

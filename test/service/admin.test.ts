@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Admin, AdminError } from '../../src/service/admin';
+import { ApiKeySecrets } from '../../src/service/auth/api-key-secrets';
 import { SqliteStore } from '../../src/service/store/sqlite-store';
 
 describe('Admin', () => {
@@ -65,6 +66,7 @@ describe('Admin', () => {
         createdTimestamp: expect.any(Number),
         revoked: false,
         revokedTimestamp: null,
+        lastUsedTimestamp: null,
       });
       expect(JSON.stringify(await admin.listApiKeys())).not.toContain(key.clientSecret);
       const sa = await store.getUser('acme', listed.serviceAccountUserId);
@@ -132,5 +134,51 @@ describe('Admin', () => {
       await expect(admin.createUser('ghost', { username: 'x' })).rejects.toThrow(AdminError);
       await expect(admin.listUsers('ghost')).rejects.toThrow(AdminError);
     });
+  });
+});
+
+describe('Admin: realm administrators, key changes and public clients', () => {
+  let store: SqliteStore;
+  let admin: Admin;
+  beforeEach(async () => {
+    store = SqliteStore.open(':memory:');
+    admin = new Admin(store);
+    await admin.createRealm('acme');
+  });
+  afterEach(async () => {
+    await store.close();
+  });
+
+  it('gives and takes the administrator role of end users only, and refuses unknown users', async () => {
+    await admin.createUser('acme', { username: 'alice' });
+    expect((await admin.setRealmAdmin('acme', 'Alice', true)).realmAdmin).toBe(true);
+    expect((await admin.getUserInfo('acme', 'alice'))?.realmAdmin).toBe(true);
+    expect((await admin.setRealmAdmin('acme', 'alice', false)).realmAdmin).toBe(false);
+    await expect(admin.setRealmAdmin('acme', 'nobody', true)).rejects.toThrow('Realm "acme" has no user "nobody".');
+    const key = await admin.createApiKey('acme', { name: 'ci', permissions: ['view-users'] });
+    await expect(admin.setRealmAdmin('acme', `service-account-${key.clientId}`, true)).rejects.toThrow(/has no user/);
+  });
+
+  it('changes the permissions of a key of the realm, checked like at creation', async () => {
+    await admin.createRealm('other');
+    const key = await admin.createApiKey('acme', { name: 'ci', permissions: ['view-users'] });
+    expect((await admin.setApiKeyPermissions('acme', key.clientId, ['view-organizations', 'view-organizations'])).permissions).toEqual(['view-organizations']);
+    await expect(admin.setApiKeyPermissions('acme', key.clientId, [])).rejects.toThrow('API key "ci" needs at least one permission.');
+    await expect(admin.setApiKeyPermissions('acme', key.clientId, ['admin'])).rejects.toThrow('Unknown permission "admin".');
+    await expect(admin.setApiKeyPermissions('other', key.clientId, ['view-users'])).rejects.toThrow(`Realm "other" has no API key "${key.clientId}".`);
+    await expect(admin.revokeApiKey(key.clientId, 'other')).rejects.toThrow(`Realm "other" has no API key "${key.clientId}".`);
+    expect((await store.getApiKey(key.clientId))?.permissions).toEqual(['view-organizations']);
+  });
+
+  it('rotates the secret of an active key: the new one works, the old one does not', async () => {
+    const key = await admin.createApiKey('acme', { name: 'ci', permissions: ['view-users'] });
+    const rotated = await admin.rotateApiKeySecret('acme', key.clientId);
+    expect(rotated).toEqual({ clientId: key.clientId, clientSecret: expect.any(String), name: 'ci', permissions: ['view-users'] });
+    const stored = (await store.getApiKey(key.clientId))!;
+    const secrets = new ApiKeySecrets(store);
+    expect(await secrets.verify(stored, rotated.clientSecret)).toBe(true);
+    expect(await secrets.verify(stored, key.clientSecret)).toBe(false);
+    await admin.revokeApiKey(key.clientId);
+    await expect(admin.rotateApiKeySecret('acme', key.clientId)).rejects.toThrow(`API key "${key.clientId}" is revoked.`);
   });
 });

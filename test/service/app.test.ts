@@ -171,10 +171,12 @@ describe('rate limit for end users of the public client', () => {
     expect(limited.status).toBe(429);
     expect(limited.json).toEqual({ error: 'rate_limited', error_description: expect.stringMatching(/^Too many requests; retry after \d+ seconds\.$/) });
     expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    // Her token requests share her budget, failed ones included.
-    const again = await passwordGrant('acme', 'alice', 'wrong');
+    // Her token requests share her budget once the password is right…
+    const again = await passwordGrant('acme', 'alice', 'alice-pw');
     expect(again.status).toBe(429);
     expect(again.headers['retry-after']).toBeDefined();
+    // …while failed ones are the credential throttle's business, not her budget's.
+    expect((await passwordGrant('acme', 'alice', 'wrong')).status).toBe(400);
 
     // Another user of the same realm, and the same username in another realm, are not throttled.
     const bob = await passwordGrant('acme', 'bob', 'bob-pw');
@@ -185,10 +187,11 @@ describe('rate limit for end users of the public client', () => {
     expect((await call(svc, { method: 'GET', url: '/realms/other/orgs/me', token: otherAlice.json.access_token })).status).toBe(200);
   });
 
-  it('counts attempts for an unknown username on their own, without touching real users', async () => {
-    for (let i = 0; i < 3; i += 1) expect((await passwordGrant('acme', 'nobody', 'x')).status).toBe(400);
-    expect((await passwordGrant('acme', 'NOBODY', 'x')).status).toBe(429);
+  it('does not let failed attempts spend the budget of a user, so a guesser cannot lock the real user out', async () => {
     await svc.admin.createUser('acme', { username: 'carol', password: 'carol-pw' });
+    // As many wrong passwords as the whole budget (3), and for unknown usernames too.
+    for (let i = 0; i < 3; i += 1) expect((await passwordGrant('acme', 'carol', 'guess')).status).toBe(400);
+    for (let i = 0; i < 3; i += 1) expect((await passwordGrant('acme', 'nobody', 'x')).status).toBe(400);
     expect((await passwordGrant('acme', 'carol', 'carol-pw')).status).toBe(200);
   });
 });

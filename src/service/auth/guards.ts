@@ -6,11 +6,12 @@
  */
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { hasPermission, isPermission, MAX_NAME_LENGTH, type Permission } from '../../api';
-import type { ServiceContext } from '../context';
+import { nowSeconds, type ServiceContext } from '../context';
 import { ServiceError } from '../errors';
 import { hasControlCharacter } from '../text-checks';
-import { TokenError } from './jwt';
+import { realmAudience, TokenError, type TokenClaims } from './jwt';
 import { PUBLIC_CLIENT_ID } from './public-client';
+import type { RealmRecord } from '../store/store';
 
 /** The realm a Host header pins to, or undefined when the host is the bare domain, an IP or foreign. */
 export function realmPinnedByHost(host: string | undefined, domain: string): string | undefined {
@@ -81,6 +82,34 @@ export function insufficientScope(realm: string, needed: string): ServiceError {
   });
 }
 
+/**
+ * The claims of an access token that is valid in `realm` now: signature (remembered per token),
+ * issuer realm, type, audience, times, and not revoked (read fresh on every use, so the signature
+ * cache never hides a revocation). Otherwise 401 `invalid_token` with the RFC 6750 challenge.
+ */
+export async function acceptedAccessToken(
+  ctx: ServiceContext,
+  realm: Pick<RealmRecord, 'name' | 'publicKeyPem' | 'keyId'>,
+  token: string,
+): Promise<TokenClaims> {
+  const realmName = realm.name;
+  let claims: TokenClaims;
+  try {
+    claims = ctx.verifiedTokens.verify(token, realm, {
+      realm: realmName,
+      typ: 'Bearer',
+      audience: realmAudience(realmName),
+      nowSeconds: nowSeconds(ctx),
+    });
+  } catch (error) {
+    if (!(error instanceof TokenError)) throw error;
+    const reason = error.message === 'expired' ? 'The access token has expired.' : 'The access token is not valid for this realm.';
+    throw invalidToken(realmName, reason);
+  }
+  if (await ctx.revocations.isRevoked(realmName, claims.jti)) throw invalidToken(realmName, 'The access token has been revoked.');
+  return claims;
+}
+
 /** What a bearer route needs from its caller. */
 export interface Requirement {
   /** The permission needed; undefined means any valid token (e.g. "get member info"). */
@@ -103,16 +132,7 @@ export function bearerHook(ctx: ServiceContext, requirement: Requirement): onReq
     const header = request.headers.authorization;
     const match = header ? /^Bearer[ ]+([^\s]+)\s*$/i.exec(header) : null;
     if (!match) throw invalidToken(realm.name, 'A bearer access token is required.');
-    let claims;
-    try {
-      // Signature checks are remembered per token; realm, type and expiry are judged every time,
-      // and the realm's enabled flag is read fresh below.
-      claims = ctx.verifiedTokens.verify(match[1], realm, { realm: realm.name, typ: 'Bearer' });
-    } catch (error) {
-      if (!(error instanceof TokenError)) throw error;
-      const reason = error.message === 'expired' ? 'The access token has expired.' : 'The access token is not valid for this realm.';
-      throw invalidToken(realm.name, reason);
-    }
+    const claims = await acceptedAccessToken(ctx, realm, match[1]);
     if (!realm.enabled) throw new ServiceError(403, 'access_denied', `Realm ${realm.name} is disabled.`);
     const permissions = (Array.isArray(claims.permissions) ? claims.permissions : []).filter(
       (p): p is Permission => typeof p === 'string' && isPermission(p),

@@ -1,6 +1,7 @@
 /**
  * JWT issue and verify, RS256 only, with node:crypto. Verification refuses every other `alg`
- * (including `none`), checks the signature against the realm's key, the issuer's realm and `exp`.
+ * (including `none`), checks the signature against the realm's key, the issuer's realm, the
+ * audience, and the times `exp`, `nbf` and `iat` (the last two with {@link CLOCK_SKEW_SECONDS}).
  *
  * @see https://www.rfc-editor.org/rfc/rfc7519 (JWT) and https://www.rfc-editor.org/rfc/rfc7515 (JWS)
  */
@@ -43,6 +44,21 @@ export interface TokenClaims {
   /** `Bearer` for access tokens, `portal` for admin portal links; never interchangeable. */
   typ: string;
   [claim: string]: unknown;
+}
+
+/**
+ * How far `nbf` and `iat` may lie in the future, in seconds. Tokens are checked by the service
+ * that issued them, or by another instance on the same database whose clock may differ a little;
+ * 30 s absorbs ordinary NTP drift while a token made for an hour from now is still refused.
+ */
+export const CLOCK_SKEW_SECONDS = 30;
+
+/**
+ * The audience (`aud`) of a realm's access tokens: the realm's organization API. A URN rather than
+ * a URL because tokens stay valid whichever host name a client reaches the service by.
+ */
+export function realmAudience(realm: string): string {
+  return `urn:orgadmin:realm:${realm}`;
 }
 
 /** Why a token was refused (for logs and tests; clients only see `invalid_token`). */
@@ -157,19 +173,40 @@ export function verifySignature(token: string, key: Pick<SigningKey, 'publicKeyP
   return decodeJson(parts[1], 'claims');
 }
 
+/** What a token must be to be accepted: its realm, type, audience (when given) and the time now. */
+export interface ExpectedClaims {
+  realm: string;
+  typ: string;
+  /** Required `aud` value (string or one of an array); unchecked when undefined (portal links). */
+  audience?: string;
+  /** Now, in seconds since the epoch; default the system clock. */
+  nowSeconds?: number;
+}
+
+/** True when a numeric date claim is present and a finite number (RFC 7519 NumericDate). */
+const isNumericDate = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+
 /**
  * Judges the claims of a token whose signature is verified: the issuer's realm, the token type,
- * `exp` against now, and that subject and client are present. Cheap; runs on every request.
+ * the audience, `exp` against now, `nbf` and `iat` against now plus {@link CLOCK_SKEW_SECONDS},
+ * and that subject, client and token id are present. Cheap; runs on every request.
  */
-export function checkClaims(
-  claims: Record<string, unknown>,
-  expected: { realm: string; typ: string; nowSeconds?: number },
-): TokenClaims {
+export function checkClaims(claims: Record<string, unknown>, expected: ExpectedClaims): TokenClaims {
   if (realmOfIssuer(claims.iss) !== expected.realm) throw new TokenError('issued by another realm');
   if (claims.typ !== expected.typ) throw new TokenError(`token type ${String(claims.typ)} is not accepted here`);
+  if (expected.audience !== undefined) {
+    const aud = claims.aud;
+    const audiences = Array.isArray(aud) ? aud : [aud];
+    if (!audiences.includes(expected.audience)) throw new TokenError('not meant for this audience');
+  }
   const now = expected.nowSeconds ?? Math.floor(Date.now() / 1000);
-  if (typeof claims.exp !== 'number' || claims.exp <= now) throw new TokenError('expired');
+  if (!isNumericDate(claims.exp) || claims.exp <= now) throw new TokenError('expired');
+  if (claims.nbf !== undefined && (!isNumericDate(claims.nbf) || claims.nbf > now + CLOCK_SKEW_SECONDS)) {
+    throw new TokenError('not valid yet');
+  }
+  if (!isNumericDate(claims.iat) || claims.iat > now + CLOCK_SKEW_SECONDS) throw new TokenError('issued in the future');
   if (typeof claims.sub !== 'string' || typeof claims.azp !== 'string') throw new TokenError('missing subject');
+  if (typeof claims.jti !== 'string' || claims.jti === '') throw new TokenError('missing token id');
   return claims as TokenClaims;
 }
 
@@ -180,10 +217,6 @@ export function checkClaims(
  * through `127.0.0.1` stays valid when the same client calls `acme.localhost` — the per-realm key
  * is what binds a token to its realm.
  */
-export function verifyJwt(
-  token: string,
-  key: Pick<SigningKey, 'publicKeyPem' | 'keyId'>,
-  expected: { realm: string; typ: string; nowSeconds?: number },
-): TokenClaims {
+export function verifyJwt(token: string, key: Pick<SigningKey, 'publicKeyPem' | 'keyId'>, expected: ExpectedClaims): TokenClaims {
   return checkClaims(verifySignature(token, key), expected);
 }

@@ -4,12 +4,13 @@
  *
  * Only the signature check and the claims' decoding are remembered. Every use still runs
  * {@link checkClaims} (issuer realm, type, `exp` against the current time), and the callers still
- * check per request what the token does not say (the realm exists and is enabled, rate limits,
- * permissions). A remembered entry is tied to the exact public key it was checked with, so a realm
- * whose key differs (e.g. removed and created again) checks the token afresh. Revoking an API key
- * does not end its tokens before `exp` (SERVICE_API.md), so remembering them changes nothing there.
+ * check per request what the token does not say (the realm exists and is enabled, the token was
+ * not revoked, rate limits, permissions). A remembered entry is tied to the exact public key it was
+ * checked with, so a realm whose key differs (e.g. removed and created again) checks the token
+ * afresh. Revoking an API key does not end its tokens before `exp` (SERVICE_API.md), and revoking a
+ * token (RFC 7009) is judged by the caller on every use, so remembering signatures hides neither.
  */
-import { checkClaims, verifySignature, type SigningKey, type TokenClaims } from './jwt';
+import { checkClaims, verifySignature, type ExpectedClaims, type SigningKey, type TokenClaims } from './jwt';
 
 /** Default most tokens remembered; at ~1 KiB a token, about 10 MiB at worst. */
 export const DEFAULT_MAX_VERIFIED_TOKENS = 10_000;
@@ -46,7 +47,7 @@ export class VerifiedTokenCache {
   verify(
     token: string,
     key: Pick<SigningKey, 'publicKeyPem' | 'keyId'>,
-    expected: { realm: string; typ: string; nowSeconds?: number },
+    expected: ExpectedClaims,
   ): TokenClaims {
     const cached = this.entries.get(token);
     if (cached !== undefined) {

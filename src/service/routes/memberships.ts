@@ -3,14 +3,20 @@
  * `/orgs/me` is a static route, so find-my-way matches it before `/orgs/:orgId`.
  */
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import {
+  CountSchema,
   MEMBERS_PAGE,
+  MemberInfoSchema,
+  MemberListSchema,
   MembersQuerySchema,
+  memberToWire,
+  organizationToWire,
+  NoBodySchema,
   orgAdminUsername,
-  type Member,
   type MemberInfo,
-  type MembersQuery,
+  type MemberRepresentation,
 } from '../../api';
 import { bearerHook, realmHook } from '../auth/guards';
 import { authOf, realmOf, requestUrlOf, type ServiceContext } from '../context';
@@ -34,24 +40,28 @@ export async function membershipRoutes(app: FastifyInstance, opts: { ctx: Servic
   const { ctx } = opts;
   const { store } = ctx;
   const realm = realmHook(ctx);
+  // Request and answer types follow from the route schemas below.
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
 
   /** 404 unless the organization exists in the realm. */
   async function requireOrg(realmName: string, orgId: string): Promise<void> {
     if (!(await store.getOrganization(realmName, orgId))) throw notFound(`Organization ${orgId} does not exist.`);
   }
 
-  app.get<{ Params: { realm: string } }>(
+  routes.get(
     '/realms/:realm/orgs/me',
-    { schema: { params: RealmParams }, onRequest: [realm, bearerHook(ctx, {})] },
-    async (request): Promise<MemberInfo> => {
+    { schema: { params: RealmParams, response: { 200: MemberInfoSchema } }, onRequest: [realm, bearerHook(ctx, {})] },
+    async (request) => {
       const orgs = await store.listUserOrganizations(realmOf(request).name, authOf(request).userId);
       const info: MemberInfo = {};
       for (const org of orgs) {
+        // displayName and url are left out when null, by the one rule of organizationToWire.
+        const { name, displayName, url, attributes } = organizationToWire(org);
         info[org.id] = {
-          name: org.name,
-          ...(org.displayName !== null ? { displayName: org.displayName } : {}),
-          ...(org.url !== null ? { url: org.url } : {}),
-          attributes: org.attributes,
+          name,
+          ...(displayName !== undefined ? { displayName } : {}),
+          ...(url !== undefined ? { url } : {}),
+          attributes,
           // The service has no organization roles yet; the field keeps the real service's shape.
           roles: [],
         };
@@ -60,13 +70,13 @@ export async function membershipRoutes(app: FastifyInstance, opts: { ctx: Servic
     },
   );
 
-  app.get<{ Params: { realm: string; orgId: string }; Querystring: MembersQuery }>(
+  routes.get(
     '/realms/:realm/orgs/:orgId/members',
     {
-      schema: { params: OrgParams, querystring: MembersQuerySchema },
+      schema: { params: OrgParams, querystring: MembersQuerySchema, response: { 200: MemberListSchema } },
       onRequest: [realm, bearerHook(ctx, { permission: 'view-organizations' })],
     },
-    async (request): Promise<Member[]> => {
+    async (request) => {
       const realmName = realmOf(request).name;
       const { orgId } = request.params;
       const query = request.query;
@@ -77,37 +87,38 @@ export async function membershipRoutes(app: FastifyInstance, opts: { ctx: Servic
         first: query.first ?? 0,
         max: Math.min(query.max ?? MEMBERS_PAGE.default, MEMBERS_PAGE.cap),
       });
-      const members = users.map(toMember);
+      const members: MemberRepresentation[] = users.map((user) => memberToWire(toMember(user)));
       if (query.includeOrgs === true) {
         for (const member of members) {
-          member.organizations = (await store.listUserOrganizations(realmName, member.id)).map((org) => org.id);
+          // Organization id → the member's roles there (the real service's shape); this service
+          // has no organization roles, so each list is empty.
+          const organizations: NonNullable<MemberRepresentation['organizations']> = {};
+          for (const org of await store.listUserOrganizations(realmName, member.id)) organizations[org.id] = [];
+          member.organizations = organizations;
         }
       }
       return members;
     },
   );
 
-  app.get<{ Params: { realm: string; orgId: string }; Querystring: { excludeAdminAccounts?: boolean } }>(
+  routes.get(
     '/realms/:realm/orgs/:orgId/members/count',
     {
-      schema: { params: OrgParams, querystring: CountQuery },
+      schema: { params: OrgParams, querystring: CountQuery, response: { 200: CountSchema } },
       onRequest: [realm, bearerHook(ctx, { permission: 'view-organizations' })],
     },
-    async (request, reply) => {
+    async (request) => {
       const realmName = realmOf(request).name;
       const { orgId } = request.params;
       await requireOrg(realmName, orgId);
-      const count = await store.countMembers(realmName, orgId, {
-        excludeAdminAccounts: request.query.excludeAdminAccounts === true,
-      });
-      return reply.type('application/json; charset=utf-8').send(JSON.stringify(count));
+      return store.countMembers(realmName, orgId, { excludeAdminAccounts: request.query.excludeAdminAccounts === true });
     },
   );
 
-  app.get<{ Params: { realm: string; orgId: string; userId: string } }>(
+  routes.get(
     '/realms/:realm/orgs/:orgId/members/:userId',
     {
-      schema: { params: MemberParams },
+      schema: { params: MemberParams, response: { 204: NoBodySchema } },
       onRequest: [realm, bearerHook(ctx, { permission: 'view-organizations' })],
     },
     async (request, reply) => {
@@ -119,10 +130,10 @@ export async function membershipRoutes(app: FastifyInstance, opts: { ctx: Servic
     },
   );
 
-  app.put<{ Params: { realm: string; orgId: string; userId: string } }>(
+  routes.put(
     '/realms/:realm/orgs/:orgId/members/:userId',
     {
-      schema: { params: MemberParams },
+      schema: { params: MemberParams, response: { 201: NoBodySchema } },
       onRequest: [realm, bearerHook(ctx, { permission: 'manage-organizations' })],
     },
     async (request, reply) => {
@@ -137,10 +148,10 @@ export async function membershipRoutes(app: FastifyInstance, opts: { ctx: Servic
     },
   );
 
-  app.delete<{ Params: { realm: string; orgId: string; userId: string } }>(
+  routes.delete(
     '/realms/:realm/orgs/:orgId/members/:userId',
     {
-      schema: { params: MemberParams },
+      schema: { params: MemberParams, response: { 204: NoBodySchema } },
       onRequest: [realm, bearerHook(ctx, { permission: 'manage-organizations' })],
     },
     async (request, reply) => {

@@ -4,22 +4,28 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import {
+  CountSchema,
+  NoBodySchema,
   ORGS_PAGE,
   orgAdminUsername,
+  organizationToWire,
   orgsPath,
   OrganizationInputSchema,
+  OrganizationListSchema,
+  OrganizationSchema,
   OrganizationsQuerySchema,
   type Attributes,
   type Organization,
   type OrganizationInput,
-  type OrganizationsQuery,
 } from '../../api';
 import { bearerHook, realmHook } from '../auth/guards';
 import { realmOf, requestUrlOf, type ServiceContext } from '../context';
 import { notFound, ServiceError } from '../errors';
 import { newUser, StoreConflictError, type OrganizationFilter } from '../store/store';
+import { UNSUPPORTED_ORGS_SEGMENTS } from './unsupported';
 
 const RealmParams = Type.Object({ realm: Type.String() });
 const OrgParams = Type.Object({ realm: Type.String(), orgId: Type.String() });
@@ -31,10 +37,11 @@ const DNS_NAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-
 const invalidBody = (description: string): ServiceError => new ServiceError(400, 'invalid_body', description);
 
 /**
- * Ids an organization cannot have: `GET /orgs/me` and `GET /orgs/count` are other operations, so
- * an organization with one of these ids could be created but never read.
+ * Ids an organization cannot have: `GET /orgs/me` and `GET /orgs/count` are other operations, and
+ * `/orgs/export`, `/orgs/import`, `/orgs/config` are the real service's (answered as not
+ * supported here), so an organization with one of these ids could be created but never read.
  */
-export const RESERVED_ORGANIZATION_IDS: readonly string[] = ['me', 'count'];
+export const RESERVED_ORGANIZATION_IDS: readonly string[] = ['me', 'count', ...UNSUPPORTED_ORGS_SEGMENTS];
 
 /** Domains: lowercased, valid DNS names, duplicates dropped (first occurrence kept). */
 export function normalizeDomains(domains: string[]): string[] {
@@ -138,39 +145,39 @@ export async function organizationRoutes(app: FastifyInstance, opts: { ctx: Serv
   const { ctx } = opts;
   const { store } = ctx;
   const realm = realmHook(ctx);
+  // Request and answer types follow from the route schemas below.
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  app.get<{ Params: { realm: string }; Querystring: OrganizationsQuery }>(
+  routes.get(
     '/realms/:realm/orgs',
     {
-      schema: { params: RealmParams, querystring: OrganizationsQuerySchema },
+      schema: { params: RealmParams, querystring: OrganizationsQuerySchema, response: { 200: OrganizationListSchema } },
       onRequest: [realm, bearerHook(ctx, { permission: 'view-organizations' })],
     },
-    async (request): Promise<Organization[]> => {
+    async (request) => {
       const query = request.query;
-      return store.listOrganizations(realmOf(request).name, {
+      const orgs = await store.listOrganizations(realmOf(request).name, {
         ...filterOf(query),
         first: query.first ?? 0,
         max: Math.min(query.max ?? ORGS_PAGE.default, ORGS_PAGE.cap),
       });
+      return orgs.map(organizationToWire);
     },
   );
 
-  app.get<{ Params: { realm: string }; Querystring: { search?: string; q?: string } }>(
+  routes.get(
     '/realms/:realm/orgs/count',
     {
-      schema: { params: RealmParams, querystring: CountQuery },
+      schema: { params: RealmParams, querystring: CountQuery, response: { 200: CountSchema } },
       onRequest: [realm, bearerHook(ctx, { permission: 'view-organizations' })],
     },
-    async (request, reply) => {
-      const count = await store.countOrganizations(realmOf(request).name, filterOf(request.query));
-      return reply.type('application/json; charset=utf-8').send(JSON.stringify(count));
-    },
+    async (request) => store.countOrganizations(realmOf(request).name, filterOf(request.query)),
   );
 
-  app.post<{ Params: { realm: string }; Body: OrganizationInput }>(
+  routes.post(
     '/realms/:realm/orgs',
     {
-      schema: { params: RealmParams, body: OrganizationInputSchema },
+      schema: { params: RealmParams, body: OrganizationInputSchema, response: { 201: NoBodySchema } },
       onRequest: [realm, bearerHook(ctx, { permission: 'create-organization' })],
     },
     async (request, reply) => {
@@ -212,23 +219,23 @@ export async function organizationRoutes(app: FastifyInstance, opts: { ctx: Serv
     },
   );
 
-  app.get<{ Params: { realm: string; orgId: string } }>(
+  routes.get(
     '/realms/:realm/orgs/:orgId',
     {
-      schema: { params: OrgParams },
+      schema: { params: OrgParams, response: { 200: OrganizationSchema } },
       onRequest: [realm, bearerHook(ctx, { permission: 'view-organizations', orMemberOfOrg: true })],
     },
-    async (request): Promise<Organization> => {
+    async (request) => {
       const org = await store.getOrganization(realmOf(request).name, request.params.orgId);
       if (!org) throw notFound(`Organization ${request.params.orgId} does not exist.`);
-      return org;
+      return organizationToWire(org);
     },
   );
 
-  app.put<{ Params: { realm: string; orgId: string }; Body: OrganizationInput }>(
+  routes.put(
     '/realms/:realm/orgs/:orgId',
     {
-      schema: { params: OrgParams, body: OrganizationInputSchema },
+      schema: { params: OrgParams, body: OrganizationInputSchema, response: { 204: NoBodySchema } },
       onRequest: [realm, bearerHook(ctx, { permission: 'manage-organizations' })],
     },
     async (request, reply) => {
@@ -247,10 +254,10 @@ export async function organizationRoutes(app: FastifyInstance, opts: { ctx: Serv
     },
   );
 
-  app.delete<{ Params: { realm: string; orgId: string } }>(
+  routes.delete(
     '/realms/:realm/orgs/:orgId',
     {
-      schema: { params: OrgParams },
+      schema: { params: OrgParams, response: { 204: NoBodySchema } },
       onRequest: [realm, bearerHook(ctx, { permission: 'manage-organizations' })],
     },
     async (request, reply) => {

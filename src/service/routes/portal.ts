@@ -8,8 +8,9 @@
  */
 import formbody from '@fastify/formbody';
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { issuer, orgAdminUsername, orgPath, type Organization, type PortalLink } from '../../api';
+import { issuer, orgAdminUsername, orgPath, PortalLinkSchema, type Organization } from '../../api';
 import { bearerHook, realmHook } from '../auth/guards';
 import { signJwt, TokenError, verifyJwt } from '../auth/jwt';
 import { authOf, baseUrlOf, realmOf, type ServiceContext } from '../context';
@@ -19,6 +20,8 @@ import type { UserRecord } from '../store/store';
 
 const OrgParams = Type.Object({ realm: Type.String(), orgId: Type.String() });
 const PageQuery = Type.Object({ token: Type.Optional(Type.String()) });
+/** The portal page: server-rendered HTML, sent as text (not serialized as JSON). */
+const PageAnswer = Type.String({ description: 'text/html page' });
 
 /** Escapes text for HTML element content and attribute values. */
 export function escapeHtml(text: string): string {
@@ -60,11 +63,14 @@ export async function portalRoutes(app: FastifyInstance, opts: { ctx: ServiceCon
   const { ctx } = opts;
   const { store } = ctx;
   await app.register(formbody);
+  // Request and answer types follow from the route schemas below.
+  const routes = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  app.post<{ Params: { realm: string; orgId: string }; Body: { userId?: string; baseUri?: string } | undefined }>(
+  routes.post(
     '/realms/:realm/orgs/:orgId/portal-link',
     {
-      schema: { params: OrgParams },
+      // The body is checked field by field below (it may be a form or JSON).
+      schema: { params: OrgParams, response: { 200: PortalLinkSchema } },
       onRequest: [realmHook(ctx), bearerHook(ctx, { permission: 'manage-organizations' })],
       // This operation reads forms as well as JSON, so a wrong content type says both.
       errorHandler: (error, request, reply) => {
@@ -74,7 +80,7 @@ export async function portalRoutes(app: FastifyInstance, opts: { ctx: ServiceCon
         return handleError(error, request, reply);
       },
     },
-    async (request): Promise<PortalLink> => {
+    async (request) => {
       const realm = realmOf(request);
       const { orgId } = request.params;
       const body = (request.body ?? {}) as Record<string, unknown>;
@@ -124,9 +130,9 @@ export async function portalRoutes(app: FastifyInstance, opts: { ctx: ServiceCon
     },
   );
 
-  app.get<{ Params: { realm: string; orgId: string }; Querystring: { token?: string } }>(
+  routes.get(
     '/realms/:realm/orgs/:orgId/portal',
-    { schema: { params: OrgParams, querystring: PageQuery }, onRequest: realmHook(ctx) },
+    { schema: { params: OrgParams, querystring: PageQuery, response: { 200: PageAnswer } }, onRequest: realmHook(ctx) },
     async (request, reply) => {
       const realm = realmOf(request);
       // A disabled realm serves nothing, the portal included (as for every bearer route).

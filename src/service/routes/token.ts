@@ -1,57 +1,48 @@
 /**
  * The token endpoint (OAuth 2.0, RFC 6749): `client_credentials` for API keys, `password` for end
- * users. Errors follow the table in SERVICE_API.md exactly; every answer carries
+ * users, `authorization_code` with PKCE for public clients after a browser login (it also answers
+ * an OpenID Connect ID token). Errors follow the table in SERVICE_API.md exactly; every answer carries
  * `Cache-Control: no-store` and `Pragma: no-cache` (RFC 6749 §5.1).
+ *
+ * Credentials are checked in the same time whether the client id or username exists or not, and
+ * failures are throttled per (realm, client id or username, source address) without locking the
+ * legitimate client out (auth/client-auth.ts, auth/credential-throttle.ts). The optional rate limit
+ * counts only requests whose credentials were right, so a guesser cannot spend a client's budget.
  */
 import formbody from '@fastify/formbody';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { issuer, type Permission, type TokenResponse } from '../../api';
+import type { FastifyInstance } from 'fastify';
+import type { Permission, TokenResponse } from '../../api';
+import { issueAccessToken, issueIdToken } from '../auth/access-tokens';
+import { redeemAuthorizationCode } from '../auth/authorization-codes';
+import { authenticateApiKey, presentedClient, readForm } from '../auth/client-auth';
 import { rateLimitKey, realmHook } from '../auth/guards';
 import { PUBLIC_CLIENT_ID } from '../auth/public-client';
-import { signJwt } from '../auth/jwt';
-import { verifySecret } from '../auth/secrets';
-import { baseUrlOf, realmOf, type ServiceContext } from '../context';
+import { permissionsOfUser } from '../auth/realm-admin';
+import { grantScope } from '../auth/scopes';
+import { authenticateUser } from '../auth/user-auth';
+import { realmOf, type ServiceContext } from '../context';
 import { ServiceError } from '../errors';
 import { hasControlCharacter } from '../text-checks';
 
-type Form = Record<string, string | undefined>;
+const invalidGrant = (): ServiceError => new ServiceError(400, 'invalid_grant', 'Invalid user credentials.');
 
-/** Reads the form; a repeated parameter is a 400 (RFC 6749 §3.2). */
-function readForm(request: FastifyRequest): Form {
-  const type = request.headers['content-type'];
-  if (type !== undefined && !/^application\/x-www-form-urlencoded\b/i.test(type)) {
-    throw new ServiceError(400, 'invalid_request', 'Token requests must be sent as application/x-www-form-urlencoded.');
-  }
-  const body = (request.body ?? {}) as Record<string, unknown>;
-  const form: Form = {};
-  for (const [name, value] of Object.entries(body)) {
-    if (Array.isArray(value)) throw new ServiceError(400, 'invalid_request', `Parameter ${name} must not be repeated.`);
-    form[name] = typeof value === 'string' ? value : undefined;
-  }
-  return form;
-}
+/** Grants the token endpoint knows. */
+const GRANT_TYPES = ['client_credentials', 'password', 'authorization_code'];
 
-/** `Authorization: Basic base64(urlencode(id):urlencode(secret))` (RFC 6749 §2.3.1), or undefined. */
-function basicCredentials(request: FastifyRequest): { id: string; secret: string } | undefined {
-  const header = request.headers.authorization;
-  const match = header ? /^Basic[ ]+([A-Za-z0-9+/=]+)\s*$/i.exec(header) : null;
-  if (!match) return undefined;
-  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (colon < 0) return undefined;
-  const unescape = (text: string): string => {
-    try {
-      return decodeURIComponent(text.replace(/\+/g, ' '));
-    } catch {
-      return text;
-    }
+/** How often at most an API key's "last used" time is written (a write per token would be wasteful). */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** The body of a successful token answer (the fields SERVICE_API.md lists, as Keycloak sends them). */
+function tokenBody(accessToken: string, expiresIn: number, scope: string): TokenResponse {
+  return {
+    access_token: accessToken,
+    token_type: 'Bearer',
+    expires_in: expiresIn,
+    refresh_expires_in: 0,
+    'not-before-policy': 0,
+    scope,
   };
-  return { id: unescape(decoded.slice(0, colon)), secret: unescape(decoded.slice(colon + 1)) };
 }
-
-const invalidClient = (): ServiceError => new ServiceError(401, 'invalid_client', 'Invalid client or client credentials.');
-const unauthorizedClient = (): ServiceError =>
-  new ServiceError(401, 'unauthorized_client', 'Invalid client secret.');
 
 /** Registers the token endpoint. */
 export async function tokenRoutes(app: FastifyInstance, opts: { ctx: ServiceContext }): Promise<void> {
@@ -74,46 +65,49 @@ export async function tokenRoutes(app: FastifyInstance, opts: { ctx: ServiceCont
       const form = readForm(request);
       const grantType = form.grant_type;
       if (!grantType) throw new ServiceError(400, 'invalid_request', 'Missing form parameter: grant_type.');
-      if (grantType !== 'client_credentials' && grantType !== 'password') {
+      if (!GRANT_TYPES.includes(grantType)) {
         throw new ServiceError(400, 'unsupported_grant_type', `Unsupported grant_type ${grantType}.`);
       }
+      const client = presentedClient(request, form);
+      // No user the service stores has a control character in its name.
+      if (form.username !== undefined && hasControlCharacter(form.username)) throw invalidGrant();
 
-      // Form fields win over HTTP Basic when both are present.
-      const basic = basicCredentials(request);
-      const clientId = form.client_id || basic?.id;
-      if (!clientId) throw new ServiceError(400, 'invalid_client', 'Missing form parameter: client_id.');
-      const secret = form.client_id ? (form.client_secret ?? (basic?.id === form.client_id ? basic.secret : undefined)) : basic?.secret;
-      request.clientId = clientId;
-      // No client or user the service stores has a control character in its name.
-      if (hasControlCharacter(clientId)) throw invalidClient();
-      if (form.username !== undefined && hasControlCharacter(form.username)) {
-        throw new ServiceError(400, 'invalid_grant', 'Invalid user credentials.');
+      if (grantType === 'authorization_code') {
+        // Public clients only (PKCE stands in for a secret); the code names the client it is for.
+        const { code, user } = await redeemAuthorizationCode(ctx, realm, {
+          code: form.code,
+          clientId: client.clientId,
+          redirectUri: form.redirect_uri,
+          codeVerifier: form.code_verifier,
+        });
+        ctx.rateLimiter?.hit(rateLimitKey(realm.name, client.clientId, user.id));
+        const granted = grantScope(code.scope, permissionsOfUser(user));
+        const access = issueAccessToken(ctx, request, realm, {
+          subject: user.id,
+          clientId: client.clientId,
+          permissions: granted.permissions,
+          scope: granted.scope,
+        });
+        const idToken = issueIdToken(ctx, request, realm, user, { clientId: client.clientId, nonce: code.nonce, authTime: code.authTime });
+        return reply.status(200).send({ ...tokenBody(access.token, access.expiresIn, granted.scope), id_token: idToken });
       }
 
       let subject: string;
-      let permissions: Permission[];
-      if (clientId === PUBLIC_CLIENT_ID) {
-        // End users share the public client, so each one is counted on its own: by user id once
-        // the username is known to the realm (the same key as their bearer requests), else by
-        // the username asked for. Counted before the password check, so failed attempts count.
-        if (ctx.rateLimiter && grantType === 'password' && form.username) {
-          const named = await ctx.store.findUserByUsername(realm.name, form.username);
-          ctx.rateLimiter.hit(named ? rateLimitKey(realm.name, clientId, named.id) : `${realm.name}/username/${form.username.toLowerCase()}`);
-        } else {
-          ctx.rateLimiter?.hit(rateLimitKey(realm.name, clientId));
-        }
+      let held: Permission[];
+      if (client.clientId === PUBLIC_CLIENT_ID) {
         if (grantType !== 'password') {
           throw new ServiceError(401, 'unauthorized_client', 'The public client may only use the password grant.');
         }
-        permissions = [];
+        held = [];
         subject = '';
       } else {
-        ctx.rateLimiter?.hit(rateLimitKey(realm.name, clientId));
-        const key = await ctx.store.getApiKey(clientId);
-        if (!key || key.realm !== realm.name || key.revokedTimestamp !== null) throw invalidClient();
-        if (!secret || !(await verifySecret(secret, key.secretHash))) throw unauthorizedClient();
+        const key = await authenticateApiKey(ctx, request, realm, client);
         subject = key.serviceAccountUserId;
-        permissions = key.permissions;
+        held = key.permissions;
+        const now = ctx.now();
+        if (key.lastUsedTimestamp === null || now - key.lastUsedTimestamp >= LAST_USED_RESOLUTION_MS) {
+          await ctx.store.touchApiKey(key.clientId, now);
+        }
       }
 
       if (grantType === 'password') {
@@ -121,39 +115,23 @@ export async function tokenRoutes(app: FastifyInstance, opts: { ctx: ServiceCont
         if (!username || password === undefined) {
           throw new ServiceError(400, 'invalid_request', 'The password grant needs the username and password parameters.');
         }
-        const user = await ctx.store.findUserByUsername(realm.name, username);
-        const ok =
-          user !== undefined &&
-          user.kind === 'user' &&
-          user.enabled &&
-          user.passwordHash !== null &&
-          (await verifySecret(password, user.passwordHash));
-        if (!ok || !user) throw new ServiceError(400, 'invalid_grant', 'Invalid user credentials.');
-        // An end user's token carries the user's own rights (none of the API permissions).
+        const user = await authenticateUser(ctx, request, realm, username, password);
+        if (!user) throw invalidGrant();
+        // An end user's token carries the user's own rights: every permission for realm administrators, none otherwise.
         subject = user.id;
-        permissions = [];
+        held = permissionsOfUser(user);
       }
+      // Counted once the credentials are known to be right: failures are the throttle's business.
+      ctx.rateLimiter?.hit(rateLimitKey(realm.name, client.clientId, subject));
 
-      const now = Math.floor(Date.now() / 1000);
-      const scope = permissions.join(' ');
-      const accessToken = signJwt(realm, {
-        iss: issuer(baseUrlOf(request, ctx), realm.name),
-        sub: subject,
-        azp: clientId,
-        typ: 'Bearer',
-        iat: now,
-        exp: now + realm.tokenLifetimeSeconds,
-        permissions,
-        scope,
+      const granted = grantScope(form.scope, held);
+      const access = issueAccessToken(ctx, request, realm, {
+        subject,
+        clientId: client.clientId,
+        permissions: granted.permissions,
+        scope: granted.scope,
       });
-      const body: TokenResponse = {
-        access_token: accessToken,
-        token_type: 'Bearer',
-        expires_in: realm.tokenLifetimeSeconds,
-        refresh_expires_in: 0,
-        'not-before-policy': 0,
-        scope,
-      };
+      const body: TokenResponse = tokenBody(access.token, access.expiresIn, granted.scope);
       return reply.status(200).send(body);
     },
   );

@@ -3,8 +3,9 @@
  * by username or email instead of an id. Read-only: users are created by administrators.
  */
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { MEMBERS_PAGE, UsersQuerySchema, type Member, type UsersQuery } from '../../api';
+import { MEMBERS_PAGE, MemberListSchema, memberToWire, UsersQuerySchema } from '../../api';
 import { bearerHook, realmHook } from '../auth/guards';
 import { realmOf, type ServiceContext } from '../context';
 import { toMember } from '../store/store';
@@ -14,13 +15,13 @@ const RealmParams = Type.Object({ realm: Type.String() });
 /** Registers the user lookup. */
 export async function userRoutes(app: FastifyInstance, opts: { ctx: ServiceContext }): Promise<void> {
   const { ctx } = opts;
-  app.get<{ Params: { realm: string }; Querystring: UsersQuery }>(
+  app.withTypeProvider<TypeBoxTypeProvider>().get(
     '/admin/realms/:realm/users',
     {
-      schema: { params: RealmParams, querystring: UsersQuerySchema },
+      schema: { params: RealmParams, querystring: UsersQuerySchema, response: { 200: MemberListSchema } },
       onRequest: [realmHook(ctx), bearerHook(ctx, { permission: 'view-users' })],
     },
-    async (request): Promise<Member[]> => {
+    async (request) => {
       const query = request.query;
       const users = await ctx.store.findUsers(realmOf(request).name, {
         username: query.username,
@@ -30,7 +31,7 @@ export async function userRoutes(app: FastifyInstance, opts: { ctx: ServiceConte
         first: query.first ?? 0,
         max: Math.min(query.max ?? MEMBERS_PAGE.default, MEMBERS_PAGE.cap),
       });
-      return users.map(toMember);
+      return users.map((user) => memberToWire(toMember(user)));
     },
   );
 }

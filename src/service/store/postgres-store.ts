@@ -7,18 +7,23 @@
  */
 import { join } from 'node:path';
 import { Pool, type PoolClient, type PoolConfig, type QueryResultRow } from 'pg';
-import type { Attributes, Organization } from '../../api';
+import type { Attributes, Organization, Permission } from '../../api';
 import {
   StoreConflictError,
   type ApiKeyRecord,
+  type AuthorizationCodeRecord,
   type MemberFilter,
+  type NewApiKey,
   type NewUser,
+  type OidcClientRecord,
   type OrganizationFilter,
   type RealmRecord,
   type RealmUpdate,
+  type RevokedToken,
   type Store,
   type UserFilter,
   type UserRecord,
+  type UserUpdate,
 } from './store';
 import { readMigrations, type Migration } from './migrations';
 import { rowReaders, JSON_PARSED } from './rows';
@@ -62,6 +67,7 @@ const CONFLICTS_BY_CONSTRAINT: Record<string, string> = {
   users_realm_username: 'username',
   users_realm_email: 'email',
   api_keys_pkey: 'client id',
+  oidc_clients_pkey: 'client id',
   api_keys_active_name: 'API key name',
   memberships_organization_user: 'membership',
 };
@@ -111,7 +117,8 @@ function assertStorable(what: string, ...values: Array<string | null | undefined
 const int = (value: unknown): number => Number(value);
 
 // `pg` parses jsonb columns already.
-const { realmFromRow, userFromRow, orgFromRow, apiKeyFromRow } = rowReaders(JSON_PARSED);
+const { realmFromRow, userFromRow, orgFromRow, apiKeyFromRow, revokedTokenFromRow, oidcClientFromRow, authorizationCodeFromRow } =
+  rowReaders(JSON_PARSED);
 
 /** Collects positional parameters (`$1`, `$2`, …) while a statement is assembled. */
 class Params {
@@ -322,8 +329,8 @@ export class PostgresStore implements Store {
     assertStorable('user', user.id, user.realm, user.username, user.email, user.firstName, user.lastName, user.adminOfOrganization);
     await db.query(
       `INSERT INTO users (id, realm, username, email, first_name, last_name, email_verified, enabled,
-         created_timestamp, kind, admin_of_organization, password_hash)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+         created_timestamp, kind, admin_of_organization, password_hash, realm_admin)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
       [
         user.id,
         user.realm,
@@ -337,6 +344,7 @@ export class PostgresStore implements Store {
         user.kind,
         user.adminOfOrganization,
         user.passwordHash,
+        user.realmAdmin ?? false,
       ],
     );
   }
@@ -357,10 +365,10 @@ export class PostgresStore implements Store {
     return row && userFromRow(row);
   }
 
-  async findUsers(realm: string, filter: UserFilter): Promise<UserRecord[]> {
+  /** The WHERE clause of a user filter, or undefined when nothing can match (NUL in a value). */
+  private userWhere(realm: string, filter: UserFilter, params: Params): string | undefined {
     const search = filter.search !== undefined && filter.search !== '' ? filter.search : undefined;
-    if (unmatchable(realm, filter.username, filter.email, search)) return [];
-    const params = new Params();
+    if (unmatchable(realm, filter.username, filter.email, search)) return undefined;
     const where = [`realm = ${params.add(realm)}`, "kind <> 'service-account'"];
     for (const [column, value] of [
       ['username', filter.username],
@@ -375,23 +383,49 @@ export class PostgresStore implements Store {
         `(${contains('username', term)} OR ${contains('email', term)} OR ${contains('first_name', term)} OR ${contains('last_name', term)})`,
       );
     }
+    return where.join(' AND ');
+  }
+
+  async findUsers(realm: string, filter: UserFilter): Promise<UserRecord[]> {
+    const params = new Params();
+    const where = this.userWhere(realm, filter, params);
+    if (where === undefined) return [];
     const rows = await this.rows(
-      `SELECT * FROM users WHERE ${where.join(' AND ')} ORDER BY lower(username)${page(params, filter.first, filter.max)}`,
+      `SELECT * FROM users WHERE ${where} ORDER BY lower(username)${page(params, filter.first, filter.max)}`,
       params.values,
     );
     return rows.map(userFromRow);
   }
 
+  async countUsers(realm: string, filter: UserFilter): Promise<number> {
+    const params = new Params();
+    const where = this.userWhere(realm, filter, params);
+    if (where === undefined) return 0;
+    const [row] = await this.rows(`SELECT count(*) AS n FROM users WHERE ${where}`, params.values);
+    return int(row.n);
+  }
+
+  async updateUser(realm: string, id: string, update: UserUpdate): Promise<UserRecord | undefined> {
+    if (unmatchable(realm, id)) return undefined;
+    const [row] = await this.rows(
+      `UPDATE users SET enabled = coalesce($3, enabled), realm_admin = coalesce($4, realm_admin),
+         password_hash = CASE WHEN $5 THEN $6 ELSE password_hash END
+       WHERE realm = $1 AND id = $2 RETURNING *`,
+      [realm, id, update.enabled ?? null, update.realmAdmin ?? null, update.passwordHash !== undefined, update.passwordHash ?? null],
+    );
+    return row && userFromRow(row);
+  }
+
   // API keys -------------------------------------------------------------------------------------
 
-  async createApiKey(key: ApiKeyRecord, serviceAccount: NewUser): Promise<void> {
+  async createApiKey(key: NewApiKey, serviceAccount: NewUser): Promise<void> {
     assertStorable('API key', key.clientId, key.realm, key.name, key.secretHash, key.serviceAccountUserId);
     await mapConflicts(() =>
       this.transaction(async (client) => {
         await this.insertUser(client, serviceAccount);
         await client.query(
           `INSERT INTO api_keys (client_id, realm, name, secret_hash, permissions, service_account_user_id,
-             created_timestamp, revoked_timestamp) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+             created_timestamp, revoked_timestamp, last_used_timestamp) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
           [
             key.clientId,
             key.realm,
@@ -401,6 +435,7 @@ export class PostgresStore implements Store {
             key.serviceAccountUserId,
             key.createdTimestamp,
             key.revokedTimestamp,
+            key.lastUsedTimestamp ?? null,
           ],
         );
       }),
@@ -430,6 +465,115 @@ export class PostgresStore implements Store {
       [clientId, revokedTimestamp],
     );
     return (result.rowCount ?? 0) > 0;
+  }
+
+  async replaceApiKeySecretHash(clientId: string, expectedHash: string, newHash: string): Promise<boolean> {
+    if (unmatchable(clientId, expectedHash, newHash)) return false;
+    const result = await this.pool.query('UPDATE api_keys SET secret_hash = $3 WHERE client_id = $1 AND secret_hash = $2', [
+      clientId,
+      expectedHash,
+      newHash,
+    ]);
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  async setApiKeyPermissions(clientId: string, permissions: Permission[]): Promise<boolean> {
+    if (unmatchable(clientId)) return false;
+    const result = await this.pool.query(
+      'UPDATE api_keys SET permissions = $2::jsonb WHERE client_id = $1 AND revoked_timestamp IS NULL',
+      [clientId, JSON.stringify(permissions)],
+    );
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  async touchApiKey(clientId: string, lastUsedTimestamp: number): Promise<void> {
+    if (unmatchable(clientId)) return;
+    await this.pool.query('UPDATE api_keys SET last_used_timestamp = $2 WHERE client_id = $1', [clientId, lastUsedTimestamp]);
+  }
+
+  // OpenID Connect clients and authorization codes -----------------------------------------------
+
+  async createOidcClient(client: OidcClientRecord): Promise<void> {
+    assertStorable('client', client.realm, client.clientId, client.name);
+    await mapConflicts(() =>
+      this.pool.query(
+        'INSERT INTO oidc_clients (realm, client_id, name, redirect_uris, created_timestamp) VALUES ($1, $2, $3, $4::jsonb, $5)',
+        [client.realm, client.clientId, client.name, JSON.stringify(client.redirectUris), client.createdTimestamp],
+      ),
+    );
+  }
+
+  async getOidcClient(realm: string, clientId: string): Promise<OidcClientRecord | undefined> {
+    if (unmatchable(realm, clientId)) return undefined;
+    const [row] = await this.rows('SELECT * FROM oidc_clients WHERE realm = $1 AND client_id = $2', [realm, clientId]);
+    return row && oidcClientFromRow(row);
+  }
+
+  async listOidcClients(realm: string): Promise<OidcClientRecord[]> {
+    if (unmatchable(realm)) return [];
+    return (await this.rows('SELECT * FROM oidc_clients WHERE realm = $1 ORDER BY client_id', [realm])).map(oidcClientFromRow);
+  }
+
+  async deleteOidcClient(realm: string, clientId: string): Promise<boolean> {
+    if (unmatchable(realm, clientId)) return false;
+    const result = await this.pool.query('DELETE FROM oidc_clients WHERE realm = $1 AND client_id = $2', [realm, clientId]);
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  async saveAuthorizationCode(code: AuthorizationCodeRecord, nowTimestamp: number): Promise<void> {
+    assertStorable('authorization code', code.realm, code.clientId, code.redirectUri, code.userId, code.nonce, code.scope);
+    await this.pool.query('DELETE FROM authorization_codes WHERE expires_timestamp < $1', [nowTimestamp]);
+    await this.pool.query(
+      `INSERT INTO authorization_codes (code_hash, realm, client_id, redirect_uri, user_id, code_challenge, nonce, scope,
+         auth_time, expires_timestamp) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [
+        code.codeHash,
+        code.realm,
+        code.clientId,
+        code.redirectUri,
+        code.userId,
+        code.codeChallenge,
+        code.nonce,
+        code.scope,
+        code.authTime,
+        code.expiresTimestamp,
+      ],
+    );
+  }
+
+  async consumeAuthorizationCode(codeHash: string): Promise<AuthorizationCodeRecord | undefined> {
+    if (unmatchable(codeHash)) return undefined;
+    const [row] = await this.rows('DELETE FROM authorization_codes WHERE code_hash = $1 RETURNING *', [codeHash]);
+    return row && authorizationCodeFromRow(row);
+  }
+
+  // Service secrets ------------------------------------------------------------------------------
+
+  async serverSecret(name: string, candidate: string, createdTimestamp: number): Promise<string> {
+    // One statement: the insert loses to a concurrent one quietly, and the select then sees the winner.
+    await this.pool.query(
+      'INSERT INTO server_secrets (name, value, created_timestamp) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING',
+      [name, candidate, createdTimestamp],
+    );
+    const [row] = await this.rows('SELECT value FROM server_secrets WHERE name = $1', [name]);
+    return String(row.value);
+  }
+
+  // Revoked tokens -------------------------------------------------------------------------------
+
+  async revokeToken(revocation: Omit<RevokedToken, 'seq'>): Promise<void> {
+    if (unmatchable(revocation.jti)) return;
+    await this.pool.query('DELETE FROM revoked_tokens WHERE expires_timestamp < $1', [revocation.revokedTimestamp]);
+    await this.pool.query(
+      `INSERT INTO revoked_tokens (realm, jti, expires_timestamp, revoked_timestamp) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (realm, jti) DO NOTHING`,
+      [revocation.realm, revocation.jti, revocation.expiresTimestamp, revocation.revokedTimestamp],
+    );
+  }
+
+  async activeRevokedTokens(nowTimestamp: number): Promise<RevokedToken[]> {
+    const rows = await this.rows('SELECT * FROM revoked_tokens WHERE expires_timestamp >= $1 ORDER BY seq', [nowTimestamp]);
+    return rows.map(revokedTokenFromRow);
   }
 
   // Organizations --------------------------------------------------------------------------------

@@ -5,7 +5,7 @@
  * PostgreSQL `bigint`: strings), which the readers below absorb.
  */
 import type { Attributes, Organization, Permission } from '../../api';
-import type { ApiKeyRecord, RealmRecord, UserKind, UserRecord } from './store';
+import type { ApiKeyRecord, AuthorizationCodeRecord, OidcClientRecord, RealmRecord, RevokedToken, UserKind, UserRecord } from './store';
 
 /** A row as a driver returns it: column name → value. */
 export type Row = Record<string, unknown>;
@@ -34,6 +34,9 @@ export interface RowReaders {
   userFromRow(row: Row): UserRecord;
   orgFromRow(row: Row): Organization;
   apiKeyFromRow(row: Row): ApiKeyRecord;
+  revokedTokenFromRow(row: Row): RevokedToken;
+  oidcClientFromRow(row: Row): OidcClientRecord;
+  authorizationCodeFromRow(row: Row): AuthorizationCodeRecord;
 }
 
 /** Builds the row readers for a driver's way of handing over JSON columns. */
@@ -62,6 +65,7 @@ export function rowReaders(columns: JsonColumns): RowReaders {
       kind: String(row.kind) as UserKind,
       adminOfOrganization: nullableString(row.admin_of_organization),
       passwordHash: nullableString(row.password_hash),
+      realmAdmin: bool(row.realm_admin),
     }),
     orgFromRow: (row) => ({
       id: String(row.id),
@@ -81,6 +85,33 @@ export function rowReaders(columns: JsonColumns): RowReaders {
       serviceAccountUserId: String(row.service_account_user_id),
       createdTimestamp: int(row.created_timestamp),
       revokedTimestamp: row.revoked_timestamp === null ? null : int(row.revoked_timestamp),
+      lastUsedTimestamp: row.last_used_timestamp === null || row.last_used_timestamp === undefined ? null : int(row.last_used_timestamp),
+    }),
+    revokedTokenFromRow: (row) => ({
+      seq: int(row.seq),
+      realm: String(row.realm),
+      jti: String(row.jti),
+      expiresTimestamp: int(row.expires_timestamp),
+      revokedTimestamp: int(row.revoked_timestamp),
+    }),
+    oidcClientFromRow: (row) => ({
+      realm: String(row.realm),
+      clientId: String(row.client_id),
+      name: String(row.name),
+      redirectUris: columns.json(row.redirect_uris) as string[],
+      createdTimestamp: int(row.created_timestamp),
+    }),
+    authorizationCodeFromRow: (row) => ({
+      codeHash: String(row.code_hash),
+      realm: String(row.realm),
+      clientId: String(row.client_id),
+      redirectUri: String(row.redirect_uri),
+      userId: String(row.user_id),
+      codeChallenge: String(row.code_challenge),
+      nonce: nullableString(row.nonce),
+      scope: String(row.scope),
+      authTime: int(row.auth_time),
+      expiresTimestamp: int(row.expires_timestamp),
     }),
   };
 }

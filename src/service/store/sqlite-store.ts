@@ -7,18 +7,23 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Attributes, Organization } from '../../api';
+import type { Attributes, Organization, Permission } from '../../api';
 import {
   StoreConflictError,
   type ApiKeyRecord,
+  type AuthorizationCodeRecord,
   type MemberFilter,
+  type NewApiKey,
   type NewUser,
+  type OidcClientRecord,
   type OrganizationFilter,
   type RealmRecord,
   type RealmUpdate,
+  type RevokedToken,
   type Store,
   type UserFilter,
   type UserRecord,
+  type UserUpdate,
 } from './store';
 import { readMigrations, type Migration } from './migrations';
 import { rowReaders, JSON_AS_TEXT } from './rows';
@@ -42,6 +47,7 @@ function conflictFrom(error: unknown): StoreConflictError | undefined {
   if (message.includes('realms.name')) return new StoreConflictError('realm name');
   if (message.includes('users.id')) return new StoreConflictError('user id');
   if (message.includes('api_keys.client_id')) return new StoreConflictError('client id');
+  if (message.includes('oidc_clients.realm, oidc_clients.client_id')) return new StoreConflictError('client id');
   if (message.includes('api_keys.realm, api_keys.name')) return new StoreConflictError('API key name');
   // Expression indexes are reported by index name.
   if (message.includes('users_realm_username') || message.includes('lower(username)')) return new StoreConflictError('username');
@@ -61,7 +67,8 @@ function mapConflicts<T>(fn: () => T): T {
 
 
 // JSON columns are stored as text.
-const { realmFromRow, userFromRow, orgFromRow, apiKeyFromRow } = rowReaders(JSON_AS_TEXT);
+const { realmFromRow, userFromRow, orgFromRow, apiKeyFromRow, revokedTokenFromRow, oidcClientFromRow, authorizationCodeFromRow } =
+  rowReaders(JSON_AS_TEXT);
 
 /** `LIMIT ? OFFSET ?` values; SQLite reads LIMIT -1 as "no limit". */
 function page(first: number | undefined, max: number | undefined): [number, number] {
@@ -91,6 +98,11 @@ export interface SqliteStoreOptions {
    * (default {@link DEFAULT_REALM_RECHECK_MS}); 0 checks on every read.
    */
   realmRecheckMs?: number;
+  /**
+   * The clock of the realm recheck, in milliseconds (default `performance.now`). Tests inject one
+   * so they can step past the recheck interval without sleeping.
+   */
+  now?: () => number;
 }
 
 /** Most realms kept in a store's realm cache; past it, further realms are read per call. */
@@ -118,13 +130,15 @@ export class SqliteStore implements Store {
   private readonly realms = new Map<string, RealmRecord>();
   /** `data_version` the cached realms belong to; undefined forces a check on the next read. */
   private realmsDataVersion: number | undefined = undefined;
-  /** When (`performance.now()`) `data_version` was last read. */
+  /** When (by {@link SqliteStore.now}) `data_version` was last read. */
   private realmsCheckedAt = 0;
 
   private constructor(
     db: Database.Database,
     /** Most milliseconds between checks for realm changes by other connections (0: every read). */
     private readonly realmRecheckMs: number,
+    /** The recheck clock (milliseconds). */
+    private readonly now: () => number,
   ) {
     this.db = db;
   }
@@ -148,7 +162,7 @@ export class SqliteStore implements Store {
       db.close();
       throw error;
     }
-    return new SqliteStore(db, realmRecheckMs);
+    return new SqliteStore(db, realmRecheckMs, options.now ?? (() => performance.now()));
   }
 
   /** Applies every migration newer than the recorded version, each in its own transaction. */
@@ -214,7 +228,7 @@ export class SqliteStore implements Store {
   }
 
   async getRealm(name: string): Promise<RealmRecord | undefined> {
-    const now = performance.now();
+    const now = this.now();
     if (this.realmsDataVersion === undefined || now - this.realmsCheckedAt >= this.realmRecheckMs) {
       const dataVersion = Number((this.statement('PRAGMA data_version').get() as Row).data_version);
       if (dataVersion !== this.realmsDataVersion) {
@@ -272,8 +286,8 @@ export class SqliteStore implements Store {
   private insertUser(user: NewUser): void {
     this.statement(
       `INSERT INTO users (id, realm, username, email, first_name, last_name, email_verified, enabled,
-         created_timestamp, kind, admin_of_organization, password_hash)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         created_timestamp, kind, admin_of_organization, password_hash, realm_admin)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       user.id,
       user.realm,
@@ -287,6 +301,7 @@ export class SqliteStore implements Store {
       user.kind,
       user.adminOfOrganization,
       user.passwordHash,
+      user.realmAdmin ? 1 : 0,
     );
   }
 
@@ -305,7 +320,7 @@ export class SqliteStore implements Store {
     return row && userFromRow(row);
   }
 
-  async findUsers(realm: string, filter: UserFilter): Promise<UserRecord[]> {
+  private userWhere(realm: string, filter: UserFilter): [string, unknown[]] {
     const where = ["realm = ?", "kind <> 'service-account'"];
     const values: unknown[] = [realm];
     for (const [column, value] of [
@@ -328,21 +343,47 @@ export class SqliteStore implements Store {
       );
       values.push(filter.search, filter.search, filter.search, filter.search);
     }
-    const rows = this.statement(`SELECT * FROM users WHERE ${where.join(' AND ')} ORDER BY lower(username) LIMIT ? OFFSET ?`)
+    return [where.join(' AND '), values];
+  }
+
+  async findUsers(realm: string, filter: UserFilter): Promise<UserRecord[]> {
+    const [where, values] = this.userWhere(realm, filter);
+    const rows = this.statement(`SELECT * FROM users WHERE ${where} ORDER BY lower(username) LIMIT ? OFFSET ?`)
       .all(...values, ...page(filter.first, filter.max)) as Row[];
     return rows.map(userFromRow);
   }
 
+  async countUsers(realm: string, filter: UserFilter): Promise<number> {
+    const [where, values] = this.userWhere(realm, filter);
+    return Number((this.statement(`SELECT count(*) AS n FROM users WHERE ${where}`).get(...values) as Row).n);
+  }
+
+  async updateUser(realm: string, id: string, update: UserUpdate): Promise<UserRecord | undefined> {
+    return this.db.transaction(() => {
+      if (update.enabled !== undefined) {
+        this.statement('UPDATE users SET enabled = ? WHERE realm = ? AND id = ?').run(update.enabled ? 1 : 0, realm, id);
+      }
+      if (update.realmAdmin !== undefined) {
+        this.statement('UPDATE users SET realm_admin = ? WHERE realm = ? AND id = ?').run(update.realmAdmin ? 1 : 0, realm, id);
+      }
+      if (update.passwordHash !== undefined) {
+        this.statement('UPDATE users SET password_hash = ? WHERE realm = ? AND id = ?').run(update.passwordHash, realm, id);
+      }
+      const row = this.statement('SELECT * FROM users WHERE realm = ? AND id = ?').get(realm, id) as Row | undefined;
+      return row && userFromRow(row);
+    }).immediate();
+  }
+
   // API keys -------------------------------------------------------------------------------------
 
-  async createApiKey(key: ApiKeyRecord, serviceAccount: NewUser): Promise<void> {
+  async createApiKey(key: NewApiKey, serviceAccount: NewUser): Promise<void> {
     mapConflicts(() =>
       this.db
         .transaction(() => {
           this.insertUser(serviceAccount);
           this.statement(
             `INSERT INTO api_keys (client_id, realm, name, secret_hash, permissions, service_account_user_id,
-               created_timestamp, revoked_timestamp) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+               created_timestamp, revoked_timestamp, last_used_timestamp) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           ).run(
             key.clientId,
             key.realm,
@@ -352,6 +393,7 @@ export class SqliteStore implements Store {
             key.serviceAccountUserId,
             key.createdTimestamp,
             key.revokedTimestamp,
+            key.lastUsedTimestamp ?? null,
           );
         })
         .immediate(),
@@ -380,6 +422,95 @@ export class SqliteStore implements Store {
         .run(revokedTimestamp, clientId);
       return true;
     }).immediate();
+  }
+
+  async replaceApiKeySecretHash(clientId: string, expectedHash: string, newHash: string): Promise<boolean> {
+    const result = this.statement('UPDATE api_keys SET secret_hash = ? WHERE client_id = ? AND secret_hash = ?')
+      .run(newHash, clientId, expectedHash);
+    return result.changes > 0;
+  }
+
+  async setApiKeyPermissions(clientId: string, permissions: Permission[]): Promise<boolean> {
+    const result = this.statement('UPDATE api_keys SET permissions = ? WHERE client_id = ? AND revoked_timestamp IS NULL')
+      .run(JSON.stringify(permissions), clientId);
+    return result.changes > 0;
+  }
+
+  async touchApiKey(clientId: string, lastUsedTimestamp: number): Promise<void> {
+    this.statement('UPDATE api_keys SET last_used_timestamp = ? WHERE client_id = ?').run(lastUsedTimestamp, clientId);
+  }
+
+  // OpenID Connect clients and authorization codes -----------------------------------------------
+
+  async createOidcClient(client: OidcClientRecord): Promise<void> {
+    mapConflicts(() =>
+      this.statement('INSERT INTO oidc_clients (realm, client_id, name, redirect_uris, created_timestamp) VALUES (?, ?, ?, ?, ?)')
+        .run(client.realm, client.clientId, client.name, JSON.stringify(client.redirectUris), client.createdTimestamp),
+    );
+  }
+
+  async getOidcClient(realm: string, clientId: string): Promise<OidcClientRecord | undefined> {
+    const row = this.statement('SELECT * FROM oidc_clients WHERE realm = ? AND client_id = ?').get(realm, clientId) as Row | undefined;
+    return row && oidcClientFromRow(row);
+  }
+
+  async listOidcClients(realm: string): Promise<OidcClientRecord[]> {
+    return (this.statement('SELECT * FROM oidc_clients WHERE realm = ? ORDER BY client_id').all(realm) as Row[]).map(oidcClientFromRow);
+  }
+
+  async deleteOidcClient(realm: string, clientId: string): Promise<boolean> {
+    return this.statement('DELETE FROM oidc_clients WHERE realm = ? AND client_id = ?').run(realm, clientId).changes > 0;
+  }
+
+  async saveAuthorizationCode(code: AuthorizationCodeRecord, nowTimestamp: number): Promise<void> {
+    this.db.transaction(() => {
+      this.statement('DELETE FROM authorization_codes WHERE expires_timestamp < ?').run(nowTimestamp);
+      this.statement(
+        `INSERT INTO authorization_codes (code_hash, realm, client_id, redirect_uri, user_id, code_challenge, nonce, scope,
+           auth_time, expires_timestamp) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        code.codeHash,
+        code.realm,
+        code.clientId,
+        code.redirectUri,
+        code.userId,
+        code.codeChallenge,
+        code.nonce,
+        code.scope,
+        code.authTime,
+        code.expiresTimestamp,
+      );
+    }).immediate();
+  }
+
+  async consumeAuthorizationCode(codeHash: string): Promise<AuthorizationCodeRecord | undefined> {
+    const row = this.statement('DELETE FROM authorization_codes WHERE code_hash = ? RETURNING *').get(codeHash) as Row | undefined;
+    return row && authorizationCodeFromRow(row);
+  }
+
+  // Service secrets ------------------------------------------------------------------------------
+
+  async serverSecret(name: string, candidate: string, createdTimestamp: number): Promise<string> {
+    return this.db.transaction(() => {
+      this.statement('INSERT INTO server_secrets (name, value, created_timestamp) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING')
+        .run(name, candidate, createdTimestamp);
+      return String((this.statement('SELECT value FROM server_secrets WHERE name = ?').get(name) as Row).value);
+    }).immediate();
+  }
+
+  // Revoked tokens -------------------------------------------------------------------------------
+
+  async revokeToken(revocation: Omit<RevokedToken, 'seq'>): Promise<void> {
+    this.statement('DELETE FROM revoked_tokens WHERE expires_timestamp < ?').run(revocation.revokedTimestamp);
+    this.statement(
+      `INSERT INTO revoked_tokens (realm, jti, expires_timestamp, revoked_timestamp) VALUES (?, ?, ?, ?)
+       ON CONFLICT (realm, jti) DO NOTHING`,
+    ).run(revocation.realm, revocation.jti, revocation.expiresTimestamp, revocation.revokedTimestamp);
+  }
+
+  async activeRevokedTokens(nowTimestamp: number): Promise<RevokedToken[]> {
+    const rows = this.statement('SELECT * FROM revoked_tokens WHERE expires_timestamp >= ? ORDER BY seq').all(nowTimestamp) as Row[];
+    return rows.map(revokedTokenFromRow);
   }
 
   // Organizations --------------------------------------------------------------------------------

@@ -58,6 +58,16 @@ export interface UserRecord {
   adminOfOrganization: string | null;
   /** Slow hash of the password (see auth/secrets.ts), or null for users without a password. */
   passwordHash: string | null;
+  /** Whether the user administers the realm (may use the dashboard; tokens carry every permission). */
+  realmAdmin: boolean;
+}
+
+/** Fields of a user that can change after creation. */
+export interface UserUpdate {
+  enabled?: boolean;
+  realmAdmin?: boolean;
+  /** A new password hash (auth/secrets.ts); null removes the password. */
+  passwordHash?: string | null;
 }
 
 /** An API key (confidential client) as stored. The secret itself is never stored. */
@@ -65,7 +75,7 @@ export interface ApiKeyRecord {
   clientId: string;
   realm: string;
   name: string;
-  /** Slow hash of the client secret. */
+  /** Hash of the client secret: `hmac-sha256$…` under the server-side key, or a legacy scrypt hash (auth/secrets.ts). */
   secretHash: string;
   permissions: Permission[];
   /** The id of the key's service-account user, the subject of its tokens. */
@@ -74,6 +84,56 @@ export interface ApiKeyRecord {
   createdTimestamp: number;
   /** Milliseconds since the epoch, or null while the key is active. */
   revokedTimestamp: number | null;
+  /** When the key last got a token (ms since the epoch; recorded at most once a minute), or null. */
+  lastUsedTimestamp: number | null;
+}
+
+/** A new API key row: never used yet unless said otherwise. */
+export type NewApiKey = Omit<ApiKeyRecord, 'lastUsedTimestamp'> & { lastUsedTimestamp?: number | null };
+
+/** A registered public OpenID Connect client of a realm (authorization code flow with PKCE). */
+export interface OidcClientRecord {
+  realm: string;
+  clientId: string;
+  /** Shown on the login page. */
+  name: string;
+  /** Absolute URIs a code may be sent to, compared exactly (no patterns, no prefixes). */
+  redirectUris: string[];
+  /** Milliseconds since the epoch. */
+  createdTimestamp: number;
+}
+
+/** An issued, not yet exchanged authorization code (only its SHA-256 is stored). */
+export interface AuthorizationCodeRecord {
+  /** base64url SHA-256 of the code. */
+  codeHash: string;
+  realm: string;
+  clientId: string;
+  /** The exact `redirect_uri` of the authorization request; the exchange must repeat it. */
+  redirectUri: string;
+  userId: string;
+  /** PKCE S256 challenge (RFC 7636). */
+  codeChallenge: string;
+  /** The request's `nonce`, echoed in the ID token, or null. */
+  nonce: string | null;
+  /** The requested scope (space-separated). */
+  scope: string;
+  /** When the user logged in (seconds since the epoch), the ID token's `auth_time`. */
+  authTime: number;
+  /** Milliseconds since the epoch; after it the code is refused. */
+  expiresTimestamp: number;
+}
+
+/** A revoked access token: its realm and `jti`, and when it would have expired (ms). */
+export interface RevokedToken {
+  /** Order of recording, increasing. */
+  seq: number;
+  realm: string;
+  jti: string;
+  /** Milliseconds since the epoch; after it the token is refused anyway and the row is forgotten. */
+  expiresTimestamp: number;
+  /** Milliseconds since the epoch. */
+  revokedTimestamp: number;
 }
 
 /** Filter and page of "get organizations" and "count organizations". */
@@ -110,8 +170,8 @@ export interface UserFilter {
   max?: number;
 }
 
-/** A new user row; the store fills nothing in. */
-export type NewUser = UserRecord;
+/** A new user row; the store fills nothing in (not a realm administrator unless said so). */
+export type NewUser = Omit<UserRecord, 'realmAdmin'> & { realmAdmin?: boolean };
 
 /**
  * A new, enabled user row from the fields that tell users apart; the profile fields, the password
@@ -120,7 +180,7 @@ export type NewUser = UserRecord;
  */
 export function newUser(
   fields: Pick<UserRecord, 'id' | 'realm' | 'username' | 'kind' | 'createdTimestamp'> & Partial<UserRecord>,
-): NewUser {
+): UserRecord {
   return {
     email: null,
     firstName: null,
@@ -129,6 +189,7 @@ export function newUser(
     enabled: true,
     adminOfOrganization: null,
     passwordHash: null,
+    realmAdmin: false,
     ...fields,
   };
 }
@@ -167,6 +228,10 @@ export interface Store {
   findUserByUsername(realm: string, username: string): Promise<UserRecord | undefined>;
   /** Users of a realm matching the filter, ordered by username; service accounts excluded. */
   findUsers(realm: string, filter: UserFilter): Promise<UserRecord[]>;
+  /** How many users match the filter (`first`/`max` ignored); service accounts excluded. */
+  countUsers(realm: string, filter: UserFilter): Promise<number>;
+  /** Changes the given fields of a user; returns the updated user, or undefined when it does not exist. */
+  updateUser(realm: string, id: string, update: UserUpdate): Promise<UserRecord | undefined>;
 
   // API keys -------------------------------------------------------------------------------------
 
@@ -174,13 +239,63 @@ export interface Store {
    * Inserts an API key together with its service-account user, atomically.
    * Throws {@link StoreConflictError} (`API key name`) when an active key of the realm has the name.
    */
-  createApiKey(key: ApiKeyRecord, serviceAccount: NewUser): Promise<void>;
+  createApiKey(key: NewApiKey, serviceAccount: NewUser): Promise<void>;
   /** One API key by client id (revoked keys included). */
   getApiKey(clientId: string): Promise<ApiKeyRecord | undefined>;
   /** API keys of one realm, or of all realms, ordered by realm then creation. */
   listApiKeys(realm?: string): Promise<ApiKeyRecord[]>;
   /** Marks a key revoked (keeps the row). Returns false when there is no such key. */
   revokeApiKey(clientId: string, revokedTimestamp: number): Promise<boolean>;
+  /**
+   * Replaces a key's secret hash only while it still is `expectedHash` (compare-and-set), so two
+   * instances migrating the same key at once cannot undo each other. True when it was replaced.
+   */
+  replaceApiKeySecretHash(clientId: string, expectedHash: string, newHash: string): Promise<boolean>;
+  /** Replaces an active key's permissions. False when there is no such key or it is revoked. */
+  setApiKeyPermissions(clientId: string, permissions: Permission[]): Promise<boolean>;
+  /** Records when a key last got a token. */
+  touchApiKey(clientId: string, lastUsedTimestamp: number): Promise<void>;
+
+  // OpenID Connect clients and authorization codes -----------------------------------------------
+
+  /** Registers a public client. Throws {@link StoreConflictError} (`client id`) when the realm has it. */
+  createOidcClient(client: OidcClientRecord): Promise<void>;
+  /** One registered client of a realm. */
+  getOidcClient(realm: string, clientId: string): Promise<OidcClientRecord | undefined>;
+  /** The registered clients of a realm, ordered by client id. */
+  listOidcClients(realm: string): Promise<OidcClientRecord[]>;
+  /** Removes a registered client. False when there was none. */
+  deleteOidcClient(realm: string, clientId: string): Promise<boolean>;
+  /** Stores an issued authorization code; also forgets codes that expired before `nowTimestamp`. */
+  saveAuthorizationCode(code: AuthorizationCodeRecord, nowTimestamp: number): Promise<void>;
+  /**
+   * Deletes and returns the code with this hash, atomically: of two concurrent exchanges of the
+   * same code, exactly one gets it. Expired codes are returned too (the caller refuses them).
+   */
+  consumeAuthorizationCode(codeHash: string): Promise<AuthorizationCodeRecord | undefined>;
+
+  // Service secrets ------------------------------------------------------------------------------
+
+  /**
+   * The value of a secret the service keeps for itself (e.g. the key API-key secrets are hashed
+   * under). When there is none yet, stores `candidate` and returns it; when another instance got
+   * there first, returns theirs (first writer wins, atomically).
+   */
+  serverSecret(name: string, candidate: string, createdTimestamp: number): Promise<string>;
+
+  // Revoked tokens -------------------------------------------------------------------------------
+
+  /**
+   * Records a revoked token (idempotent per realm and `jti`), kept until `expiresTimestamp`. Also
+   * forgets revocations whose token expired before `revokedTimestamp` (revocations are rare, so
+   * the table is tidied here rather than on the frequent reads).
+   */
+  revokeToken(revocation: Omit<RevokedToken, 'seq'>): Promise<void>;
+  /**
+   * Every revocation whose token has not expired at `nowTimestamp`, in `seq` order. Small: only
+   * revocations of tokens still alive (at most a token lifetime's worth).
+   */
+  activeRevokedTokens(nowTimestamp: number): Promise<RevokedToken[]>;
 
   // Organizations --------------------------------------------------------------------------------
 

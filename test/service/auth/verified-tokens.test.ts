@@ -98,9 +98,11 @@ describe('VerifiedTokenCache (remembered signature checks)', () => {
 
 describe('bearer hook with a warm token cache', () => {
   let svc: TestService;
+  /** The service's clock (ms): tests step it instead of sleeping. */
+  let clock = Date.now();
 
   beforeAll(async () => {
-    svc = await startTestService();
+    svc = await startTestService({ now: () => clock });
   });
   afterAll(async () => {
     await svc.close();
@@ -138,7 +140,7 @@ describe('bearer hook with a warm token cache', () => {
     } finally {
       await other.close();
     }
-    await new Promise((resolve) => setTimeout(resolve, DEFAULT_REALM_RECHECK_MS + 20));
+    clock += DEFAULT_REALM_RECHECK_MS + 1;
     const res = await call(svc, { method: 'GET', url: orgsPath('warm-cli'), token });
     expect(res.status).toBe(403);
     expect(res.json.error).toBe('access_denied');
@@ -148,9 +150,9 @@ describe('bearer hook with a warm token cache', () => {
     const key = await createTestRealm(svc, 'warm-short', { tokenLifetimeSeconds: 1 });
     const token = await getToken(svc, 'warm-short', key.clientId, key.clientSecret);
     expect((await call(svc, { method: 'GET', url: orgsPath('warm-short'), token })).status).toBe(200);
-    // exp is in whole seconds: wait until the current second is past it.
+    // exp is in whole seconds: step the clock to the second it names.
     const { exp } = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')) as { exp: number };
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, exp * 1000 - Date.now()) + 50));
+    clock = exp * 1000;
     const res = await call(svc, { method: 'GET', url: orgsPath('warm-short'), token });
     expect(res.status).toBe(401);
     expect(res.json.error_description).toBe('The access token has expired.');

@@ -20,8 +20,12 @@ describe('discovery and JWKS', () => {
       issuer: `${svc.baseUrl}/realms/acme`,
       token_endpoint: `${svc.baseUrl}/realms/acme/protocol/openid-connect/token`,
       jwks_uri: `${svc.baseUrl}/realms/acme/protocol/openid-connect/certs`,
-      grant_types_supported: ['client_credentials', 'password'],
-      token_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic'],
+      authorization_endpoint: `${svc.baseUrl}/realms/acme/protocol/openid-connect/auth`,
+      end_session_endpoint: `${svc.baseUrl}/realms/acme/protocol/openid-connect/logout`,
+      grant_types_supported: ['client_credentials', 'password', 'authorization_code'],
+      response_types_supported: ['code'],
+      code_challenge_methods_supported: ['S256'],
+      token_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic', 'none'],
       id_token_signing_alg_values_supported: ['RS256'],
     });
   });

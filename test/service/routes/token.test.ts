@@ -119,7 +119,8 @@ describe('POST /realms/{realm}/protocol/openid-connect/token', () => {
     });
 
     it('answers 400 unsupported_grant_type for an unknown grant', async () => {
-      const res = await postForm(svc, url, { grant_type: 'authorization_code', client_id: key.clientId, client_secret: key.clientSecret });
+      const deviceCode = 'urn:ietf:params:oauth:grant-type:device_code';
+      const res = await postForm(svc, url, { grant_type: deviceCode, client_id: key.clientId, client_secret: key.clientSecret });
       expect(res.status).toBe(400);
       expect(res.json.error).toBe('unsupported_grant_type');
     });

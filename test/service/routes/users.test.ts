@@ -26,7 +26,6 @@ describe('GET /admin/realms/{realm}/users', () => {
       username: 'alice',
       email: 'alice@example.com',
       firstName: 'Alice',
-      lastName: null,
       emailVerified: false,
       enabled: true,
       createdTimestamp: expect.any(Number),

@@ -66,7 +66,7 @@ describe('openStore', () => {
       const store = await openStore(url);
       try {
         expect(store).toBeInstanceOf(PostgresStore);
-        expect(await (store as PostgresStore).appliedMigrations()).toEqual([{ version: 1, name: 'initial' }]);
+        expect(await (store as PostgresStore).appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }]);
       } finally {
         await store.close();
       }

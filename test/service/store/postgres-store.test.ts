@@ -49,6 +49,7 @@ function endUser(id: string): UserRecord {
     kind: 'user',
     adminOfOrganization: null,
     passwordHash: null,
+    realmAdmin: false,
   };
 }
 
@@ -79,8 +80,8 @@ describe('PostgresStore.open', () => {
     const url = await postgres.createSchema();
     const stores = await Promise.all(Array.from({ length: 4 }, () => PostgresStore.open(url)));
     try {
-      for (const store of stores) expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }]);
-      expect(await query(url, 'SELECT count(*)::int AS n FROM schema_migrations')).toEqual([{ n: 1 }]);
+      for (const store of stores) expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }]);
+      expect(await query(url, 'SELECT count(*)::int AS n FROM schema_migrations')).toEqual([{ n: 3 }]);
     } finally {
       await Promise.all(stores.map((store) => store.close()));
     }
@@ -94,7 +95,7 @@ describe('PostgresStore.open', () => {
     const second = await PostgresStore.open(url);
     try {
       expect((await second.listRealms()).map((realm) => realm.name)).toEqual(['acme']);
-      expect(await second.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }]);
+      expect(await second.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }]);
     } finally {
       await second.close();
     }
@@ -105,14 +106,14 @@ describe('PostgresStore.open', () => {
     const dir = mkdtempSync(join(tmpdir(), 'orgadmin-pg-migrations-'));
     try {
       cpSync(POSTGRES_MIGRATIONS_DIR, dir, { recursive: true });
-      writeFileSync(join(dir, '002_broken.sql'), 'CREATE TABLE half_done (id int);\nSELECT no_such_function();\n');
+      writeFileSync(join(dir, '099_broken.sql'), 'CREATE TABLE half_done (id int);\nSELECT no_such_function();\n');
       await expect(PostgresStore.open(url, { migrationsDir: dir })).rejects.toThrow(/no_such_function/);
-      // Nothing of 001 or 002 survived: all migrations run in one transaction.
+      // Nothing of 001, 002 or 099 survived: all migrations run in one transaction.
       expect(await query(url, "SELECT to_regclass('half_done') AS t1, to_regclass('organizations') AS t2")).toEqual([
         { t1: null, t2: null },
       ]);
       const store = await PostgresStore.open(url);
-      expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }]);
+      expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }]);
       await store.close();
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -50,11 +50,15 @@ describe('SqliteStore caches (realms, prepared statements)', () => {
   });
 
   it('shows a realm change made by another store within the default recheck interval', async () => {
-    const defaults = SqliteStore.open(file);
+    let clock = 1_000;
+    const defaults = SqliteStore.open(file, { now: () => clock });
     try {
       expect((await defaults.getRealm('acme'))?.enabled).toBe(true);
       await disableElsewhere();
-      await new Promise((resolve) => setTimeout(resolve, DEFAULT_REALM_RECHECK_MS + 20));
+      // Within the interval the remembered realm is still served; past it, the change shows.
+      clock += DEFAULT_REALM_RECHECK_MS - 1;
+      expect((await defaults.getRealm('acme'))?.enabled).toBe(true);
+      clock += 1;
       expect((await defaults.getRealm('acme'))?.enabled).toBe(false);
     } finally {
       await defaults.close();
@@ -73,7 +77,8 @@ describe('SqliteStore caches (realms, prepared statements)', () => {
   });
 
   it('shows a realm change written by a raw SQLite connection (another process) after the recheck', async () => {
-    const quick = SqliteStore.open(file, { realmRecheckMs: 10 });
+    let clock = 1_000;
+    const quick = SqliteStore.open(file, { realmRecheckMs: 10, now: () => clock });
     try {
       expect((await quick.getRealm('acme'))?.tokenLifetimeSeconds).toBe(300);
       const raw = new Database(file);
@@ -82,7 +87,7 @@ describe('SqliteStore caches (realms, prepared statements)', () => {
       } finally {
         raw.close();
       }
-      await new Promise((resolve) => setTimeout(resolve, 30));
+      clock += 10;
       expect((await quick.getRealm('acme'))?.tokenLifetimeSeconds).toBe(42);
     } finally {
       await quick.close();

@@ -29,6 +29,7 @@ function user(id: string, username: string, extra: Partial<UserRecord> = {}): Us
     kind: 'user',
     adminOfOrganization: null,
     passwordHash: null,
+    realmAdmin: false,
     ...extra,
   };
 }
@@ -50,10 +51,10 @@ describe('SqliteStore', () => {
   });
 
   it('applies the migrations once, records them, and turns on WAL and foreign keys', async () => {
-    expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }]);
+    expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }]);
     await store.close();
     store = SqliteStore.open(file);
-    expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }]);
+    expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }]);
     const raw = new Database(file, { readonly: true });
     try {
       expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');

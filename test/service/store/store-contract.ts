@@ -43,6 +43,7 @@ function user(realmName: string, id: string, overrides: Partial<UserRecord> = {}
     kind: 'user',
     adminOfOrganization: null,
     passwordHash: null,
+    realmAdmin: false,
     ...overrides,
   };
 }
@@ -70,6 +71,7 @@ function apiKey(realmName: string, clientId: string, name: string, overrides: Pa
     serviceAccountUserId: `sa-${clientId}`,
     createdTimestamp: T0,
     revokedTimestamp: null,
+    lastUsedTimestamp: null,
     ...overrides,
   };
 }
@@ -87,6 +89,9 @@ async function conflictOf(promise: Promise<unknown>): Promise<string> {
   expect(error).toBeInstanceOf(StoreConflictError);
   return (error as StoreConflictError).what;
 }
+
+/** A value no stored text contains. */
+const nulChar = 'a\u0000b';
 
 const ids = (items: Array<{ id: string }>): string[] => items.map((item) => item.id);
 
@@ -278,6 +283,43 @@ export function describeStoreContract(name: string, open: () => Promise<OpenedSt
         expect((await store.listApiKeys('acme')).map((k) => k.clientId)).toEqual(['k-a', 'k-b', 'k-c']);
         expect((await store.listApiKeys()).map((k) => k.clientId)).toEqual(['k-a', 'k-b', 'k-c', 'k-o1']);
         expect(await store.listApiKeys('nope')).toEqual([]);
+      });
+    });
+
+    describe('API-key secret hashes', () => {
+      it('replaces a secret hash only while it is still the expected one (compare-and-set)', async () => {
+        const key = apiKey('acme', 'client-1', 'ci');
+        await store.createApiKey(key, serviceAccount(key));
+        expect(await store.replaceApiKeySecretHash('client-1', 'not-the-hash', 'hmac-sha256$new')).toBe(false);
+        expect((await store.getApiKey('client-1'))?.secretHash).toBe(key.secretHash);
+        expect(await store.replaceApiKeySecretHash('client-1', key.secretHash, 'hmac-sha256$new')).toBe(true);
+        expect((await store.getApiKey('client-1'))?.secretHash).toBe('hmac-sha256$new');
+        expect(await store.replaceApiKeySecretHash('client-1', key.secretHash, 'hmac-sha256$other')).toBe(false);
+        expect(await store.replaceApiKeySecretHash('client-9', key.secretHash, 'x')).toBe(false);
+      });
+    });
+
+    describe('server secrets', () => {
+      it('keeps the first value written for a name, also when several ask at once', async () => {
+        const values = await Promise.all(['a', 'b', 'c'].map((candidate) => store.serverSecret('hmac', candidate, T0)));
+        expect(new Set(values).size).toBe(1);
+        expect(await store.serverSecret('hmac', 'later', T0 + 1)).toBe(values[0]);
+        expect(await store.serverSecret('other', 'z', T0)).toBe('z');
+      });
+    });
+
+    describe('revoked tokens', () => {
+      it('records revocations idempotently per realm and jti, lists the living ones, forgets expired ones', async () => {
+        await store.revokeToken({ realm: 'acme', jti: 'j1', expiresTimestamp: T0 + 100, revokedTimestamp: T0 });
+        await store.revokeToken({ realm: 'acme', jti: 'j1', expiresTimestamp: T0 + 100, revokedTimestamp: T0 + 1 });
+        await store.revokeToken({ realm: 'other', jti: 'j1', expiresTimestamp: T0 + 300, revokedTimestamp: T0 });
+        await store.revokeToken({ realm: 'acme', jti: 'j2', expiresTimestamp: T0 + 50, revokedTimestamp: T0 });
+        const living = (at: number) => store.activeRevokedTokens(at).then((rows) => rows.map((r) => `${r.realm}/${r.jti}@${r.expiresTimestamp}`));
+        expect(await living(T0)).toEqual([`acme/j1@${T0 + 100}`, `other/j1@${T0 + 300}`, `acme/j2@${T0 + 50}`]);
+        expect(await living(T0 + 51)).toEqual([`acme/j1@${T0 + 100}`, `other/j1@${T0 + 300}`]);
+        // A later revocation tidies rows of tokens that expired before it.
+        await store.revokeToken({ realm: 'acme', jti: 'j3', expiresTimestamp: T0 + 500, revokedTimestamp: T0 + 200 });
+        expect(await living(0)).toEqual([`other/j1@${T0 + 300}`, `acme/j3@${T0 + 500}`]);
       });
     });
 
@@ -516,6 +558,67 @@ export function describeStoreContract(name: string, open: () => Promise<OpenedSt
         expect((await store.listUserOrganizations('acme', 'u1')).map((o) => o.name)).toEqual(['Acme', 'Beta', 'zeta']);
         expect(await store.listUserOrganizations('other', 'u1')).toEqual([]);
         expect(await store.listUserOrganizations('acme', 'u9')).toEqual([]);
+      });
+    });
+
+    describe('realm administrators, key usage, login clients and codes', () => {
+      it('changes a user\u2019s enabled flag and admin role, only in its realm, and counts users like it finds them', async () => {
+        await store.createUser(user('acme', 'u1', { username: 'alice' }));
+        await store.createUser(user('acme', 'u2', { username: 'bob', email: 'bob@example.com' }));
+        expect((await store.getUser('acme', 'u1'))?.realmAdmin).toBe(false);
+        const updated = await store.updateUser('acme', 'u1', { realmAdmin: true });
+        expect(updated).toEqual({ ...user('acme', 'u1', { username: 'alice' }), realmAdmin: true });
+        expect(await store.updateUser('acme', 'u1', { enabled: false })).toEqual({ ...updated, enabled: false });
+        expect(await store.updateUser('other', 'u1', { enabled: true })).toBeUndefined();
+        expect((await store.getUser('acme', 'u1'))?.enabled).toBe(false);
+        expect((await store.updateUser('acme', 'u1', { passwordHash: 'scrypt$new' }))?.passwordHash).toBe('scrypt$new');
+        expect(await store.updateUser('acme', 'u1', { enabled: true })).toMatchObject({ passwordHash: 'scrypt$new', realmAdmin: true });
+        expect((await store.updateUser('acme', 'u1', { passwordHash: null }))?.passwordHash).toBeNull();
+        expect(await store.countUsers('acme', {})).toBe(2);
+        expect(await store.countUsers('acme', { search: 'BOB' })).toBe(1);
+        expect(await store.countUsers('acme', { search: nulChar })).toBe(0);
+      });
+
+      it('replaces the permissions of active keys only and records when a key was last used', async () => {
+        const key = apiKey('acme', 'k1', 'ci');
+        await store.createApiKey(key, serviceAccount(key));
+        expect((await store.getApiKey('k1'))?.lastUsedTimestamp).toBeNull();
+        expect(await store.setApiKeyPermissions('k1', ['view-users'])).toBe(true);
+        await store.touchApiKey('k1', T0 + 60_000);
+        expect(await store.getApiKey('k1')).toEqual({ ...key, permissions: ['view-users'], lastUsedTimestamp: T0 + 60_000 });
+        await store.revokeApiKey('k1', T0 + 1);
+        expect(await store.setApiKeyPermissions('k1', ['view-organizations'])).toBe(false);
+        expect(await store.setApiKeyPermissions('nope', ['view-organizations'])).toBe(false);
+        expect((await store.getApiKey('k1'))?.permissions).toEqual(['view-users']);
+      });
+
+      it('registers public clients per realm with their exact redirect URIs', async () => {
+        const client = { realm: 'acme', clientId: 'spa', name: 'SPA', redirectUris: ['https://app.example.com/cb', 'http://127.0.0.1:8080/cb'], createdTimestamp: T0 };
+        await store.createOidcClient(client);
+        await store.createOidcClient({ ...client, realm: 'other' });
+        expect(await conflictOf(store.createOidcClient({ ...client, name: 'again' }))).toBe('client id');
+        expect(await store.getOidcClient('acme', 'spa')).toEqual(client);
+        expect(await store.getOidcClient('acme', 'nope')).toBeUndefined();
+        expect(await store.listOidcClients('acme')).toEqual([client]);
+        expect(await store.deleteOidcClient('acme', 'spa')).toBe(true);
+        expect(await store.deleteOidcClient('acme', 'spa')).toBe(false);
+        expect(await store.getOidcClient('other', 'spa')).toEqual({ ...client, realm: 'other' });
+      });
+
+      it('hands an authorization code out exactly once, and forgets expired codes when saving new ones', async () => {
+        await store.createUser(user('acme', 'u1'));
+        const code = {
+          codeHash: 'h1', realm: 'acme', clientId: 'spa', redirectUri: 'https://app.example.com/cb', userId: 'u1',
+          codeChallenge: 'challenge', nonce: 'n-1', scope: 'openid', authTime: 1_764_000_000, expiresTimestamp: T0 + 60_000,
+        };
+        await store.saveAuthorizationCode(code, T0);
+        await store.saveAuthorizationCode({ ...code, codeHash: 'h2', nonce: null }, T0);
+        const both = await Promise.all([store.consumeAuthorizationCode('h1'), store.consumeAuthorizationCode('h1')]);
+        expect(both.filter((found) => found !== undefined)).toEqual([code]);
+        // Saving at a time after h2 expired forgets h2.
+        await store.saveAuthorizationCode({ ...code, codeHash: 'h3', expiresTimestamp: T0 + 200_000 }, T0 + 100_000);
+        expect(await store.consumeAuthorizationCode('h2')).toBeUndefined();
+        expect((await store.consumeAuthorizationCode('h3'))?.codeHash).toBe('h3');
       });
     });
 

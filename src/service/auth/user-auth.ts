@@ -1,0 +1,37 @@
+/**
+ * Checking an end user's username and password, the one rule shared by the `password` grant and
+ * the login page of the authorization endpoint: under the failed-credential throttle, in the same
+ * time whether the user exists or not.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { ServiceContext } from '../context';
+import type { RealmRecord, UserRecord } from '../store/store';
+import { hasControlCharacter } from '../text-checks';
+import { throttleKey } from './credential-throttle';
+import { verifyPassword } from './secrets';
+
+/**
+ * The enabled end user with this username and password, or undefined. Unknown, disabled and
+ * password-less users cost a password hash too (against a dummy), so the answer takes as long as
+ * a wrong password. Throws the throttle's 429 while this (realm, username, address) must wait.
+ */
+export async function authenticateUser(
+  ctx: ServiceContext,
+  request: FastifyRequest,
+  realm: RealmRecord,
+  username: string,
+  password: string,
+): Promise<UserRecord | undefined> {
+  const throttle = throttleKey(realm.name, `user:${username.toLowerCase()}`, request.ip);
+  ctx.credentialThrottle.check(throttle);
+  // No user the service stores has a control character in its name.
+  const found = hasControlCharacter(username) ? undefined : await ctx.store.findUserByUsername(realm.name, username);
+  const user = found && found.kind === 'user' && found.enabled ? found : undefined;
+  const ok = await verifyPassword(password, user?.passwordHash);
+  if (!ok || !user) {
+    ctx.credentialThrottle.failure(throttle);
+    return undefined;
+  }
+  ctx.credentialThrottle.success(throttle);
+  return user;
+}

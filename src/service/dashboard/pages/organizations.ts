@@ -1,0 +1,159 @@
+/**
+ * Organizations: the list with search and paging, one organization's fields, domains, attributes
+ * and members, adding and removing members, and creating an admin portal link. Every read and
+ * change is a call to the service's own JSON API as the signed-in administrator (../api.ts), so the
+ * API's rules apply unchanged (e.g. an organization's default admin user cannot be removed).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  memberPath,
+  membersCountPath,
+  membersPath,
+  orgPath,
+  orgsCountPath,
+  orgsPath,
+  portalLinkPath,
+  usersPath,
+  type MemberRepresentation,
+  type OrganizationRepresentation,
+  type PortalLink,
+} from '../../../api';
+import type { ServiceContext } from '../../context';
+import { html, type Html } from '../../web/html';
+import { apiErrorText, callApi } from '../api';
+import { field, offset } from '../form';
+import { guarded, type DashboardCaller } from '../session-guard';
+import { copyable, csrfField, sectionPath, sendDashboard } from '../shell';
+
+/** Organizations per page. */
+const PAGE_SIZE = 20;
+/** Members shown on an organization's page. */
+const MEMBERS_SHOWN = 100;
+
+type Req = FastifyRequest<{ Params: { realm: string; orgId?: string; userId?: string } }>;
+
+async function listPage(ctx: ServiceContext, request: Req, reply: FastifyReply, caller: DashboardCaller): Promise<FastifyReply> {
+  const realm = caller.realm.name;
+  const search = field(request.query, 'search');
+  const first = offset(request.query);
+  const query = new URLSearchParams({ ...(search ? { search } : {}), first: String(first), max: String(PAGE_SIZE) });
+  const [list, count] = await Promise.all([
+    callApi(ctx, request, caller, 'GET', `${orgsPath(realm)}?${query.toString()}`),
+    callApi(ctx, request, caller, 'GET', `${orgsCountPath(realm)}${search ? `?${new URLSearchParams({ search }).toString()}` : ''}`),
+  ]);
+  if (list.status !== 200) return sendDashboard(reply, caller, 'organizations', { title: 'Organizations', body: html``, status: list.status, error: apiErrorText(list) });
+  const orgs = list.json as OrganizationRepresentation[];
+  const total = count.status === 200 ? Number(count.json) : orgs.length;
+  const path = sectionPath(realm, 'organizations');
+  const pageLink = (to: number) => `${path}?${new URLSearchParams({ search, first: String(to) }).toString()}`;
+  const body = html`<form method="get" action="${path}" class="row"><div><label for="org-search">Search name or display name</label><input type="search" id="org-search" name="search" value="${search}"></div><button type="submit" class="secondary">Search</button></form>
+<p class="muted">${total} organization${total === 1 ? '' : 's'}${search ? ` matching “${search}”` : ''}${total > 0 ? `, showing ${first + 1}–${first + orgs.length}` : ''}.</p>
+<table id="organizations"><thead><tr><th>Name</th><th>Display name</th><th>Domains</th><th>ID</th></tr></thead>
+<tbody>${
+    orgs.length === 0
+      ? html`<tr><td colspan="4" class="muted">No organizations.</td></tr>`
+      : orgs.map(
+          (org) => html`<tr><td><a href="${sectionPath(realm, 'organizations', `/${encodeURIComponent(org.id)}`)}">${org.name}</a></td><td>${org.displayName ?? '—'}</td><td>${org.domains.join(', ') || '—'}</td><td><code>${org.id}</code></td></tr>`,
+        )
+  }</tbody></table>
+<div class="pager">${first > 0 ? html`<a href="${pageLink(Math.max(0, first - PAGE_SIZE))}" id="previous-page">Previous</a>` : ''}${first + PAGE_SIZE < total ? html`<a href="${pageLink(first + PAGE_SIZE)}" id="next-page">Next</a>` : ''}</div>`;
+  return sendDashboard(reply, caller, 'organizations', { title: 'Organizations', body });
+}
+
+async function detailPage(
+  ctx: ServiceContext,
+  request: Req,
+  reply: FastifyReply,
+  caller: DashboardCaller,
+  opts: { status?: number; error?: string; done?: unknown; portalLink?: PortalLink } = {},
+): Promise<FastifyReply> {
+  const realm = caller.realm.name;
+  const orgId = request.params.orgId!;
+  const answer = await callApi(ctx, request, caller, 'GET', orgPath(realm, orgId));
+  if (answer.status !== 200) {
+    return sendDashboard(reply, caller, 'organizations', { title: 'Organization', body: html``, status: answer.status, error: apiErrorText(answer) });
+  }
+  const org = answer.json as OrganizationRepresentation;
+  const [members, count] = await Promise.all([
+    callApi(ctx, request, caller, 'GET', `${membersPath(realm, orgId)}?first=0&max=${MEMBERS_SHOWN}`),
+    callApi(ctx, request, caller, 'GET', membersCountPath(realm, orgId)),
+  ]);
+  const list = members.status === 200 ? (members.json as MemberRepresentation[]) : [];
+  const base = sectionPath(realm, 'organizations', `/${encodeURIComponent(orgId)}`);
+  const attributes: Html[] = Object.entries(org.attributes).map(([key, values]) => html`<tr><td>${key}</td><td>${values.join(', ')}</td></tr>`);
+  const body = html`<table id="organization-fields"><tbody>
+<tr><th>ID</th><td><code>${org.id}</code></td></tr>
+<tr><th>Name</th><td>${org.name}</td></tr>
+<tr><th>Display name</th><td>${org.displayName ?? '—'}</td></tr>
+<tr><th>URL</th><td>${org.url ?? '—'}</td></tr>
+<tr><th>Domains</th><td>${org.domains.join(', ') || '—'}</td></tr>
+</tbody></table>
+<h2>Attributes</h2>
+${attributes.length === 0 ? html`<p class="muted">No attributes.</p>` : html`<table id="organization-attributes"><thead><tr><th>Key</th><th>Values</th></tr></thead><tbody>${attributes}</tbody></table>`}
+<h2>Members (${count.status === 200 ? String(count.json) : list.length})</h2>
+<table id="members"><thead><tr><th>Username</th><th>Email</th><th>User ID</th><th>Actions</th></tr></thead><tbody>${
+    list.length === 0
+      ? html`<tr><td colspan="4" class="muted">No members.</td></tr>`
+      : list.map(
+          (member) => html`<tr data-username="${member.username}"><td>${member.username}</td><td>${member.email ?? '—'}</td><td><code>${member.id}</code></td>
+<td><form method="post" action="${base}/members/${encodeURIComponent(member.id)}/remove" data-confirm="Remove ${member.username} from ${org.name}?">${csrfField(caller)}<button type="submit" class="danger">Remove</button></form></td></tr>`,
+        )
+  }</tbody></table>
+<div class="card"><h2>Add member</h2><form method="post" action="${base}/members" class="row" id="add-member">${csrfField(caller)}
+<div><label for="member-username">Username</label><input type="text" id="member-username" name="username" required></div><button type="submit" id="add-member-button">Add member</button></form></div>
+<div class="card"><h2>Admin portal link</h2>
+${opts.portalLink ? html`${copyable('portal-link', `Link for ${opts.portalLink.user}`, opts.portalLink.link)}<p class="warning">Anyone with this link can administer the organization until it expires; it is shown only now.</p>` : ''}
+<form method="post" action="${base}/portal-link" id="create-portal-link">${csrfField(caller)}<button type="submit" class="secondary" id="create-portal-link-button">Create admin portal link</button></form></div>
+<p><a href="${sectionPath(realm, 'organizations')}">Back to organizations</a></p>`;
+  return sendDashboard(reply, caller, 'organizations', { title: `Organization ${org.name}`, body, status: opts.status, error: opts.error, done: opts.done });
+}
+
+/** Registers the Organizations section. */
+export function organizationPages(app: FastifyInstance, ctx: ServiceContext): void {
+  const page = (handler: (request: Req, reply: FastifyReply, caller: DashboardCaller) => Promise<FastifyReply>) => guarded<Req>(ctx, handler);
+  const detailUrl = (caller: DashboardCaller, orgId: string, done: string) =>
+    `${sectionPath(caller.realm.name, 'organizations', `/${encodeURIComponent(orgId)}`)}?done=${done}`;
+
+  app.get('/realms/:realm/dashboard/organizations', page(async (request, reply, caller) => listPage(ctx, request, reply, caller)));
+  app.get(
+    '/realms/:realm/dashboard/organizations/:orgId',
+    page(async (request, reply, caller) => detailPage(ctx, request, reply, caller, { done: field(request.query, 'done') })),
+  );
+
+  app.post(
+    '/realms/:realm/dashboard/organizations/:orgId/members',
+    page(async (request, reply, caller) => {
+      const realm = caller.realm.name;
+      const orgId = request.params.orgId!;
+      const username = field(request.body, 'username').trim();
+      if (username === '') return detailPage(ctx, request, reply, caller, { status: 400, error: 'Enter the username of the user to add.' });
+      const found = await callApi(ctx, request, caller, 'GET', `${usersPath(realm)}?${new URLSearchParams({ username, exact: 'true' }).toString()}`);
+      const user = found.status === 200 ? (found.json as MemberRepresentation[])[0] : undefined;
+      if (!user) {
+        return detailPage(ctx, request, reply, caller, { status: found.status === 200 ? 400 : found.status, error: found.status === 200 ? `Realm ${realm} has no user ${username}.` : apiErrorText(found) });
+      }
+      const added = await callApi(ctx, request, caller, 'PUT', memberPath(realm, orgId, user.id));
+      if (added.status !== 201) return detailPage(ctx, request, reply, caller, { status: added.status, error: apiErrorText(added) });
+      return reply.redirect(detailUrl(caller, orgId, 'member-added'), 303);
+    }),
+  );
+
+  app.post(
+    '/realms/:realm/dashboard/organizations/:orgId/members/:userId/remove',
+    page(async (request, reply, caller) => {
+      const orgId = request.params.orgId!;
+      const removed = await callApi(ctx, request, caller, 'DELETE', memberPath(caller.realm.name, orgId, request.params.userId!));
+      if (removed.status !== 204) return detailPage(ctx, request, reply, caller, { status: removed.status, error: apiErrorText(removed) });
+      return reply.redirect(detailUrl(caller, orgId, 'member-removed'), 303);
+    }),
+  );
+
+  app.post(
+    '/realms/:realm/dashboard/organizations/:orgId/portal-link',
+    page(async (request, reply, caller) => {
+      const created = await callApi(ctx, request, caller, 'POST', portalLinkPath(caller.realm.name, request.params.orgId!), {});
+      if (created.status !== 200) return detailPage(ctx, request, reply, caller, { status: created.status, error: apiErrorText(created) });
+      return detailPage(ctx, request, reply, caller, { portalLink: created.json as PortalLink });
+    }),
+  );
+}

@@ -1,0 +1,122 @@
+/**
+ * The standard endpoints OpenID Connect and OAuth clients expect next to the token endpoint, at
+ * Keycloak's paths (listed in discovery):
+ * - userinfo (OpenID Connect Core §5.3): the token's subject, for a bearer access token;
+ * - token introspection (RFC 7662): whether a token is active and what it carries, for an
+ *   authenticated API key (a resource server);
+ * - token revocation (RFC 7009): ends an access token before `exp`, for the client it was issued
+ *   to. A revoked token is refused everywhere from then on (auth/revocations.ts).
+ * Introspection and revocation authenticate the client like the token endpoint (either method,
+ * same throttle, same timing); they answer `Cache-Control: no-store`.
+ */
+import formbody from '@fastify/formbody';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { introspectionPath, revocationPath, userinfoPath } from '../../api';
+import { authenticateApiKey, presentedClient, readForm } from '../auth/client-auth';
+import { acceptedAccessToken, invalidToken, realmHook } from '../auth/guards';
+import type { TokenClaims } from '../auth/jwt';
+import { PUBLIC_CLIENT_ID } from '../auth/public-client';
+import { realmOf, type ServiceContext } from '../context';
+import { ServiceError } from '../errors';
+import type { RealmRecord } from '../store/store';
+
+/** Route pattern of a realm path builder (`{realm}` → `:realm`). */
+const pattern = (path: (realm: string) => string): string => path(':realm').replace('/%3Arealm/', '/:realm/');
+
+/** The claims of a token valid in the realm now, or undefined (any reason: bad, expired, revoked). */
+async function activeClaims(ctx: ServiceContext, realm: RealmRecord, token: string | undefined): Promise<TokenClaims | undefined> {
+  if (!token) return undefined;
+  try {
+    return await acceptedAccessToken(ctx, realm, token);
+  } catch (error) {
+    if (error instanceof ServiceError && error.statusCode === 401) return undefined;
+    throw error;
+  }
+}
+
+const refuseDisabled = (realm: RealmRecord): void => {
+  if (!realm.enabled) throw new ServiceError(403, 'access_denied', `Realm ${realm.name} is disabled.`);
+};
+
+/** Registers userinfo, introspection and revocation. */
+export async function oidcRoutes(app: FastifyInstance, opts: { ctx: ServiceContext }): Promise<void> {
+  const { ctx } = opts;
+  await app.register(formbody);
+  // Other content types reach the handlers, which refuse them in the OAuth error shape.
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, _body, done) => done(null, undefined));
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    reply.header('Pragma', 'no-cache');
+  });
+
+  const userinfo = async (request: FastifyRequest) => {
+    const realm = realmOf(request);
+    const match = /^Bearer[ ]+([^\s]+)\s*$/i.exec(request.headers.authorization ?? '');
+    if (!match) throw invalidToken(realm.name, 'A bearer access token is required.');
+    const claims = await acceptedAccessToken(ctx, realm, match[1]);
+    refuseDisabled(realm);
+    request.clientId = claims.azp;
+    const user = await ctx.store.getUser(realm.name, claims.sub);
+    if (!user || !user.enabled) throw invalidToken(realm.name, 'The user of the access token does not exist or is disabled.');
+    const name = [user.firstName, user.lastName].filter((part) => part).join(' ');
+    // Standard claims (OpenID Connect Core §5.1); absent values are left out, not null.
+    return {
+      sub: user.id,
+      preferred_username: user.username,
+      ...(user.email !== null ? { email: user.email, email_verified: user.emailVerified } : {}),
+      ...(user.firstName !== null ? { given_name: user.firstName } : {}),
+      ...(user.lastName !== null ? { family_name: user.lastName } : {}),
+      ...(name !== '' ? { name } : {}),
+    };
+  };
+  app.get<{ Params: { realm: string } }>(pattern(userinfoPath), { onRequest: realmHook(ctx) }, userinfo);
+  app.post<{ Params: { realm: string } }>(pattern(userinfoPath), { onRequest: realmHook(ctx) }, userinfo);
+
+  app.post<{ Params: { realm: string } }>(pattern(introspectionPath), { onRequest: realmHook(ctx) }, async (request) => {
+    const realm = realmOf(request);
+    refuseDisabled(realm);
+    const form = readForm(request);
+    const client = presentedClient(request, form);
+    if (client.clientId === PUBLIC_CLIENT_ID) {
+      throw new ServiceError(401, 'unauthorized_client', 'The public client may not introspect tokens; use an API key.');
+    }
+    await authenticateApiKey(ctx, request, realm, client);
+    if (!form.token) throw new ServiceError(400, 'invalid_request', 'Missing form parameter: token.');
+    const claims = await activeClaims(ctx, realm, form.token);
+    if (!claims) return { active: false };
+    const user = await ctx.store.getUser(realm.name, claims.sub);
+    return {
+      active: true,
+      scope: typeof claims.scope === 'string' ? claims.scope : '',
+      client_id: claims.azp,
+      ...(user ? { username: user.username } : {}),
+      token_type: 'Bearer',
+      exp: claims.exp,
+      iat: claims.iat,
+      ...(typeof claims.nbf === 'number' ? { nbf: claims.nbf } : {}),
+      sub: claims.sub,
+      aud: claims.aud,
+      iss: claims.iss,
+      jti: claims.jti,
+    };
+  });
+
+  app.post<{ Params: { realm: string } }>(pattern(revocationPath), { onRequest: realmHook(ctx) }, async (request, reply) => {
+    const realm = realmOf(request);
+    refuseDisabled(realm);
+    const form = readForm(request);
+    const client = presentedClient(request, form);
+    // The public client has no secret: it may revoke its own (end users') tokens, like Keycloak.
+    if (client.clientId !== PUBLIC_CLIENT_ID) await authenticateApiKey(ctx, request, realm, client);
+    if (!form.token) throw new ServiceError(400, 'invalid_request', 'Missing form parameter: token.');
+    const claims = await activeClaims(ctx, realm, form.token);
+    // RFC 7009 §2.2: an invalid, expired or already revoked token is not an error.
+    if (claims) {
+      if (claims.azp !== client.clientId) {
+        throw new ServiceError(400, 'unauthorized_client', 'The token was issued to another client.');
+      }
+      await ctx.revocations.revoke(realm.name, claims.jti, claims.exp * 1000);
+    }
+    return reply.status(200).send();
+  });
+}

@@ -1,0 +1,99 @@
+/**
+ * The real service's other operations: every path of the vendor's published API (the `openapi.yaml`
+ * of p2-inc/phasetwo-docs, paths relative to `/realms`) that this service does not implement.
+ * Each answers every method with 404 `operation_not_supported`, so that a client written for the
+ * real service learns that the operation is missing here, instead of `GET /orgs/export` being read
+ * as "organization `export` does not exist" or `PUT /orgs/config` as an update of organization
+ * `config`. 404, not 501: nothing failed, the resource simply does not exist on this service.
+ *
+ * The answer comes before any realm or token check: it does not depend on either.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sendError, ServiceError } from '../errors';
+
+/**
+ * Literal path segments right after `/realms/{realm}/orgs/` that name an operation of the real
+ * service, not an organization (besides `me` and `count`, which this service implements).
+ */
+export const UNSUPPORTED_ORGS_SEGMENTS: readonly string[] = ['export', 'import', 'config'];
+
+/**
+ * The vendor spec's paths (under `/realms`) that this service does not implement, in the router's
+ * syntax. Implemented ones (organizations, count, me, members, member count and check/add/remove,
+ * portal link) are the other route files.
+ */
+export const UNSUPPORTED_PATHS: readonly string[] = [
+  // Organizations: bulk export/import and the realm's organization settings.
+  ...UNSUPPORTED_ORGS_SEGMENTS.map((segment) => `/:realm/orgs/${segment}`),
+  // Invitations of the caller.
+  '/:realm/orgs/me/invitations',
+  '/:realm/orgs/me/invitations/:invitationId',
+  // Domains and their verification.
+  '/:realm/orgs/:orgId/domains',
+  '/:realm/orgs/:orgId/domains/:domainName',
+  '/:realm/orgs/:orgId/domains/:domainName/verify',
+  // Member attributes.
+  '/:realm/orgs/:orgId/members/:userId/attributes',
+  // Invitations.
+  '/:realm/orgs/:orgId/invitations',
+  '/:realm/orgs/:orgId/invitations/count',
+  '/:realm/orgs/:orgId/invitations/:invitationId',
+  '/:realm/orgs/:orgId/invitations/:invitationId/resend-email',
+  // Roles.
+  '/:realm/orgs/:orgId/roles',
+  '/:realm/orgs/:orgId/roles/:name',
+  '/:realm/orgs/:orgId/roles/:name/users',
+  '/:realm/orgs/:orgId/roles/:name/users/:userId',
+  // Identity providers.
+  '/:realm/orgs/:orgId/idps',
+  '/:realm/orgs/:orgId/idps/import-config',
+  '/:realm/orgs/:orgId/idps/link',
+  '/:realm/orgs/:orgId/idps/:alias',
+  '/:realm/orgs/:orgId/idps/:alias/unlink',
+  '/:realm/orgs/:orgId/idps/:alias/mappers',
+  '/:realm/orgs/:orgId/idps/:alias/mappers/:id',
+  // SCIM.
+  '/:realm/orgs/:orgId/scim',
+  // A user's organizations and roles, active organization.
+  '/:realm/users/:userId/orgs',
+  '/:realm/users/:userId/orgs/:orgId/roles',
+  '/:realm/users/switch-organization',
+  '/:realm/users/active-organization',
+  // Realm extensions: events, attributes, webhooks, magic links.
+  '/:realm/events',
+  '/:realm/attributes',
+  '/:realm/attributes/:attributeKey',
+  '/:realm/webhooks',
+  '/:realm/webhooks/count',
+  '/:realm/webhooks/:webhookId',
+  '/:realm/webhooks/:webhookId/secret',
+  '/:realm/webhooks/:webhookId/sends',
+  '/:realm/webhooks/:webhookId/sends/:sendId',
+  '/:realm/webhooks/:webhookId/sends/:sendId/resend',
+  '/:realm/webhooks/payload/:type/:kid',
+  '/:realm/webhooks/sends/:type/:kid',
+  '/:realm/magic-link',
+].map((path) => `/realms${path}`);
+
+/** Every method, so that no method of these paths falls through to an `/orgs/{orgId}` route (HEAD comes with GET). */
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/** The answer of an operation this service does not implement. */
+function notSupported(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const path = request.url.split('?')[0];
+  return sendError(
+    reply,
+    new ServiceError(
+      404,
+      'operation_not_supported',
+      `${request.method} ${path} is an operation of the hosted service's API that this service does not offer.`,
+    ),
+  );
+}
+
+/** Registers the not-supported answer on every path of {@link UNSUPPORTED_PATHS}. */
+export async function unsupportedRoutes(app: FastifyInstance): Promise<void> {
+  for (const url of UNSUPPORTED_PATHS) {
+    app.route({ method: METHODS, url, handler: async (request, reply) => notSupported(request, reply) });
+  }
+}

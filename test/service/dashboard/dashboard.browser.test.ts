@@ -1,0 +1,239 @@
+/**
+ * The dashboard end to end in a real browser: Debian's headless Chromium (`/usr/bin/chromium`,
+ * installed by .ci/run) driven by playwright-core, against the real service on port 0 with a real
+ * SQLite file. Signs in through the authorization code flow, creates an API key and reads its
+ * secret from the page, uses it with the SDK, revokes it, adds a member, changes realm settings,
+ * and checks the refusals: a forged CSRF request, a non-administrator. Every page is saved as a
+ * screenshot under test-artifacts/dashboard/ (git-ignored).
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { memberPath, tokenPath } from '../../../src/api';
+import { ClientCredentialsTokenSource, OrgAdminClient } from '../../../src/client';
+import { createTestRealm, getToken, startTestService, type TestService } from '../../helpers/service';
+import { call } from '../support';
+
+jest.setTimeout(60_000);
+
+const SCREENSHOTS = join(__dirname, '..', '..', '..', 'test-artifacts', 'dashboard');
+/** Flags that keep Chromium from reaching out to the internet (refused here) or touching the host. */
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+let svc: TestService;
+let profile: string;
+let context: BrowserContext;
+let page: Page;
+let dashboard: string;
+
+const shot = (name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+
+beforeAll(async () => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  svc = await startTestService();
+  await svc.admin.createRealm('acme');
+  await svc.admin.createUser('acme', { username: 'ada', password: 'ada-pw', realmAdmin: true });
+  await svc.admin.createUser('acme', { username: 'bob', password: 'bob-pw' });
+  await svc.admin.createUser('acme', { username: 'carol', email: 'carol@example.com' });
+  dashboard = `${svc.baseUrl}/realms/acme/dashboard`;
+  profile = mkdtempSync(join(tmpdir(), 'orgadmin-chromium-'));
+  context = await chromium.launchPersistentContext(profile, { executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: svc.baseUrl });
+  page = context.pages()[0] ?? (await context.newPage());
+  // Revoke and remove ask for confirmation: the user says yes.
+  page.on('dialog', (dialog) => void dialog.accept());
+});
+
+afterAll(async () => {
+  await context?.close();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+  await svc?.close();
+});
+
+it('starts the code flow for a visitor without a session and signs an administrator in', async () => {
+  await page.goto(dashboard);
+  expect(page.url()).toContain('/realms/acme/protocol/openid-connect/auth?client_id=orgadmin-dashboard');
+  expect(page.url()).toContain('code_challenge_method=S256');
+  await shot('01-login');
+  await page.fill('#username', 'ada');
+  await page.fill('#password', 'ada-pw');
+  await Promise.all([page.waitForURL(`${dashboard}/api-keys`), page.click('#sign-in')]);
+  expect(await page.textContent('#signed-in-as')).toBe('ada');
+  await shot('02-api-keys-empty');
+  const cookies = await context.cookies();
+  expect(cookies.find((cookie) => cookie.name === 'orgadmin_session')).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/realms/acme/' });
+});
+
+it('creates an API key, shows its secret once, and the secret works with the SDK until the key is revoked', async () => {
+  await page.fill('#key-name', 'ci-pipeline');
+  for (const permission of ['view-organizations', 'manage-organizations', 'create-organization']) await page.check(`#new-${permission}`);
+  await page.click('#create-api-key');
+  await page.waitForSelector('#client-secret');
+  await shot('03-api-key-created');
+  const clientId = (await page.textContent('#client-id'))!;
+  const clientSecret = (await page.textContent('#client-secret'))!;
+  expect(await page.textContent('.warning')).toContain('it will not be shown again');
+  await page.click('button[data-copy="client-secret"]');
+  // Runs in the page (a browser), hence globalThis rather than the DOM typings this project does not load.
+  expect(await page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText())).toBe(clientSecret);
+
+  const sdk = new OrgAdminClient({
+    baseUrl: svc.baseUrl,
+    realm: 'acme',
+    tokenSource: new ClientCredentialsTokenSource({ baseUrl: svc.baseUrl, clientId, clientSecret, maxRetries: 0 }),
+  });
+  const orgId = await sdk.createOrganization({ name: 'made-with-dashboard-key', domains: ['dash.example.com'] });
+  expect((await svc.store.getOrganization('acme', orgId))?.name).toBe('made-with-dashboard-key');
+
+  // The secret is not on the list page, nor anywhere after this one page.
+  await page.click('#back-to-api-keys');
+  const row = page.locator(`tr[data-client-id="${clientId}"]`);
+  expect(await row.textContent()).toContain('ci-pipeline');
+  expect(await page.content()).not.toContain(clientSecret);
+  expect(await row.locator('td').nth(4).textContent()).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/); // last used
+  await shot('04-api-keys-list');
+
+  await row.locator('button', { hasText: 'Revoke' }).click();
+  await page.waitForSelector('.notice');
+  expect(await row.locator('td').nth(5).textContent()).toMatch(/^Revoked/);
+  const refused = await fetch(`${svc.baseUrl}${tokenPath('acme')}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }).toString(),
+  });
+  expect(refused.status).toBe(401);
+  expect(((await refused.json()) as { error: string }).error).toBe('invalid_client');
+  await shot('05-api-key-revoked');
+});
+
+it('changes the permissions of a key and rotates its secret', async () => {
+  const key = await svc.admin.createApiKey('acme', { name: 'reader', permissions: ['view-organizations'] });
+  await page.reload();
+  const row = page.locator(`tr[data-client-id="${key.clientId}"]`);
+  await row.locator(`input[value="view-users"]`).check();
+  await row.locator('button', { hasText: 'Save permissions' }).click();
+  await page.waitForSelector('.notice');
+  expect((await svc.store.getApiKey(key.clientId))?.permissions).toEqual(['view-organizations', 'view-users']);
+  await page.locator(`tr[data-client-id="${key.clientId}"] button`, { hasText: 'Rotate secret' }).click();
+  await page.waitForSelector('#client-secret');
+  const rotated = (await page.textContent('#client-secret'))!;
+  expect(rotated).not.toBe(key.clientSecret);
+  await expect(getToken(svc, 'acme', key.clientId, key.clientSecret)).rejects.toThrow(/401/);
+  expect(await getToken(svc, 'acme', key.clientId, rotated)).toMatch(/^ey/);
+});
+
+it('lists, searches, creates and disables users', async () => {
+  await page.goto(`${dashboard}/users`);
+  // ada, bob, carol and the default admin user of the organization made with the SDK above.
+  expect(await page.locator('#users tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-username')))).toEqual([
+    'ada',
+    'bob',
+    'carol',
+    expect.stringMatching(/^org-admin-/),
+  ]);
+  await page.fill('#new-username', 'dave');
+  await page.fill('#new-email', 'dave@example.com');
+  await page.click('#create-user-button');
+  await page.waitForSelector('.notice');
+  await page.fill('#user-search', 'dave');
+  await Promise.all([page.waitForURL(/search=dave/), page.click('form[method="get"] button')]);
+  expect(await page.locator('#users tbody tr').count()).toBe(1);
+  await shot('06-users');
+  await page.locator('tr[data-username="dave"] button', { hasText: 'Disable' }).click();
+  await page.waitForSelector('.notice');
+  expect((await svc.admin.getUserInfo('acme', 'dave'))?.enabled).toBe(false);
+  expect((await svc.admin.getUserInfo('acme', 'dave'))?.hasPassword).toBe(false);
+});
+
+it('shows organizations with search and paging, adds a member (the membership check answers 204) and creates a portal link', async () => {
+  const admin = await createTestRealm(svc, 'acme');
+  const token = await getToken(svc, 'acme', admin.clientId, admin.clientSecret);
+  for (let i = 0; i < 21; i += 1) {
+    await call(svc, { method: 'POST', url: '/realms/acme/orgs', token, payload: { name: `team-${String(i).padStart(2, '0')}`, domains: [] } });
+  }
+  await page.goto(`${dashboard}/organizations`);
+  expect(await page.locator('#organizations tbody tr').count()).toBe(20);
+  await page.click('#next-page');
+  await page.waitForURL(/first=20/);
+  expect(await page.locator('#organizations tbody tr').count()).toBe(2);
+  await page.fill('#org-search', 'made-with');
+  await Promise.all([page.waitForURL(/search=made-with/), page.click('form[method="get"] button')]);
+  await shot('07-organizations');
+  await page.click('text=made-with-dashboard-key');
+  await page.waitForSelector('#organization-fields');
+  expect(await page.textContent('#organization-fields')).toContain('dash.example.com');
+
+  await page.fill('#member-username', 'carol');
+  await page.click('#add-member-button');
+  await page.waitForSelector('.notice');
+  expect(await page.textContent('#members')).toContain('carol@example.com');
+  const orgId = page.url().split('/organizations/')[1].split('?')[0];
+  const carol = (await svc.admin.findUserByUsername('acme', 'carol'))!;
+  expect((await call(svc, { method: 'GET', url: memberPath('acme', orgId, carol.id), token })).status).toBe(204);
+
+  await page.click('#create-portal-link-button');
+  await page.waitForSelector('#portal-link');
+  expect(await page.textContent('#portal-link')).toContain('/portal');
+  await shot('08-organization');
+
+  await page.locator('tr[data-username="carol"] button', { hasText: 'Remove' }).click();
+  await page.waitForSelector('.notice');
+  expect((await call(svc, { method: 'GET', url: memberPath('acme', orgId, carol.id), token })).status).toBe(404);
+});
+
+it('changes the realm settings', async () => {
+  await page.goto(`${dashboard}/settings`);
+  await page.fill('#token-lifetime', '600');
+  await page.uncheck('#create-admin-user');
+  await page.click('#save-settings');
+  await page.waitForSelector('.notice');
+  await shot('09-settings');
+  expect(await svc.admin.getRealm('acme')).toMatchObject({ tokenLifetimeSeconds: 600, createAdminUser: false });
+});
+
+it('refuses forged CSRF requests and changes nothing', async () => {
+  await page.goto(`${dashboard}/users`);
+  const forged = await page.evaluate(async (url) => {
+    const answer = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'username=eve&_csrf=forged-token',
+    });
+    return answer.status;
+  }, `${dashboard}/users`);
+  expect(forged).toBe(403);
+  // With the session cookie but no token at all (what a cross-site form would send).
+  const missing = await context.request.post(`${dashboard}/users`, { form: { username: 'eve' } });
+  expect(missing.status()).toBe(403);
+  // The right token from a foreign origin.
+  const csrf = await page.getAttribute('#create-user input[name="_csrf"]', 'value');
+  const foreign = await context.request.post(`${dashboard}/users`, { form: { username: 'eve', _csrf: csrf! }, headers: { origin: 'https://evil.example' } });
+  expect(foreign.status()).toBe(403);
+  expect(await svc.admin.getUserInfo('acme', 'eve')).toBeUndefined();
+});
+
+it('signs out, and refuses a user who is not an administrator', async () => {
+  await page.click('#sign-out');
+  await page.waitForSelector('#sign-in-again');
+  await shot('10-signed-out');
+  await page.goto(`${dashboard}/api-keys`);
+  await page.waitForSelector('#username');
+  await page.fill('#username', 'bob');
+  await page.fill('#password', 'bob-pw');
+  await page.click('#sign-in');
+  await page.waitForSelector('text=Not an administrator');
+  expect(await page.textContent('[role="alert"]')).toContain('You are signed in as bob, who is not an administrator of realm acme.');
+  await shot('11-not-an-administrator');
+  const direct = await context.request.get(`${dashboard}/users`, { maxRedirects: 0 });
+  expect(direct.status()).toBe(403);
+});
