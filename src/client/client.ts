@@ -1,13 +1,24 @@
 /**
  * {@link OrgAdminClient}: one method per operation of the Organization Administration Service
  * (SERVICE_API.md), typed with the representations of `src/api`. Methods build the path and
- * query, hand the request to the pipeline of `./http` (token, timeout, retries, typed errors) and
- * read the answer.
+ * query, send the request through the client's dispatcher, onto which `./http` composed the
+ * interceptors (retries, token, timeout), and read the answer; `./http` maps error answers to the
+ * typed errors.
  */
 import { Agent, type Dispatcher } from 'undici';
+import type { TSchema } from '@sinclair/typebox';
 import {
+  CountSchema,
   MEMBERS_PAGE,
+  MemberInfoSchema,
+  MemberListSchema,
+  dropNullFields,
+  memberFromWire,
   ORGS_PAGE,
+  OrganizationListSchema,
+  OrganizationSchema,
+  organizationFromWire,
+  PortalLinkSchema,
   memberPath,
   membersCountPath,
   membersPath,
@@ -25,7 +36,10 @@ import {
   type PortalLink,
 } from '../api';
 import { NotFoundError, UnexpectedResponseError } from './errors';
-import { defaultSleep, RequestPipeline, type ApiRequest, type ApiResponse, type SleepFunction } from './http';
+import { composeApiDispatcher, sendApiRequest, type ApiEndpoint, type ApiRequest, type ApiResponse } from './http';
+import { DEFAULT_RETRY_SETTINGS } from './retry-policy';
+import { defaultSleep, type SleepFunction } from './transport';
+import { checkAnswer } from './response-checks';
 import type { TokenSource } from './token-source';
 
 /** Per-call options of every {@link OrgAdminClient} method. */
@@ -49,7 +63,7 @@ export interface OrgAdminClientOptions {
   tokenSource: TokenSource;
   /** Sends the requests (a `MockAgent` in tests). @default a private keep-alive undici `Agent` */
   dispatcher?: Dispatcher;
-  /** Limit of one attempt (token, headers and body), in milliseconds. @default 30000 */
+  /** Limit of one attempt (headers and body), in milliseconds; a token request has the token source's own limit. @default 30000 */
   timeoutMs?: number;
   /** Retries of an idempotent request after a 429, 502, 503, 504 or network error. @default 3 */
   maxRetries?: number;
@@ -177,7 +191,9 @@ export class OrgAdminClient {
   readonly baseUrl: string;
   /** The realm every call uses unless its options name another. */
   readonly realm: string;
-  private readonly pipeline: RequestPipeline;
+  /** The dispatcher with the SDK's interceptors composed onto it. */
+  private readonly dispatcher: Dispatcher;
+  private readonly endpoint: ApiEndpoint;
   /** Our own agent, closed by {@link close}; undefined when the caller passed a dispatcher. */
   private readonly ownAgent: Agent | undefined;
 
@@ -209,15 +225,17 @@ export class OrgAdminClient {
     this.baseUrl = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
     this.realm = realm;
     this.ownAgent = options.dispatcher ? undefined : new Agent({ keepAliveTimeout: 10_000 });
-    this.pipeline = new RequestPipeline({
-      baseUrl: this.baseUrl,
-      tokenSource: options.tokenSource,
-      dispatcher: options.dispatcher ?? this.ownAgent!,
-      timeoutMs: options.timeoutMs ?? 30_000,
-      maxRetries: options.maxRetries ?? 3,
-      retryBaseDelayMs: options.retryBaseDelayMs ?? 250,
-      retryMaxDelayMs: options.retryMaxDelayMs ?? 10_000,
+    this.endpoint = {
+      origin: url.origin,
+      prefix: url.pathname.replace(/\/+$/, ''),
       userAgent: options.userAgent ?? `orgadmin-client (node ${process.version})`,
+    };
+    this.dispatcher = composeApiDispatcher(options.dispatcher ?? this.ownAgent!, {
+      tokenSource: options.tokenSource,
+      timeoutMs: options.timeoutMs ?? 30_000,
+      maxRetries: options.maxRetries ?? DEFAULT_RETRY_SETTINGS.maxRetries,
+      retryBaseDelayMs: options.retryBaseDelayMs ?? DEFAULT_RETRY_SETTINGS.retryBaseDelayMs,
+      retryMaxDelayMs: options.retryMaxDelayMs ?? DEFAULT_RETRY_SETTINGS.retryMaxDelayMs,
       sleep: options.sleep ?? defaultSleep,
       random: options.random ?? Math.random,
     });
@@ -235,7 +253,7 @@ export class OrgAdminClient {
       realm,
       signal: options?.signal,
     });
-    return expectArray<Organization>(response, 'GET', orgsPath(realm));
+    return readAnswer(response, 'GET', orgsPath(realm), OrganizationListSchema, 'a JSON array of organizations').map(organizationFromWire);
   }
 
   /** Every organization matching the query: pages of 100 until a short page. */
@@ -261,18 +279,24 @@ export class OrgAdminClient {
       realm,
       signal: options?.signal,
     });
-    return expectCount(response, 'GET', path);
+    return readAnswer(response, 'GET', path, CountSchema, 'a non-negative integer');
   }
 
   /**
    * "Create a new organization". Returns the new organization's id, read from `Location`.
-   * Never retried once sent (a retry could create it twice); see `./http`.
+   *
+   * With a client-chosen `input.id` the create is repeatable: a timeout or a dropped connection is
+   * retried, and a retry that meets the first attempt's organization is answered 409 for that id
+   * (check with {@link getOrganization} whether it is yours). Without an id, only answers that
+   * prove the service did nothing (429, 503 with `Retry-After`, a refused connection) are retried,
+   * since a retry could create the organization twice; see `./retry-policy`.
    */
   async createOrganization(input: OrganizationInput, options?: RequestOptions): Promise<string> {
     if (typeof input !== 'object' || input === null) throw new TypeError('createOrganization: input must be an object');
     const realm = this.realmOf(options);
     const path = orgsPath(realm);
-    const response = await this.send({ method: 'POST', path, json: input, realm, signal: options?.signal });
+    const repeatable = typeof input.id === 'string' && input.id !== '';
+    const response = await this.send({ method: 'POST', path, json: input, realm, signal: options?.signal, repeatable });
     return idFromLocation(response, 'POST', path);
   }
 
@@ -282,7 +306,7 @@ export class OrgAdminClient {
     const realm = this.realmOf(options);
     const path = orgPath(realm, orgId);
     const response = await this.send({ method: 'GET', path, realm, signal: options?.signal });
-    return expectObject<Organization>(response, 'GET', path);
+    return organizationFromWire(readAnswer(response, 'GET', path, OrganizationSchema, 'an organization'));
   }
 
   /**
@@ -319,7 +343,7 @@ export class OrgAdminClient {
       realm,
       signal: options?.signal,
     });
-    return expectObject<PortalLink>(response, 'POST', path);
+    return readAnswer(response, 'POST', path, PortalLinkSchema, 'a portal link');
   }
 
   /** "Get member info": the organizations the token's subject belongs to, keyed by id. */
@@ -327,7 +351,7 @@ export class OrgAdminClient {
     const realm = this.realmOf(options);
     const path = orgsMePath(realm);
     const response = await this.send({ method: 'GET', path, realm, signal: options?.signal });
-    return expectObject<MemberInfo>(response, 'GET', path);
+    return readAnswer(response, 'GET', path, MemberInfoSchema, 'an object of organizations keyed by id');
   }
 
   /** "Get organization memberships": one page, in membership order. */
@@ -350,7 +374,7 @@ export class OrgAdminClient {
       realm,
       signal: options?.signal,
     });
-    return expectArray<Member>(response, 'GET', path);
+    return readAnswer(response, 'GET', path, MemberListSchema, 'a JSON array of members').map(memberFromWire);
   }
 
   /** Every member of the organization: pages of `pageSize` (default 100, at most 1000) until a short page. */
@@ -379,7 +403,7 @@ export class OrgAdminClient {
       realm,
       signal: options?.signal,
     });
-    return expectCount(response, 'GET', path);
+    return readAnswer(response, 'GET', path, CountSchema, 'a non-negative integer');
   }
 
   /**
@@ -439,7 +463,7 @@ export class OrgAdminClient {
       realm,
       signal: options?.signal,
     });
-    return expectArray<Member>(response, 'GET', path);
+    return readAnswer(response, 'GET', path, MemberListSchema, 'a JSON array of members').map(memberFromWire);
   }
 
   /** Closes the client's own connection pool. A dispatcher passed in is left open (it is the caller's). */
@@ -454,7 +478,7 @@ export class OrgAdminClient {
   }
 
   private send(request: ApiRequest): Promise<ApiResponse> {
-    return this.pipeline.send(request);
+    return sendApiRequest(this.dispatcher, this.endpoint, request);
   }
 }
 
@@ -500,28 +524,13 @@ function parseJson(response: ApiResponse, method: string, path: string): unknown
   }
 }
 
-function expectArray<T>(response: ApiResponse, method: string, path: string): T[] {
-  const body = parseJson(response, method, path);
-  if (!Array.isArray(body)) {
-    throw new UnexpectedResponseError({ status: response.status, method, path, reason: 'expected a JSON array' });
-  }
-  return body as T[];
-}
-
-function expectObject<T>(response: ApiResponse, method: string, path: string): T {
-  const body = parseJson(response, method, path);
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new UnexpectedResponseError({ status: response.status, method, path, reason: 'expected a JSON object' });
-  }
-  return body as T;
-}
-
-function expectCount(response: ApiResponse, method: string, path: string): number {
-  const body = parseJson(response, method, path);
-  if (typeof body !== 'number' || !Number.isInteger(body) || body < 0) {
-    throw new UnexpectedResponseError({ status: response.status, method, path, reason: 'expected a non-negative integer' });
-  }
-  return body;
+/**
+ * The answer's body, parsed and checked against its response schema (the one the service
+ * declares), typed by it. Empty fields sent as `null` instead of left out are accepted (a tolerant
+ * reader). @throws UnexpectedResponseError when it is not JSON or does not match
+ */
+function readAnswer<S extends TSchema>(response: ApiResponse, method: string, path: string, schema: S, what: string) {
+  return checkAnswer(schema, dropNullFields(parseJson(response, method, path)), what, { status: response.status, method, path });
 }
 
 /** The new resource's id: the last path segment of `Location` (`…/orgs/{id}`), decoded. */

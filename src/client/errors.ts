@@ -33,11 +33,40 @@ export class OrgAdminError extends Error {
    * @param code the stable code of the concrete error
    * @param options `cause`: the lower-level error, when there is one
    */
+  /**
+   * What each attempt of the request got, oldest first (`HTTP 503`, `timed out after 2000 ms`),
+   * and why no further attempt was made. Set by the SDK when the request failed; the number of
+   * entries is the number of attempts actually sent.
+   */
+  attempts?: AttemptLog;
+
   constructor(message: string, code: OrgAdminErrorCode, options?: { cause?: unknown }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'OrgAdminError';
     this.code = code;
   }
+}
+
+/** The attempts of one failed request. */
+export interface AttemptLog {
+  /** One line per attempt sent, oldest first. */
+  readonly outcomes: readonly string[];
+  /** Why no further attempt was made (empty when the retry limit was reached). */
+  readonly stoppedBecause: string;
+}
+
+/**
+ * Records on `error` what each attempt got and appends a summary to its message, e.g.
+ * `… (3 attempts: HTTP 503; timed out after 2000 ms; HTTP 502; gave up after 3 attempts)`.
+ * A single attempt adds only the reason it was not retried.
+ */
+export function recordAttempts<T extends OrgAdminError>(error: T, log: AttemptLog): T {
+  error.attempts = log;
+  const count = log.outcomes.length;
+  const parts = count > 1 ? [`${count} attempts: ${log.outcomes.join('; ')}`] : [];
+  if (log.stoppedBecause) parts.push(log.stoppedBecause);
+  if (parts.length > 0) error.message = `${error.message} (${parts.join('; ')})`;
+  return error;
 }
 
 /** True when `e` is one of the SDK's errors (any subclass of {@link OrgAdminError}). */
@@ -244,7 +273,10 @@ export class TokenError extends OrgAdminError {
   }
 }
 
-/** The request did not finish within the configured time (`timeoutMs`). Not retried. */
+/**
+ * The request did not finish within the configured time (`timeoutMs`), on every attempt it was
+ * allowed (a timeout is retried only for requests that are safe to repeat).
+ */
 export class TimeoutError extends OrgAdminError {
   /** The request method. */
   readonly method: string;

@@ -2,15 +2,22 @@
  * Where the SDK gets bearer tokens. {@link ClientCredentialsTokenSource} runs the OAuth 2.0
  * client-credentials grant (RFC 6749 §4.4) against a realm's token endpoint, caches the token per
  * realm until shortly before it expires, and lets only one token request per realm be in flight:
- * a hundred concurrent API calls cost one token request. {@link StaticTokenSource} hands out a
- * token you already have.
+ * a hundred concurrent API calls cost one token request. Its token requests go through the same
+ * retry and timeout interceptors as API requests (`./interceptors/`), composed onto its own
+ * dispatcher, so the retries happen inside the single flight. {@link StaticTokenSource} hands out
+ * a token you already have.
  */
 import { getGlobalDispatcher, type Dispatcher } from 'undici';
 import { tokenPath } from '../api';
+import { redactKnownSecrets } from '../api/redaction';
 import { OrgAdminError, TokenError } from './errors';
-import { parseRetryAfter, readErrorBody, toTransportError } from './http';
+import { newRequestRecord, sendRecorded, withAttemptLog } from './interceptors/request-record';
+import { retryInterceptor, type RetryInterceptorSettings } from './interceptors/retry';
+import { timeoutInterceptor } from './interceptors/timeout';
+import { DEFAULT_RETRY_SETTINGS } from './retry-policy';
+import { defaultSleep, parseRetryAfter, readErrorBody, type SleepFunction } from './transport';
 
-/** Supplies access tokens per realm; the request pipeline asks before every attempt. */
+/** Supplies access tokens per realm; the auth interceptor asks before every attempt. */
 export interface TokenSource {
   /**
    * A valid access token for `realm`. Cheap when cached. Rejects with a {@link TokenError} when
@@ -43,6 +50,20 @@ export interface ClientCredentialsTokenSourceOptions {
   timeoutMs?: number;
   /** The clock, in milliseconds since the epoch (tests move it). @default Date.now */
   now?: () => number;
+  /**
+   * Retries of a failed token request, by the SDK's retry policy (`./retry-policy`: 429, 502–504,
+   * timeouts and dropped connections; the token request is repeatable). They happen inside the
+   * single flight, so every call waiting for the token shares them. @default 3
+   */
+  maxRetries?: number;
+  /** First backoff ceiling, in milliseconds. @default 250 */
+  retryBaseDelayMs?: number;
+  /** Cap of every wait, backoff or `Retry-After`, in milliseconds. @default 10000 */
+  retryMaxDelayMs?: number;
+  /** Waits between attempts (tests inject one that records). @default a timer */
+  sleep?: SleepFunction;
+  /** Random source of the jitter, in [0, 1). @default Math.random */
+  random?: () => number;
 }
 
 /** A cached token and when to stop using it. */
@@ -77,8 +98,8 @@ function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Pro
  * with `grant_type=client_credentials`, `client_id` and `client_secret` as form fields.
  *
  * Tokens are cached per realm until `expires_in - refreshSkewSeconds`. Concurrent callers of one
- * realm share one token request (single flight). The token request is not retried here; see the
- * retry policy in `./http`.
+ * realm share one token request (single flight), retries included: a dropped answer is retried
+ * once for all of them, by the policy of `./retry-policy`.
  *
  * @example
  * const tokens = new ClientCredentialsTokenSource({ baseUrl, clientId, clientSecret });
@@ -89,10 +110,13 @@ export class ClientCredentialsTokenSource implements TokenSource {
   readonly #clientSecret: string;
   private readonly baseUrl: URL;
   private readonly clientId: string;
-  private readonly dispatcher: Dispatcher | undefined;
+  private readonly baseDispatcher: Dispatcher | undefined;
+  /** The base dispatcher with the retry and timeout interceptors; composed on first use. */
+  private composed: Dispatcher | undefined;
   private readonly refreshSkewSeconds: number;
   private readonly timeoutMs: number;
   private readonly now: () => number;
+  private readonly retry: RetryInterceptorSettings;
   private readonly cache = new Map<string, CachedToken>();
   private readonly inFlight = new Map<string, Promise<CachedToken>>();
   private requestsSent = 0;
@@ -121,10 +145,21 @@ export class ClientCredentialsTokenSource implements TokenSource {
     this.baseUrl = base;
     this.clientId = options.clientId;
     this.#clientSecret = options.clientSecret;
-    this.dispatcher = options.dispatcher;
+    this.baseDispatcher = options.dispatcher;
     this.refreshSkewSeconds = skew;
     this.timeoutMs = timeoutMs;
     this.now = options.now ?? Date.now;
+    const maxRetries = options.maxRetries ?? DEFAULT_RETRY_SETTINGS.maxRetries;
+    if (!Number.isInteger(maxRetries) || maxRetries < 0) {
+      throw new TypeError(`ClientCredentialsTokenSource: maxRetries must be a whole number >= 0, got ${maxRetries}`);
+    }
+    this.retry = {
+      maxRetries,
+      retryBaseDelayMs: options.retryBaseDelayMs ?? DEFAULT_RETRY_SETTINGS.retryBaseDelayMs,
+      retryMaxDelayMs: options.retryMaxDelayMs ?? DEFAULT_RETRY_SETTINGS.retryMaxDelayMs,
+      random: options.random ?? Math.random,
+      sleep: options.sleep ?? defaultSleep,
+    };
   }
 
   /** How many token requests were sent so far (observability; tests count them). */
@@ -153,7 +188,20 @@ export class ClientCredentialsTokenSource implements TokenSource {
     if (this.cache.get(realm)?.token === token) this.cache.delete(realm);
   }
 
-  /** Sends one token request and caches its answer. */
+  /**
+   * The dispatcher of token requests: retries by the SDK's policy (the token request is
+   * repeatable: a second token is harmless) and a limit per attempt. Composed on first use, so
+   * that undici's global dispatcher is looked up only when a token is needed.
+   */
+  private get dispatcher(): Dispatcher {
+    this.composed ??= (this.baseDispatcher ?? getGlobalDispatcher()).compose(
+      timeoutInterceptor(this.timeoutMs),
+      retryInterceptor(this.retry),
+    );
+    return this.composed;
+  }
+
+  /** Gets a token (retries included) and caches it. Failures carry what every attempt got. */
   private async requestToken(realm: string): Promise<CachedToken> {
     const path = tokenPath(realm);
     const prefix = this.baseUrl.pathname.replace(/\/+$/, '');
@@ -162,40 +210,42 @@ export class ClientCredentialsTokenSource implements TokenSource {
       client_id: this.clientId,
       client_secret: this.#clientSecret,
     });
-    const startedAt = this.now();
-    const timeout = AbortSignal.timeout(this.timeoutMs);
-    this.requestsSent += 1;
-    let status: number;
-    let retryAfter: string | string[] | undefined;
-    let text: string;
-    try {
-      const response = await (this.dispatcher ?? getGlobalDispatcher()).request({
+    let startedAt = this.now();
+    const record = newRequestRecord({
+      method: 'POST',
+      path,
+      repeatable: true,
+      onAttempt: () => {
+        this.requestsSent += 1;
+        // The token's lifetime counts from the attempt that got it.
+        startedAt = this.now();
+      },
+    });
+    const { status, headers, text } = await sendRecorded(
+      this.dispatcher,
+      {
         origin: this.baseUrl.origin,
         path: `${prefix}${path}`,
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
         body: form.toString(),
-        signal: timeout,
-        headersTimeout: this.timeoutMs,
-        bodyTimeout: this.timeoutMs,
-      });
-      status = response.statusCode;
-      retryAfter = response.headers['retry-after'];
-      text = await response.body.text();
-    } catch (error) {
-      throw toTransportError(error, { method: 'POST', path, timeoutMs: this.timeoutMs, timedOut: timeout.aborted });
-    }
+      },
+      record,
+    );
 
     if (status !== 200) {
-      const read = readErrorBody(text);
-      const retryAfterSeconds = parseRetryAfter(retryAfter);
-      throw new TokenError({
+      // Scrubbed before it is read: the excerpt of a non-JSON body is cut to a length, and a cut
+      // made before the scrub could leave a prefix of the secret that no longer matches it.
+      const read = readErrorBody(this.scrub(text) ?? '');
+      const retryAfterSeconds = parseRetryAfter(headers['retry-after']);
+      const error = new TokenError({
         realm,
         status,
-        error: this.scrub(read.error),
-        errorDescription: this.scrub(read.errorDescription),
+        error: read.error,
+        errorDescription: read.errorDescription,
         ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
       });
+      throw withAttemptLog(error, record);
     }
     const parsed = this.parseTokenResponse(realm, text);
     if (parsed instanceof OrgAdminError) throw parsed;
@@ -226,14 +276,9 @@ export class ClientCredentialsTokenSource implements TokenSource {
     return { token, expiresIn };
   }
 
-  /**
-   * Removes the secret from text the server sent back, in case it echoed the form: as sent
-   * (form-encoded, where `+`, `/`, `=` and the like are escaped) as well as decoded.
-   */
+  /** Removes the secret from text the server sent back, in case it echoed the form (raw or form-encoded). */
   private scrub(text: string | undefined): string | undefined {
-    if (text === undefined) return undefined;
-    const encoded = new URLSearchParams({ s: this.#clientSecret }).toString().slice('s='.length);
-    return text.split(this.#clientSecret).join('[redacted]').split(encoded).join('[redacted]');
+    return text === undefined ? undefined : redactKnownSecrets(text, [this.#clientSecret]);
   }
 }
 

@@ -112,7 +112,8 @@ describe('OrgAdminClient against the real service', () => {
 
     const members = await client.listMembers(id, { excludeAdminAccounts: true, includeOrgs: true });
     expect(members.map((m) => m.username)).toEqual(['ann', 'bob']);
-    expect(members[0]!.organizations).toEqual([id]);
+    // Organization id → roles (none: the service has no organization roles).
+    expect(members[0]!.organizations).toEqual({ [id]: [] });
     expect((await client.listMembers(id, { search: 'ann@' })).map((m) => m.id)).toEqual([ann.id]);
     const everyone = await client.listAllMembers(id, { pageSize: 1 });
     expect(everyone.map((m) => m.username).sort()).toEqual(['ann', 'bob', orgAdminUsername(id)].sort());

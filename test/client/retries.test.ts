@@ -8,7 +8,8 @@ import {
   TimeoutError,
   UnauthorizedError,
 } from '../../src/client';
-import { backoffDelay, parseRetryAfter } from '../../src/client/http';
+import { parseRetryAfter } from '../../src/client/transport';
+import { backoffDelay } from '../../src/client/retry-policy';
 import { BASE_URL, errorBody, JSON_HEADERS, mockSetup, org, replyToken, systemError, type MockSetup } from './support';
 
 describe('request pipeline retries', () => {
@@ -306,16 +307,96 @@ describe('request pipeline retries', () => {
     expect(setup.apiCalls()).toHaveLength(1);
   });
 
-  it('throws TimeoutError when the service does not answer within timeoutMs, without retrying', async () => {
-    setup = mockSetup({ timeoutMs: 40 });
+  it('retries a GET that timed out, and says so when every attempt timed out', async () => {
+    setup = mockSetup({ timeoutMs: 40, maxRetries: 1 });
     replyToken(setup.pool);
-    setup.pool.intercept({ path: orgPath('acme', 'o1') }).reply(200, org('o1'), JSON_HEADERS).delay(400);
+    setup.pool.intercept({ path: orgPath('acme', 'o1') }).reply(200, org('o1'), JSON_HEADERS).delay(400).times(2);
 
-    const error = await setup.client.getOrganization('o1').catch((e: unknown) => e);
+    const error = (await setup.client.getOrganization('o1').catch((e: unknown) => e)) as TimeoutError;
 
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toMatchObject({ code: 'ORGADMIN_TIMEOUT', method: 'GET', path: orgPath('acme', 'o1'), timeoutMs: 40 });
+    expect(setup.apiCalls()).toHaveLength(2);
+    expect(error.attempts?.outcomes).toEqual(['timed out after 40 ms', 'timed out after 40 ms']);
+    expect(error.message).toContain('2 attempts');
+  });
+
+  it('returns the answer of a retry after a GET timed out once', async () => {
+    setup = mockSetup({ timeoutMs: 40 });
+    replyToken(setup.pool);
+    setup.pool.intercept({ path: orgPath('acme', 'o1') }).reply(200, org('o1'), JSON_HEADERS).delay(400);
+    setup.pool.intercept({ path: orgPath('acme', 'o1') }).reply(200, org('o1', 'second'), JSON_HEADERS);
+
+    await expect(setup.client.getOrganization('o1')).resolves.toMatchObject({ name: 'second' });
+    expect(setup.apiCalls()).toHaveLength(2);
+  });
+
+  it('retries a POST create after 429: the service did nothing', async () => {
+    setup = mockSetup();
+    replyToken(setup.pool);
+    setup.pool
+      .intercept({ path: orgsPath('acme'), method: 'POST' })
+      .reply(429, errorBody('rate_limited', 'Slow down'), { headers: { 'content-type': 'application/json', 'retry-after': '1' } });
+    setup.pool.intercept({ path: orgsPath('acme'), method: 'POST' }).reply(201, '', { headers: { location: `${BASE_URL}${orgsPath('acme')}/made` } });
+
+    await expect(setup.client.createOrganization({ name: 'globex' })).resolves.toBe('made');
+    expect(setup.apiCalls()).toHaveLength(2);
+    expect(setup.sleeps).toEqual([1000]);
+  });
+
+  it('retries a POST create after 503 with Retry-After, but not after a bare 503', async () => {
+    setup = mockSetup();
+    replyToken(setup.pool);
+    setup.pool
+      .intercept({ path: orgsPath('acme'), method: 'POST' })
+      .reply(503, errorBody('unavailable', 'Maintenance'), { headers: { 'content-type': 'application/json', 'retry-after': '2' } });
+    setup.pool.intercept({ path: orgsPath('acme'), method: 'POST' }).reply(503, errorBody('internal_error', 'Oops'));
+
+    const error = (await setup.client.createOrganization({ name: 'globex' }).catch((e: unknown) => e)) as ServerError;
+
+    expect(error).toBeInstanceOf(ServerError);
+    expect(setup.apiCalls()).toHaveLength(2);
+    expect(error.attempts?.outcomes).toEqual(['HTTP 503 (Retry-After 2 s)', 'HTTP 503']);
+    expect(error.attempts?.stoppedBecause).toMatch(/could do it twice/);
+  });
+
+  it('retries a create that carries a client-chosen id after a timeout and a dropped connection', async () => {
+    setup = mockSetup({ timeoutMs: 40 });
+    replyToken(setup.pool);
+    setup.pool.intercept({ path: orgsPath('acme'), method: 'POST' }).reply(201, '').delay(400);
+    setup.pool.intercept({ path: orgsPath('acme'), method: 'POST' }).replyWithError(systemError('ECONNRESET'));
+    setup.pool.intercept({ path: orgsPath('acme'), method: 'POST' }).reply(201, '', { headers: { location: `${BASE_URL}${orgsPath('acme')}/chosen-id` } });
+
+    await expect(setup.client.createOrganization({ id: 'chosen-id', name: 'globex' })).resolves.toBe('chosen-id');
+    expect(setup.apiCalls()).toHaveLength(3);
+  });
+
+  it('does not retry a create without an id after a timeout, and says why', async () => {
+    setup = mockSetup({ timeoutMs: 40 });
+    replyToken(setup.pool);
+    setup.pool.intercept({ path: orgsPath('acme'), method: 'POST' }).reply(201, '').delay(400);
+
+    const error = (await setup.client.createOrganization({ name: 'globex' }).catch((e: unknown) => e)) as TimeoutError;
+
+    expect(error).toBeInstanceOf(TimeoutError);
     expect(setup.apiCalls()).toHaveLength(1);
+    expect(error.attempts?.outcomes).toEqual(['timed out after 40 ms']);
+    expect(error.message).toContain('not retried: the request may have been carried out');
+  });
+
+  it('counts the attempts it really made in the error, retries and all', async () => {
+    setup = mockSetup({ maxRetries: 3 });
+    replyToken(setup.pool);
+    setup.pool.intercept({ path: orgPath('acme', 'o1') }).reply(503, '');
+    setup.pool.intercept({ path: orgPath('acme', 'o1') }).replyWithError(systemError('ECONNRESET'));
+    setup.pool.intercept({ path: orgPath('acme', 'o1') }).reply(429, '', { headers: { 'retry-after': '1' } });
+    setup.pool.intercept({ path: orgPath('acme', 'o1') }).reply(502, '');
+
+    const error = (await setup.client.getOrganization('o1').catch((e: unknown) => e)) as ServerError;
+
+    expect(setup.apiCalls()).toHaveLength(4);
+    expect(error.attempts?.outcomes).toEqual(['HTTP 503', 'connection failed (ECONNRESET)', 'HTTP 429 (Retry-After 1 s)', 'HTTP 502']);
+    expect(error.attempts?.stoppedBecause).toBe('gave up after 4 attempts (max_retries = 3)');
   });
 
   it("stops waiting between attempts when the caller's signal aborts, with the caller's reason", async () => {

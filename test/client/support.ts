@@ -38,22 +38,31 @@ export function mockSetup(
   agent.disableNetConnect();
   const pool = agent.get(BASE_URL);
   const { now, ...clientOverrides } = overrides;
+  const sleeps: number[] = [];
+  // Client and token source share one retry set-up, as the provider wires them.
+  const retry = {
+    sleep: async (ms: number): Promise<void> => {
+      sleeps.push(ms);
+    },
+    random: () => 0.5,
+    ...('sleep' in clientOverrides ? { sleep: clientOverrides.sleep } : {}),
+    ...(clientOverrides.random ? { random: clientOverrides.random } : {}),
+    ...(clientOverrides.maxRetries !== undefined ? { maxRetries: clientOverrides.maxRetries } : {}),
+    ...(clientOverrides.retryBaseDelayMs !== undefined ? { retryBaseDelayMs: clientOverrides.retryBaseDelayMs } : {}),
+  };
   const tokens = new ClientCredentialsTokenSource({
     baseUrl: BASE_URL,
     clientId: CLIENT_ID,
     clientSecret: CLIENT_SECRET,
     dispatcher: agent,
     ...(now ? { now } : {}),
+    ...retry,
   });
-  const sleeps: number[] = [];
   const client = new OrgAdminClient({
     baseUrl: BASE_URL,
     tokenSource: tokens,
     dispatcher: agent,
-    sleep: async (ms) => {
-      sleeps.push(ms);
-    },
-    random: () => 0.5,
+    ...retry,
     ...clientOverrides,
   });
   const calls = (): MockCallHistoryLog[] => agent.getCallHistory()?.calls() ?? [];
@@ -108,19 +117,22 @@ export function systemError(code: string): Error {
   return Object.assign(new Error(`${code === 'ECONNREFUSED' ? 'connect' : 'read'} ${code}`), { code });
 }
 
-/** A minimal organization representation. */
+/**
+ * An organization representation with every field present, so the wire form and what the SDK
+ * returns are the same object (response-checks.test.ts covers left-out fields).
+ */
 export function org(id: string, name = `org-${id}`): Record<string, unknown> {
-  return { id, name, displayName: null, url: null, domains: [], attributes: {}, realm: 'acme' };
+  return { id, name, displayName: `Org ${id}`, url: `https://${id}.example.com`, domains: [], attributes: {}, realm: 'acme' };
 }
 
-/** A minimal member representation. */
+/** A member representation with every field present (as {@link org}). */
 export function member(id: string): Record<string, unknown> {
   return {
     id,
     username: `user-${id}`,
     email: `${id}@example.com`,
-    firstName: null,
-    lastName: null,
+    firstName: `First ${id}`,
+    lastName: `Last ${id}`,
     emailVerified: true,
     enabled: true,
     createdTimestamp: 1_700_000_000_000,

@@ -14,17 +14,24 @@ describe('ClientCredentialsTokenSource', () => {
   let agent: MockAgent;
   let clock: number;
   const now = (): number => clock;
-  const source = (extra: { refreshSkewSeconds?: number; timeoutMs?: number } = {}): ClientCredentialsTokenSource =>
+  /** Backoff waits the token source asked for (recorded, never slept). */
+  let sleeps: number[] = [];
+  const source = (extra: { refreshSkewSeconds?: number; timeoutMs?: number; maxRetries?: number } = {}): ClientCredentialsTokenSource =>
     new ClientCredentialsTokenSource({
       baseUrl: BASE_URL,
       clientId: CLIENT_ID,
       clientSecret: CLIENT_SECRET,
       dispatcher: agent,
       now,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+      },
+      random: () => 0.5,
       ...extra,
     });
 
   beforeEach(() => {
+    sleeps = [];
     agent = new MockAgent({ enableCallHistory: true });
     agent.disableNetConnect();
     clock = 1_000_000;
@@ -194,11 +201,24 @@ describe('ClientCredentialsTokenSource', () => {
     expect(error.message).not.toContain(encoded.slice('client_secret='.length));
   });
 
+  it('redacts an echoed secret before the excerpt of a non-JSON body is cut, so no prefix survives', async () => {
+    // The secret straddles the 200-character cut of the excerpt.
+    const body = `${'x'.repeat(190)} ${CLIENT_SECRET} and the rest of a proxy's HTML page`;
+    agent.get(BASE_URL).intercept({ path: tokenPath('acme'), method: 'POST' }).reply(400, body, { headers: { 'content-type': 'text/html' } });
+
+    const error = (await source().getToken('acme').catch((e: unknown) => e)) as TokenError;
+
+    expect(error).toBeInstanceOf(TokenError);
+    // The cut falls inside the marker, not inside the secret.
+    expect(error.errorDescription).toMatch(/ \[redacted…$/);
+    expect(JSON.stringify(error)).not.toContain(CLIENT_SECRET.slice(0, 8));
+  });
+
   it('does not cache a failure: the next call asks again', async () => {
     const pool = agent.get(BASE_URL);
     pool.intercept({ path: tokenPath('acme'), method: 'POST' }).reply(503, 'busy');
     replyToken(pool, 'after-outage');
-    const tokens = source();
+    const tokens = source({ maxRetries: 0 });
 
     await expect(tokens.getToken('acme')).rejects.toMatchObject({ code: 'ORGADMIN_TOKEN', status: 503 });
     await expect(tokens.getToken('acme')).resolves.toBe('after-outage');
@@ -217,7 +237,7 @@ describe('ClientCredentialsTokenSource', () => {
   it('turns a refused connection into NetworkError with the cause code', async () => {
     agent.get(BASE_URL).intercept({ path: tokenPath('acme'), method: 'POST' }).replyWithError(systemError('ECONNREFUSED'));
 
-    const error = await source().getToken('acme').catch((e: unknown) => e);
+    const error = await source({ maxRetries: 0 }).getToken('acme').catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(NetworkError);
     expect(error).toMatchObject({ code: 'ORGADMIN_NETWORK', causeCode: 'ECONNREFUSED', method: 'POST', path: tokenPath('acme') });
@@ -230,10 +250,56 @@ describe('ClientCredentialsTokenSource', () => {
       .reply(200, { access_token: 'late', expires_in: 300 }, JSON_HEADERS)
       .delay(300);
 
-    const error = await source({ timeoutMs: 40 }).getToken('acme').catch((e: unknown) => e);
+    const error = await source({ timeoutMs: 40, maxRetries: 0 }).getToken('acme').catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toMatchObject({ code: 'ORGADMIN_TIMEOUT', timeoutMs: 40 });
+  });
+
+  it('retries a dropped token answer once for all the calls waiting for it', async () => {
+    const pool = agent.get(BASE_URL);
+    pool.intercept({ path: tokenPath('acme'), method: 'POST' }).replyWithError(systemError('ECONNRESET'));
+    replyToken(pool, 'second-try');
+    const tokens = source();
+
+    const tokensGot = await Promise.all(Array.from({ length: 20 }, () => tokens.getToken('acme')));
+
+    expect(new Set(tokensGot)).toEqual(new Set(['second-try']));
+    // One failed request and one retry, shared by the 20 callers: not one retry per caller.
+    expect(tokens.tokenRequests).toBe(2);
+    expect(sleeps).toHaveLength(1);
+  });
+
+  it('retries a token request that timed out', async () => {
+    const pool = agent.get(BASE_URL);
+    pool.intercept({ path: tokenPath('acme'), method: 'POST' }).reply(200, { access_token: 'late', expires_in: 300 }, JSON_HEADERS).delay(300);
+    replyToken(pool, 'in-time');
+
+    await expect(source({ timeoutMs: 40 }).getToken('acme')).resolves.toBe('in-time');
+  });
+
+  it('says how many token requests were made and what each got when it gives up', async () => {
+    const pool = agent.get(BASE_URL);
+    pool.intercept({ path: tokenPath('acme'), method: 'POST' }).reply(503, 'busy');
+    pool.intercept({ path: tokenPath('acme'), method: 'POST' }).replyWithError(systemError('ECONNRESET'));
+    pool.intercept({ path: tokenPath('acme'), method: 'POST' }).reply(502, 'bad gateway');
+    const tokens = source({ maxRetries: 2 });
+
+    const error = (await tokens.getToken('acme').catch((e: unknown) => e)) as TokenError;
+
+    expect(error).toBeInstanceOf(TokenError);
+    expect(tokens.tokenRequests).toBe(3);
+    expect(error.attempts?.outcomes).toEqual(['HTTP 503', 'connection failed (ECONNRESET)', 'HTTP 502']);
+    expect(error.message).toContain('3 attempts: HTTP 503; connection failed (ECONNRESET); HTTP 502');
+  });
+
+  it('does not retry a refused client secret', async () => {
+    agent.get(BASE_URL).intercept({ path: tokenPath('acme'), method: 'POST' }).reply(401, { error: 'unauthorized_client', error_description: 'Invalid client secret' }, JSON_HEADERS);
+    const tokens = source();
+
+    await expect(tokens.getToken('acme')).rejects.toMatchObject({ status: 401, error: 'unauthorized_client' });
+    expect(tokens.tokenRequests).toBe(1);
+    expect(sleeps).toEqual([]);
   });
 
   it('lets one waiting caller give up without failing the others that share the request', async () => {

@@ -1,0 +1,107 @@
+/**
+ * The record of one request that travels with it through the interceptors, as the `orgadmin`
+ * field of undici's dispatch options (the way undici's own `dns` interceptor reads `opts.dns`).
+ * The sender creates it and reads it back once the answer or the error arrives: what the retry
+ * and auth interceptors need to know about the request (its realm, whether it is repeatable), and
+ * what they write down about it (the attempt log that errors carry). {@link sendRecorded} is that
+ * round trip, for the API requests (`../http`) and the token requests (`../token-source`) alike.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Dispatcher } from 'undici';
+import { isIdempotent } from '../retry-policy';
+import { OrgAdminError, recordAttempts } from '../errors';
+import { toTransportError } from '../transport';
+
+/** What the interceptors know and write down about one request. */
+export interface RequestRecord {
+  /** The method, as errors name it. */
+  readonly method: string;
+  /** The API path without the base address's prefix or the query, as errors name it. */
+  readonly path: string;
+  /** Whose bearer token the auth interceptor adds; absent for a request without one (the token request). */
+  readonly realm?: string;
+  /** Sending it twice has the effect of sending it once (see `../retry-policy`). */
+  readonly repeatable: boolean;
+  /** Called before every attempt the retry interceptor sends (the token source counts and times them). */
+  readonly onAttempt?: () => void;
+  /** What each failed attempt got, oldest first; interceptors append. */
+  readonly outcomes: string[];
+  /** Why no further attempt was made, once the retry interceptor gave up. */
+  stoppedBecause: string;
+  /** Set by the auth interceptor once it replaced a token a 401 rejected (it does so once per request). */
+  tokenRefreshed: boolean;
+}
+
+/** Dispatch options that carry a {@link RequestRecord}. */
+export type RecordedDispatchOptions = Dispatcher.DispatchOptions & { orgadmin?: RequestRecord };
+
+/** A new record; `repeatable` defaults to whether the method is idempotent. */
+export function newRequestRecord(request: {
+  method: string;
+  path: string;
+  realm?: string;
+  repeatable?: boolean;
+  onAttempt?: () => void;
+}): RequestRecord {
+  return {
+    ...request,
+    repeatable: request.repeatable === true || isIdempotent(request.method),
+    outcomes: [],
+    stoppedBecause: '',
+    tokenRefreshed: false,
+  };
+}
+
+/**
+ * The record of the request `opts` describes. A request dispatched without one (not sent by the
+ * SDK) gets a fresh record, so the interceptors behave the same; nobody reads it back.
+ */
+export function recordOf(opts: Dispatcher.DispatchOptions): RequestRecord {
+  const record = (opts as RecordedDispatchOptions).orgadmin;
+  if (record) return record;
+  const fresh = newRequestRecord({ method: opts.method, path: opts.path });
+  (opts as RecordedDispatchOptions).orgadmin = fresh;
+  return fresh;
+}
+
+/**
+ * `error` with the record's attempt log (see {@link recordAttempts}), when it is an SDK error and
+ * the retry interceptor saw the attempts fail; anything else is returned unchanged.
+ */
+export function withAttemptLog(error: unknown, record: RequestRecord): unknown {
+  if (!(error instanceof OrgAdminError) || record.outcomes.length === 0) return error;
+  return recordAttempts(error, { outcomes: [...record.outcomes], stoppedBecause: record.stoppedBecause });
+}
+
+/** A final answer, body read in full. */
+export interface RecordedAnswer {
+  /** The HTTP status. */
+  status: number;
+  /** Response headers (lower-case names). */
+  headers: IncomingHttpHeaders;
+  /** The body as text ('' when empty). */
+  text: string;
+}
+
+/**
+ * Sends a request with `record` through `dispatcher` (composed with the interceptors) and reads
+ * the final answer, whatever its status. Rejects with the caller's abort reason as is; with an SDK
+ * error that an interceptor passed up as final (the token source's, with its own attempt log) as
+ * is; otherwise with the transport failure as {@link TimeoutError} or {@link NetworkError}
+ * carrying the record's attempt log.
+ */
+export async function sendRecorded(
+  dispatcher: Dispatcher,
+  request: Omit<Dispatcher.RequestOptions, 'signal'> & { signal?: AbortSignal },
+  record: RequestRecord,
+): Promise<RecordedAnswer> {
+  const options: Dispatcher.RequestOptions & RecordedDispatchOptions = { ...request, orgadmin: record };
+  try {
+    const response = await dispatcher.request(options);
+    return { status: response.statusCode, headers: response.headers, text: await response.body.text() };
+  } catch (error) {
+    request.signal?.throwIfAborted();
+    if (error instanceof OrgAdminError) throw error;
+    throw withAttemptLog(toTransportError(error, record), record);
+  }
+}
