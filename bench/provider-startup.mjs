@@ -6,13 +6,15 @@
  *
  * Terraform starts the provider three times per plan or apply, so this time is paid three times.
  *
- * Usage: node bench/provider-startup.mjs [EXECUTABLE...] [--runs N] [--node-arg FLAG]...
- *   With EXECUTABLEs: measures each (the first is the "provider" row), interleaved with
- *   `node -e ''`.
+ * Usage: node bench/provider-startup.mjs [[LABEL=]EXECUTABLE...] [--runs N] [--node-arg FLAG]...
+ *   With EXECUTABLEs: measures each (the first is the "provider" row unless LABEL= names it),
+ *   interleaved with `node -e ''`.
  *   Without: installs dist/provider/terraform-provider-orgadmin.js (built first when missing) into
  *   a temporary filesystem mirror with src/provider/install.ts, as `orgadmin provider install`
  *   does, and measures the installed launcher (with its V8 code cache: what Terraform starts) as
- *   the "provider" row, next to the bundle run directly (no code cache).
+ *   the "provider" row, next to the self-contained executable of this platform when
+ *   `npm run build` built one (dist/provider/executables/<os>_<arch>/), and the bundle run
+ *   directly (no code cache).
  * Every executable is executed directly, as Terraform starts a provider: its own `#!` line picks
  * the interpreter and its flags (the installed launcher's `#!/usr/bin/env -S node --use-openssl-ca`),
  * so what the flags and `/usr/bin/env` cost or save is measured too. With `--node-arg FLAG`, each
@@ -36,7 +38,10 @@ function parseArgs(argv) {
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--runs') runs = Number(argv[++i]);
     else if (argv[i] === '--node-arg') nodeArgs.push(argv[++i]);
-    else executables.push(resolve(argv[i]));
+    else {
+      const labelled = /^([^=/]+)=(.+)$/.exec(argv[i]);
+      executables.push(labelled ? { label: labelled[1], path: resolve(labelled[2]) } : { path: resolve(argv[i]) });
+    }
   }
   return { executables, runs, nodeArgs };
 }
@@ -113,7 +118,9 @@ async function main() {
   try {
     const targets = [];
     if (executables.length > 0) {
-      executables.forEach((path, i) => targets.push({ label: i === 0 ? 'provider, spawn to handshake (TLS)' : `${path}, spawn to handshake`, path }));
+      executables.forEach(({ label, path }, i) =>
+        targets.push({ label: label ?? (i === 0 ? 'provider, spawn to handshake (TLS)' : `${path}, spawn to handshake`), path }),
+      );
     } else {
       const bundle = await ensureBundle(undefined);
       cleanups.push(bundle.cleanup);
@@ -122,6 +129,11 @@ async function main() {
       cleanups.push(() => rmSync(mirror, { recursive: true, force: true }));
       const installed = await installProvider({ dir: mirror, bundlePath: bundle.path });
       targets.push({ label: 'provider, spawn to handshake (TLS)', path: installed.path });
+      const { hostExecutablePlatform } = await loadSourceModule('src/provider/distribution/platforms.ts');
+      const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+      const host = hostExecutablePlatform();
+      const executable = host && join(root, 'dist/provider/executables', host.name, `terraform-provider-orgadmin_v${version}`);
+      if (executable && existsSync(executable)) targets.push({ label: 'self-contained executable', path: executable });
       targets.push({ label: 'bundle run directly (no code cache)', path: bundle.path });
     }
     const { generateCertificate } = await loadSourceModule('src/provider/protocol/certificate.ts');
@@ -158,7 +170,8 @@ async function main() {
     for (const [t, target] of targets.entries()) {
       const ratio = (median(times[t]) / b).toFixed(2);
       const what = t === 0 ? 'provider' : target.label;
-      const startedBy = nodeArgs.length > 0 ? `node ${nodeArgs.join(' ')} FILE` : readFileSync(target.path, 'utf8').split('\n', 1)[0];
+      const head = readFileSync(target.path).subarray(0, 200).toString('latin1');
+      const startedBy = nodeArgs.length > 0 ? `node ${nodeArgs.join(' ')} FILE` : head.startsWith('#!') ? head.split('\n', 1)[0] : 'itself (native executable)';
       process.stdout.write(`ratio ${what} / node -e '': ${ratio}x${t === 0 ? ' (target <= 2.5x)' : ''}; ${runs} runs each; started by ${startedBy}; ${target.path}\n`);
     }
   } finally {

@@ -179,6 +179,7 @@ export async function renderDocs(provider) {
       heading: `${name} Provider`,
       schema: provider.schema,
       exampleCode: await example('provider', 'provider.tf'),
+      extra: [await example('provider', 'guarantees.md'), ''],
     }),
   );
 
@@ -186,7 +187,16 @@ export async function renderDocs(provider) {
     const type = resource.typeName;
     const extra =
       typeof resource.importState === 'function'
-        ? ['## Import', '', 'Import is supported using the following syntax:', '', fenced('shell', await example('resources', type, 'import.sh'))]
+        ? [
+            '## Import',
+            '',
+            'Import is supported using the following syntax:',
+            '',
+            fenced('shell', await example('resources', type, 'import.sh')),
+            'Or, with Terraform 1.5 and later, with an `import` block:',
+            '',
+            fenced('terraform', await example('resources', type, 'import.tf')),
+          ]
         : [];
     pages.set(
       `resources/${shortName(type, name)}.md`,

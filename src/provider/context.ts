@@ -5,6 +5,7 @@
  */
 import type { OrgAdminClient } from '../client';
 import type { Logger, Value } from './framework/types';
+import type { PlannedNames } from './resources/organization-creation';
 import { knownString } from './values';
 
 /** How the provider authenticates; error advice differs between the two. */
@@ -27,6 +28,8 @@ export interface OrgAdminProviderContext {
    * remove them from any text that reaches a diagnostic.
    */
   readonly secrets: readonly string[];
+  /** Organization names planned in this process, and organizations read from a state (duplicate-name checks). */
+  readonly plannedNames: PlannedNames;
 }
 
 /**
@@ -35,4 +38,15 @@ export interface OrgAdminProviderContext {
 export function realmFor(ctx: OrgAdminProviderContext, realmValue: Value | undefined): string {
   const realm = knownString(realmValue);
   return realm !== undefined && realm !== '' ? realm : ctx.realm;
+}
+
+/** The cancellation a framework request carries (Terraform's StopProvider or a closed stream), if any. */
+export function signalOf(req: object): AbortSignal | undefined {
+  const signal = (req as { signal?: unknown }).signal;
+  return signal instanceof AbortSignal ? signal : undefined;
+}
+
+/** Options of an SDK call made for a Terraform request: the realm and the request's cancellation. */
+export function callOptions(realm: string, signal: AbortSignal | undefined): { realm: string; signal?: AbortSignal } {
+  return signal ? { realm, signal } : { realm };
 }

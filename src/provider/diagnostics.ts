@@ -5,6 +5,7 @@
  * diagnostic passes through {@link redactSecrets}.
  */
 import type { Permission } from '../api';
+import { redactKnownSecrets } from '../api/redaction';
 import {
   BadRequestError,
   ConflictError,
@@ -12,6 +13,7 @@ import {
   HttpError,
   NetworkError,
   NotFoundError,
+  OrgAdminError,
   RateLimitedError,
   ServerError,
   TimeoutError,
@@ -56,15 +58,12 @@ export interface DiagnosticText {
   readonly detail: string;
 }
 
-/** Replaces every occurrence of every secret in `text` with `***`. */
+/**
+ * Replaces every occurrence of every secret in `text` with `***`, the marker Terraform users know
+ * from sensitive values (the rule itself: `redactKnownSecrets` in `src/api/redaction.ts`).
+ */
 export function redactSecrets(text: string, secrets: readonly string[]): string {
-  let result = text;
-  for (const secret of secrets) {
-    // Very short "secrets" would redact ordinary words; real ones are long.
-    if (secret.length < 4) continue;
-    result = result.split(secret).join('***');
-  }
-  return result;
+  return redactKnownSecrets(text, secrets, '***');
 }
 
 function capitalize(text: string): string {
@@ -86,13 +85,26 @@ export function serviceAnswer(status: number, code: string | undefined, descript
   return text.endsWith('.') ? text : `${text}.`;
 }
 
-/** Advice when the service kept answering 429 after the retries (an API call or the token request). */
+/** Advice when the service answered 429 (an API call or the token request); the attempts line says how often. */
 const RATE_LIMITED_ADVICE =
-  'The service kept answering 429 (too many requests) after the retries. Run Terraform again later, lower `-parallelism`, or raise `max_retries`.';
+  'The service is limiting the rate of requests (429). Run Terraform again later, lower `-parallelism`, or raise `max_retries`.';
 
-/** Advice when the service kept failing with 5xx after the retries. */
+/** Advice when the service failed with 5xx; the attempts line says how often it was asked. */
 const SERVER_FAILED_ADVICE =
-  'The service failed after the retries. This is not a problem of the configuration: run Terraform again later, and tell the service\'s operators if it persists.';
+  'The service failed. This is not a problem of the configuration: run Terraform again later (what was done so far is recorded), and tell the service\'s operators if it persists.';
+
+/**
+ * The attempts paragraph of a detail: how many requests were really sent and what each got, and
+ * why no further one was sent. Empty when the error carries no attempt log.
+ */
+export function describeAttempts(error: unknown): string {
+  if (!(error instanceof OrgAdminError) || error.attempts === undefined) return '';
+  const { outcomes, stoppedBecause } = error.attempts;
+  const count = outcomes.length;
+  const list = outcomes.map((outcome, index) => `${index + 1}. ${outcome}`).join('; ');
+  const sent = count === 1 ? `The request was sent once (${outcomes[0]})` : `The request was sent ${count} times: ${list}`;
+  return `${sent}${stoppedBecause ? `; ${stoppedBecause}` : ''}.`;
+}
 
 function adviceForToken(error: TokenError, env: ReportingContext): string {
   // The token endpoint shares the API key's rate limit and the service's health with the API.
@@ -181,6 +193,8 @@ export function describeError(error: unknown, op: Operation, env: ReportingConte
     const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     detail = `${what}: unexpected error: ${message}.\n\nThis is probably a bug in the provider; please report it with the Terraform log.`;
   }
+  const attempts = describeAttempts(error);
+  if (attempts) detail += `\n\n${attempts}`;
   return { summary, detail: redactSecrets(detail, env.secrets) };
 }
 
@@ -188,6 +202,33 @@ export function describeError(error: unknown, op: Operation, env: ReportingConte
 export function reportError(diags: Diagnostics, error: unknown, op: Operation, env: ReportingContext): void {
   const { summary, detail } = describeError(error, op, env);
   diags.error(summary, detail, op.path);
+}
+
+/**
+ * True when a failed write may nevertheless have happened: the answer never arrived (a timeout or
+ * a dropped connection) or a gateway failed between us and the service. The caller then checks
+ * what the service holds instead of reporting a failure that may not be one.
+ */
+export function outcomeUnknown(error: unknown): boolean {
+  return error instanceof TimeoutError || error instanceof NetworkError || (error instanceof ServerError && error.status !== 500);
+}
+
+/**
+ * Settles a membership change whose answer was lost: asks the service whether `userId` is now a
+ * member of `organizationId` and returns that, or undefined when the check fails too.
+ */
+export async function membershipAfterUnknownOutcome(
+  ctx: OrgAdminProviderContext,
+  organizationId: string,
+  userId: string,
+  options: { realm: string; signal?: AbortSignal },
+): Promise<boolean | undefined> {
+  try {
+    return await ctx.client.isMember(organizationId, userId, options);
+  } catch (error) {
+    ctx.logger.warn('could not check a membership whose change got no answer', { realm: options.realm, error: String(error) });
+    return undefined;
+  }
 }
 
 /** True when `error` is the SDK's 404 answer (not a realm problem, which needs a real error). */

@@ -68,7 +68,8 @@ describe('diagnostics of a failing apply', () => {
     );
 
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('403');
+    // The hosted service (and hosted compatibility mode) answers a missing permission with 401.
+    expect(result.stderr).toContain(fx.compat === 'hosted' ? '401' : '403');
     expect(result.stderr).toContain('create-organization');
     const written = await everythingWritten(ws, result);
     expect(written).not.toContain(viewOnly.clientSecret);

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { PERMISSIONS, tokenPath } from '../../src/api';
-import { buildApp } from '../../src/service/app';
+import { buildApp, type AppOptions } from '../../src/service/app';
 import { Admin } from '../../src/service/admin';
 import type { Store } from '../../src/service/store/store';
 import { SqliteStore } from '../../src/service/store/sqlite-store';
@@ -43,14 +43,21 @@ export async function startTestService(opts: {
   rateLimit?: { requests: number; windowSeconds: number };
   domain?: string;
   dataFile?: string;
+  /** The service's (and its store's realm-recheck) clock in ms since the epoch; default the real one. */
+  now?: () => number;
+  /** Further app options (e.g. the credential throttle). */
+  app?: Partial<AppOptions>;
+  /** Called with the app before it listens (e.g. to add a hook that observes requests). */
+  configure?: (app: FastifyInstance) => void;
 } = {}): Promise<TestService> {
   const ownsDir = opts.dataFile === undefined;
   const dir = ownsDir ? await mkdtemp(join(tmpdir(), 'orgadmin-service-')) : dirname(opts.dataFile!);
   const dataFile = opts.dataFile ?? join(dir, 'service.db');
-  const store = SqliteStore.open(dataFile);
+  const store = SqliteStore.open(dataFile, opts.now ? { now: opts.now } : {});
   let app: FastifyInstance | undefined;
   try {
-    app = await buildApp({ store, domain: opts.domain, rateLimit: opts.rateLimit, logger: false });
+    app = await buildApp({ ...opts.app, store, domain: opts.domain, rateLimit: opts.rateLimit, logger: false, now: opts.now });
+    opts.configure?.(app);
     const requests: TestService['requests'] = [];
     app.addHook('onResponse', async (request, reply) => {
       requests.push({ method: request.method, url: request.url, status: reply.statusCode, clientId: request.clientId });

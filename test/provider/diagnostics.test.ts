@@ -13,7 +13,7 @@ import {
   UnexpectedResponseError,
 } from '../../src/client';
 import { describeError, isObjectNotFound, redactSecrets, reportError, type Operation, type ReportingContext } from '../../src/provider/diagnostics';
-import { Collector } from './resources/harness';
+import { diagnosticsText, errorsOf, RecordingDiagnostics } from '../../src/provider/framework/testing';
 
 const SECRET = 'client-secret-4f9a8b7c6d5e';
 
@@ -112,11 +112,11 @@ describe('describeError', () => {
       new TokenError({ realm: 'acme', status: 401, error: 'unauthorized_client', errorDescription: `secret ${SECRET}` }),
     ];
     for (const error of leaky) {
-      const diags = new Collector();
+      const diags = new RecordingDiagnostics();
       reportError(diags, error, { ...update, path: ['name'] }, env);
-      expect(diags.text()).not.toContain(SECRET);
-      expect(diags.text()).toContain('***');
-      expect(diags.errors[0]!.path).toEqual(['name']);
+      expect(diagnosticsText(diags.diagnostics)).not.toContain(SECRET);
+      expect(diagnosticsText(diags.diagnostics)).toContain('***');
+      expect(errorsOf(diags.diagnostics)[0]!.path).toEqual(['name']);
     }
   });
 

@@ -121,10 +121,12 @@ export async function serveProvider<T>(
         // One forwarding handler per method of the protocol; the real handlers load on first use.
         const forwarding: Record<string, UnaryHandler> = {};
         for (const method of Object.keys(codec.service(PROVIDER_SERVICE))) {
-          forwarding[method] = (request) => {
-            const handler = loadHandlers()[method];
+          forwarding[method] = (request, call) => {
+            // By name: the descriptor may list methods that the typed handlers do not know. The
+            // typed messages are what the codec reads and writes, hence the one cast at the edge.
+            const handler = (loadHandlers() as unknown as Partial<Record<string, UnaryHandler>>)[method];
             if (!handler) throw new GrpcError(GrpcStatus.UNIMPLEMENTED, `${PROVIDER_SERVICE}/${method} is not implemented`);
-            return handler(request);
+            return handler(request, call);
           };
         }
         grpc.addService(PROVIDER_SERVICE, forwarding);

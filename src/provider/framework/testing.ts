@@ -3,20 +3,26 @@
  * same provider service Terraform talks to (msgpack encoding, plan choreography, diagnostics)
  * with plain values, and proposes new states the way Terraform does.
  *
+ * One harness is one provider process: Terraform configures it once and plans each resource once
+ * in it, so a test that needs a second process (another configuration, or the same create planned
+ * again) makes a second harness.
+ *
  * @example
  * const harness = new ProviderHarness(orgadminProvider);
  * expect(await harness.configure({ base_url: url, realm: 'acme', ... })).toEqual([]);
  * const created = await harness.create('orgadmin_organization', { name: 'acme-eng', ... });
  * expect(created.diagnostics).toEqual([]);
  * expect((await harness.plan('orgadmin_organization', { priorState: created.state, config })).changed).toBe(false);
+ * await harness.close();
  */
 import { createJsonLogger, type JsonLogger } from '../protocol/log';
-import type { ProtoMessage } from '../protocol/protobuf';
+import type * as tfplugin6 from '../protocol/tfplugin6';
 import { decodeMsgpackValue, encodeMsgpackValue } from '../protocol/values';
-import { ProviderService } from './provider-service';
+import * as fromproto from './fromproto/diagnostics';
+import { ProviderService, type ProviderHandlers } from './provider-service';
 import { schemaObjectType } from './schema';
 import { valuesEqual } from './plan';
-import type { ObjectValue, ProviderDefinition, Schema, Value } from './types';
+import type { AttributePath, Diagnostics, ObjectValue, ProviderDefinition, Schema, Value } from './types';
 
 /** A diagnostic as a test sees it: the path is plain names, keys and indexes. */
 export interface HarnessDiagnostic {
@@ -50,19 +56,67 @@ export interface HarnessState {
   readonly diagnostics: HarnessDiagnostic[];
 }
 
-function fromProtoDiagnostics(diagnostics: unknown): HarnessDiagnostic[] {
-  return ((diagnostics as ProtoMessage[] | undefined) ?? []).map((d) => {
-    const steps = ((d.attribute as ProtoMessage | undefined)?.steps as ProtoMessage[] | undefined) ?? [];
-    const path = steps.map((step) =>
-      step.attribute_name !== undefined ? String(step.attribute_name) : step.element_key_string !== undefined ? String(step.element_key_string) : Number(step.element_key_int),
-    );
-    return {
-      severity: d.severity === 'ERROR' ? 'error' : 'warning',
-      summary: String(d.summary),
-      detail: String(d.detail ?? ''),
-      ...(path.length > 0 ? { path } : {}),
-    };
-  });
+/** The errors among `diagnostics`. */
+export function errorsOf(diagnostics: readonly HarnessDiagnostic[]): HarnessDiagnostic[] {
+  return diagnostics.filter((d) => d.severity === 'error');
+}
+
+/** The warnings among `diagnostics`. */
+export function warningsOf(diagnostics: readonly HarnessDiagnostic[]): HarnessDiagnostic[] {
+  return diagnostics.filter((d) => d.severity === 'warning');
+}
+
+/** Every summary and detail, one per line: for "never shows this secret" assertions. */
+export function diagnosticsText(diagnostics: readonly HarnessDiagnostic[]): string {
+  return diagnostics.map((d) => `${d.summary}\n${d.detail}`).join('\n');
+}
+
+/**
+ * {@link Diagnostics} that record what is reported, in the harness's shape: for unit tests of code
+ * that takes diagnostics itself (validation rules, settings resolution, error reporting) rather
+ * than being reached through the provider service.
+ */
+export class RecordingDiagnostics implements Diagnostics {
+  /** Everything reported, in order. */
+  readonly diagnostics: HarnessDiagnostic[] = [];
+
+  /** {@inheritDoc Diagnostics.error} */
+  error(summary: string, detail?: string, path?: AttributePath): void {
+    this.diagnostics.push({ severity: 'error', summary, detail: detail ?? '', ...(path ? { path } : {}) });
+  }
+
+  /** {@inheritDoc Diagnostics.warning} */
+  warning(summary: string, detail?: string, path?: AttributePath): void {
+    this.diagnostics.push({ severity: 'warning', summary, detail: detail ?? '', ...(path ? { path } : {}) });
+  }
+
+  /** {@inheritDoc Diagnostics.hasErrors} */
+  hasErrors(): boolean {
+    return this.diagnostics.some((d) => d.severity === 'error');
+  }
+}
+
+/** A plan and the apply of its planned state ({@link ProviderHarness.planThenApply}). */
+export interface HarnessApply extends HarnessState {
+  /** The plan that was applied, with its own diagnostics (`diagnostics` are the apply's). */
+  readonly plan: HarnessPlan;
+}
+
+/** The state of a call that must succeed; throws with the diagnostics when it reported an error or left no state. */
+export function stateOf(result: HarnessState): ObjectValue {
+  if (result.state === null || result.diagnostics.some((d) => d.severity === 'error')) {
+    throw new Error(`the call failed: ${JSON.stringify(result.diagnostics)}`);
+  }
+  return result.state;
+}
+
+function fromProtoDiagnostics(diagnostics: readonly tfplugin6.Diagnostic[] | undefined): HarnessDiagnostic[] {
+  return fromproto.diagnostics(diagnostics).map((d) => ({
+    severity: d.severity,
+    summary: d.summary,
+    detail: d.detail ?? '',
+    ...(d.path ? { path: d.path.map((step) => ('attribute' in step ? step.attribute : 'key' in step ? step.key : step.index)) } : {}),
+  }));
 }
 
 /** Completes a partial object with null for every attribute it does not mention. */
@@ -88,17 +142,25 @@ export function proposeNewState(schema: Schema, priorState: ObjectValue | null, 
 
 /** Drives a provider definition through the provider service with plain values. */
 export class ProviderHarness<TContext> {
-  private readonly handlers: ReturnType<ProviderService<TContext>['handlers']>;
+  private readonly service: ProviderService<TContext>;
+  private readonly handlers: ProviderHandlers;
 
   /**
    * @param definition the provider under test
-   * @param logger where provider logs go (default: errors only, on stderr)
+   * @param logger where the framework's and the provider's logs go (default: errors only, on
+   *   stderr); pass `createJsonLogger({ ..., write })` to keep the lines for assertions
    */
   constructor(
     private readonly definition: ProviderDefinition<TContext>,
     logger: JsonLogger = createJsonLogger({ module: `test.${definition.typeName}`, level: 'error' }),
   ) {
-    this.handlers = new ProviderService(definition, logger).handlers();
+    this.service = new ProviderService(definition, logger);
+    this.handlers = this.service.handlers();
+  }
+
+  /** Closes the provider as Terraform's shutdown does (the definition's `close`, e.g. HTTP connections). */
+  async close(): Promise<void> {
+    await this.definition.close?.(this.service.providerContext);
   }
 
   /** Validates and configures the provider (missing attributes are null); returns the diagnostics. */
@@ -130,7 +192,7 @@ export class ProviderHarness<TContext> {
     });
     const plannedState = this.decode(schema, response.planned_state);
     const requiresReplace = fromProtoDiagnostics(
-      ((response.requires_replace as ProtoMessage[] | undefined) ?? []).map((attribute) => ({ severity: 'ERROR', summary: '', attribute })),
+      (response.requires_replace ?? []).map((attribute) => ({ severity: 'ERROR' as const, summary: '', attribute })),
     ).map((d) => d.path ?? []);
     return {
       plannedState,
@@ -167,6 +229,17 @@ export class ProviderHarness<TContext> {
     return this.planAndApply(typeName, priorState, null);
   }
 
+  /**
+   * Plans, then applies the planned state whatever the plan reported. Terraform stops at plan
+   * errors; tests use this to apply as if what the plan refused came about after the plan, when
+   * the apply's own handling of it is under test.
+   */
+  async planThenApply(typeName: string, req: { priorState: ObjectValue | null; config: ObjectValue | null }): Promise<HarnessApply> {
+    const plan = await this.plan(typeName, req);
+    const applied = await this.apply(typeName, { priorState: req.priorState, plannedState: plan.plannedState, config: req.config });
+    return { ...applied, plan };
+  }
+
   /** ReadResource (refresh); a null state means the object is gone. */
   async read(typeName: string, state: ObjectValue): Promise<HarnessState> {
     const schema = this.resourceSchema(typeName);
@@ -174,28 +247,37 @@ export class ProviderHarness<TContext> {
     return { state: this.decode(schema, response.new_state), diagnostics: fromProtoDiagnostics(response.diagnostics) };
   }
 
-  /** ImportResourceState followed by ReadResource, as `terraform import` does. */
-  async importState(typeName: string, id: string): Promise<HarnessState> {
+  /** ImportResourceState alone: the state the resource's import produced, before Terraform reads it. */
+  async importResource(typeName: string, id: string): Promise<HarnessState> {
     const schema = this.resourceSchema(typeName);
     const response = await this.call('ImportResourceState', { type_name: typeName, id });
     const diagnostics = fromProtoDiagnostics(response.diagnostics);
-    const imported = (response.imported_resources as ProtoMessage[] | undefined)?.[0];
-    if (!imported || diagnostics.some((d) => d.severity === 'error')) return { state: null, diagnostics };
-    const state = this.decode(schema, imported.state);
-    if (state === null) return { state, diagnostics };
+    const imported = response.imported_resources?.[0];
+    return { state: imported ? this.decode(schema, imported.state) : null, diagnostics };
+  }
+
+  /** ImportResourceState followed by ReadResource, as `terraform import` does. */
+  async importState(typeName: string, id: string): Promise<HarnessState> {
+    const { state, diagnostics } = await this.importResource(typeName, id);
+    if (state === null || diagnostics.some((d) => d.severity === 'error')) return { state: null, diagnostics };
     const read = await this.read(typeName, state);
     return { state: read.state, diagnostics: [...diagnostics, ...read.diagnostics] };
   }
 
+  /** ValidateDataResourceConfig. */
+  async validateDataSource(typeName: string, config: ObjectValue): Promise<HarnessDiagnostic[]> {
+    const schema = this.dataSourceSchema(typeName);
+    const response = await this.call('ValidateDataResourceConfig', { type_name: typeName, config: this.encode(schema, complete(schema, config)) });
+    return fromProtoDiagnostics(response.diagnostics);
+  }
+
   /** ValidateDataResourceConfig then ReadDataSource. */
   async readDataSource(typeName: string, config: ObjectValue): Promise<HarnessState> {
-    const dataSource = this.definition.dataSources.find((d) => d.typeName === typeName);
-    if (!dataSource) throw new Error(`the provider has no data source ${typeName}`);
-    const encoded = this.encode(dataSource.schema, complete(dataSource.schema, config));
-    const validated = fromProtoDiagnostics((await this.call('ValidateDataResourceConfig', { type_name: typeName, config: encoded })).diagnostics);
+    const schema = this.dataSourceSchema(typeName);
+    const validated = await this.validateDataSource(typeName, config);
     if (validated.some((d) => d.severity === 'error')) return { state: null, diagnostics: validated };
-    const response = await this.call('ReadDataSource', { type_name: typeName, config: encoded });
-    return { state: this.decode(dataSource.schema, response.state), diagnostics: [...validated, ...fromProtoDiagnostics(response.diagnostics)] };
+    const response = await this.call('ReadDataSource', { type_name: typeName, config: this.encode(schema, complete(schema, config)) });
+    return { state: this.decode(schema, response.state), diagnostics: [...validated, ...fromProtoDiagnostics(response.diagnostics)] };
   }
 
   private async planAndApply(typeName: string, priorState: ObjectValue | null, config: ObjectValue | null): Promise<HarnessState> {
@@ -209,8 +291,8 @@ export class ProviderHarness<TContext> {
     return { state: applied.state, diagnostics: [...plan.diagnostics, ...applied.diagnostics] };
   }
 
-  private async call(method: string, request: ProtoMessage): Promise<ProtoMessage> {
-    return this.handlers[method]!(request);
+  private call<M extends keyof ProviderHandlers>(method: M, request: tfplugin6.ProviderMethods[M]['request']): Promise<tfplugin6.ProviderMethods[M]['response']> {
+    return (this.handlers[method] as (request: tfplugin6.ProviderMethods[M]['request']) => Promise<tfplugin6.ProviderMethods[M]['response']>)(request);
   }
 
   private resourceSchema(typeName: string): Schema {
@@ -219,12 +301,17 @@ export class ProviderHarness<TContext> {
     return resource.schema;
   }
 
+  private dataSourceSchema(typeName: string): Schema {
+    const dataSource = this.definition.dataSources.find((d) => d.typeName === typeName);
+    if (!dataSource) throw new Error(`the provider has no data source ${typeName}`);
+    return dataSource.schema;
+  }
+
   private encode(schema: Schema, value: ObjectValue | null): { msgpack: Buffer } {
     return { msgpack: encodeMsgpackValue(value, schemaObjectType(schema)) };
   }
 
-  private decode(schema: Schema, dynamic: unknown): ObjectValue | null {
-    const bytes = (dynamic as { msgpack?: Buffer } | undefined)?.msgpack;
-    return decodeMsgpackValue(bytes, schemaObjectType(schema)) as ObjectValue | null;
+  private decode(schema: Schema, dynamic: tfplugin6.DynamicValue | undefined): ObjectValue | null {
+    return decodeMsgpackValue(dynamic?.msgpack, schemaObjectType(schema)) as ObjectValue | null;
   }
 }

@@ -89,6 +89,13 @@ export interface PlanModification {
  * A managed resource. `TContext` is what the provider's `configure` returns (for orgadmin: the SDK
  * client and the default realm). Methods report problems through `diags`; a thrown exception is a
  * bug and becomes a generic error diagnostic.
+ *
+ * Every `req` carries the call's `signal` (optional in the type so that resources and tests that
+ * build requests themselves keep working): it aborts when Terraform stops the provider
+ * (StopProvider, e.g. after Ctrl-C) or cancels the call. Pass it on to HTTP requests; a method
+ * that gives up because of it may throw the abort error, which is reported as the stop it is.
+ * A create or update that fails after changing something should still return the state it
+ * reached, with the error: the framework sends it back and Terraform keeps it.
  */
 export interface Resource<TContext> {
   /** Full type name, e.g. `orgadmin_organization`. */
@@ -103,27 +110,27 @@ export interface Resource<TContext> {
    */
   modifyPlan?(
     ctx: TContext,
-    req: { config: ObjectValue; priorState: ObjectValue | null; plannedState: ObjectValue },
+    req: { config: ObjectValue; priorState: ObjectValue | null; plannedState: ObjectValue; signal?: AbortSignal },
     plan: PlanModification,
     diags: Diagnostics,
   ): Promise<void> | void;
   /** Creates the remote object; returns the new state (no unknowns left), or null on error. */
-  create(ctx: TContext, req: { plannedState: ObjectValue; config: ObjectValue }, diags: Diagnostics): Promise<ObjectValue | null>;
+  create(ctx: TContext, req: { plannedState: ObjectValue; config: ObjectValue; signal?: AbortSignal }, diags: Diagnostics): Promise<ObjectValue | null>;
   /** Reads the remote object; returns null when it is gone (Terraform then plans a create). */
-  read(ctx: TContext, req: { state: ObjectValue }, diags: Diagnostics): Promise<ObjectValue | null>;
+  read(ctx: TContext, req: { state: ObjectValue; signal?: AbortSignal }, diags: Diagnostics): Promise<ObjectValue | null>;
   /** Updates in place; returns the new state. */
   update(
     ctx: TContext,
-    req: { plannedState: ObjectValue; priorState: ObjectValue; config: ObjectValue },
+    req: { plannedState: ObjectValue; priorState: ObjectValue; config: ObjectValue; signal?: AbortSignal },
     diags: Diagnostics,
   ): Promise<ObjectValue | null>;
   /** Deletes the remote object; an already-gone object is not an error. */
-  delete(ctx: TContext, req: { priorState: ObjectValue }, diags: Diagnostics): Promise<void>;
+  delete(ctx: TContext, req: { priorState: ObjectValue; signal?: AbortSignal }, diags: Diagnostics): Promise<void>;
   /**
    * Turns an import id into a state the framework then reads. Optional: without it, import is
    * refused with a diagnostic.
    */
-  importState?(ctx: TContext, req: { id: string }, diags: Diagnostics): Promise<ObjectValue | null>;
+  importState?(ctx: TContext, req: { id: string; signal?: AbortSignal }, diags: Diagnostics): Promise<ObjectValue | null>;
 }
 
 /** A data source. */
@@ -134,8 +141,8 @@ export interface DataSource<TContext> {
   readonly schema: Schema;
   /** Static checks of the configuration. Optional. */
   validate?(config: ObjectValue, diags: Diagnostics): void;
-  /** Reads; returns the full state or null on error. */
-  read(ctx: TContext, req: { config: ObjectValue }, diags: Diagnostics): Promise<ObjectValue | null>;
+  /** Reads; returns the full state or null on error. `req.signal` as for {@link Resource}. */
+  read(ctx: TContext, req: { config: ObjectValue; signal?: AbortSignal }, diags: Diagnostics): Promise<ObjectValue | null>;
 }
 
 /** A whole provider: its configuration and what it serves. */

@@ -1,8 +1,8 @@
 /**
- * Diagnostics as the protocol carries them: severity, summary, detail and an optional path to
- * the attribute at fault, which Terraform renders against the user's source line.
+ * Diagnostics as the provider reports them before encoding: severity, summary, detail and an
+ * optional path to the attribute at fault, which Terraform renders against the user's source
+ * line. Their protobuf form is written by `framework/toproto/diagnostics.ts`.
  */
-import type { ProtoMessage } from './protobuf';
 
 /** One step of an attribute path. */
 export type PathStep =
@@ -16,27 +16,4 @@ export interface Diagnostic {
   readonly summary: string;
   readonly detail?: string;
   readonly path?: readonly PathStep[];
-}
-
-/** The protobuf form of an attribute path (`tfplugin6.AttributePath`). */
-export function toProtoAttributePath(path: readonly PathStep[]): ProtoMessage {
-  return {
-    steps: path.map((step) =>
-      'attribute' in step
-        ? { attribute_name: step.attribute }
-        : 'key' in step
-          ? { element_key_string: step.key }
-          : { element_key_int: step.index },
-    ),
-  };
-}
-
-/** The protobuf form of a diagnostic (`tfplugin6.Diagnostic`). */
-export function toProtoDiagnostic(diagnostic: Diagnostic): ProtoMessage {
-  return {
-    severity: diagnostic.severity === 'error' ? 'ERROR' : 'WARNING',
-    summary: diagnostic.summary,
-    detail: diagnostic.detail ?? '',
-    attribute: diagnostic.path && diagnostic.path.length > 0 ? toProtoAttributePath(diagnostic.path) : undefined,
-  };
 }

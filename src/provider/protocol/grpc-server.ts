@@ -8,6 +8,7 @@
  * @see https://github.com/grpc/grpc/blob/master/doc/PROTOCOL-HTTP2.md
  */
 import * as http2 from 'node:http2';
+import type { TLSSocket } from 'node:tls';
 import type { ProtoCodec, ProtoMessage } from './protobuf';
 
 /** gRPC status codes used here. */
@@ -32,8 +33,22 @@ export class GrpcError extends Error {
   }
 }
 
+/** What a unary handler knows about its call besides the request. */
+export interface UnaryCall {
+  /**
+   * Aborted when the call's HTTP/2 stream closes before the response was sent: the client
+   * cancelled it (RST_STREAM), its connection went away, or the server is closing.
+   */
+  readonly signal: AbortSignal;
+}
+
 /** Answers one request with one response. */
-export type UnaryHandler = (request: ProtoMessage) => Promise<ProtoMessage> | ProtoMessage;
+export type UnaryHandler = (request: ProtoMessage, call: UnaryCall) => Promise<ProtoMessage> | ProtoMessage;
+
+/** The reason a {@link UnaryCall}'s signal carries when the stream closed under the call. */
+export class CallCancelledError extends Error {
+  override readonly name = 'CallCancelledError';
+}
 
 /** The sending side of a server stream. */
 export interface ServerStreamCall {
@@ -72,11 +87,21 @@ export interface GrpcServerOptions {
 
 const RESPONSE_HEADERS = { ':status': 200, 'content-type': 'application/grpc' };
 
+/** The DER bytes of the first certificate in a PEM text. */
+function pemToDer(pem: string): Buffer {
+  const match = /-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/.exec(pem);
+  if (!match) throw new Error('PLUGIN_CLIENT_CERT holds no PEM certificate');
+  return Buffer.from(match[1]!.replace(/\s+/g, ''), 'base64');
+}
+
 /** A gRPC server whose messages are encoded with a {@link ProtoCodec}. */
 export class GrpcServer {
   private readonly routes = new Map<string, Route>();
   private readonly server: http2.Http2Server | http2.Http2SecureServer;
   private readonly sessions = new Set<http2.ServerHttp2Session>();
+  /** Sessions whose client presented the pinned certificate. */
+  private readonly trustedSessions = new WeakSet<http2.Http2Session>();
+  /** Streams of calls in progress (unary calls not yet answered, server streams not ended). */
   private readonly openStreams = new Set<http2.ServerHttp2Stream>();
 
   constructor(
@@ -84,20 +109,42 @@ export class GrpcServer {
     private readonly options: GrpcServerOptions = {},
   ) {
     const settings: http2.Settings = { maxConcurrentStreams: 1000 };
+    // The client is trusted by pinning, not by a CA chain: the one certificate Terraform handed us.
+    // OpenSSL still checks during the handshake that the client holds that certificate's private
+    // key; the chain is not verified (`ca: []`), because giving Node a `ca` makes it build its
+    // bundled root store first, which costs a third of the provider's start-up, and a pinned
+    // self-signed certificate has no chain to verify anyway.
+    const pinnedClientCert = options.tls ? pemToDer(options.tls.clientCertPem) : undefined;
     this.server = options.tls
       ? http2.createSecureServer({
           key: options.tls.keyPem,
           cert: options.tls.certPem,
-          ca: options.tls.clientCertPem,
+          ca: [],
           requestCert: true,
-          rejectUnauthorized: true,
+          rejectUnauthorized: false,
           minVersion: 'TLSv1.2',
           ALPNProtocols: ['h2'],
           settings,
         })
       : http2.createServer({ settings });
-    this.server.on('stream', (stream, headers) => this.dispatch(stream, headers));
+    this.server.on('stream', (stream, headers) => {
+      // A stream of a session whose client certificate was not the pinned one is never served.
+      if (pinnedClientCert && !this.trustedSessions.has(stream.session!)) {
+        stream.close(http2.constants.NGHTTP2_REFUSED_STREAM);
+        return;
+      }
+      this.dispatch(stream, headers);
+    });
     this.server.on('session', (session) => {
+      if (pinnedClientCert) {
+        const peer = (session.socket as TLSSocket).getPeerCertificate?.();
+        if (!peer || !Buffer.isBuffer(peer.raw) || !peer.raw.equals(pinnedClientCert)) {
+          this.options.onTransportError?.('TLS client certificate is not the one Terraform announced', new Error('client certificate mismatch'));
+          session.destroy();
+          return;
+        }
+        this.trustedSessions.add(session);
+      }
       this.sessions.add(session);
       session.on('close', () => this.sessions.delete(session));
       session.on('error', (error) => this.options.onTransportError?.('http2 session error', error));
@@ -193,15 +240,31 @@ export class GrpcServer {
   }
 
   private async runUnary(stream: http2.ServerHttp2Stream, route: Route, request: ProtoMessage): Promise<void> {
+    // The stream closing before the answer is the only cancellation signal gRPC over HTTP/2 has;
+    // the open stream is also tracked so that close() cancels calls still running.
+    const cancel = new AbortController();
+    let answered = false;
+    this.openStreams.add(stream);
+    stream.once('close', () => {
+      this.openStreams.delete(stream);
+      if (!answered) cancel.abort(new CallCancelledError(`${route.requestType} was cancelled: its stream closed`));
+    });
+    const answer = (): void => {
+      answered = true;
+      // An answer on its way is not cut off by close(): only unanswered calls are cancelled.
+      this.openStreams.delete(stream);
+    };
     let body: Buffer;
     try {
-      const response = await route.unary!(request);
+      const response = await route.unary!(request, { signal: cancel.signal });
       body = frame(this.codec.encode(route.responseType, response));
     } catch (error) {
+      answer();
       const code = error instanceof GrpcError ? error.code : GrpcStatus.INTERNAL;
       this.fail(stream, code, (error as Error)?.message ?? String(error));
       return;
     }
+    answer();
     if (stream.destroyed || stream.closed) return;
     stream.respond(RESPONSE_HEADERS, { waitForTrailers: true });
     stream.once('wantTrailers', () => stream.sendTrailers({ 'grpc-status': String(GrpcStatus.OK) }));

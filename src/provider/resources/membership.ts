@@ -8,8 +8,8 @@
  */
 import { orgAdminUsername } from '../../api';
 import { ForbiddenError } from '../../client';
-import type { OrgAdminProviderContext } from '../context';
-import { isObjectNotFound, reportError, reportingFor, serviceAnswer } from '../diagnostics';
+import { callOptions, signalOf, type OrgAdminProviderContext } from '../context';
+import { isObjectNotFound, membershipAfterUnknownOutcome, outcomeUnknown, reportError, reportingFor, serviceAnswer } from '../diagnostics';
 import type { Diagnostics, ObjectValue, Resource } from '../framework/types';
 import { parseImportId } from '../import-id';
 import { planRealm, resourceRealmAttribute, validateRealm } from '../realm';
@@ -148,9 +148,14 @@ export const membershipResource: Resource<OrgAdminProviderContext> = {
 
   async create(ctx, req, diags) {
     const key = keyOf(ctx, req.plannedState);
+    const options = callOptions(key.realm, signalOf(req));
     try {
-      await ctx.client.addMember(key.organizationId, key.userId, { realm: key.realm });
+      await ctx.client.addMember(key.organizationId, key.userId, options);
     } catch (error) {
+      // The add may have happened although its answer was lost: the service knows.
+      if (outcomeUnknown(error) && (await membershipAfterUnknownOutcome(ctx, key.organizationId, key.userId, options)) === true) {
+        return stateOf(key);
+      }
       if (isObjectNotFound(error)) await reportUnknownUserOrOrganization(ctx, key, diags);
       else reportError(diags, error, { action: 'add organization member', target: describe(key), permission: 'manage-organizations' }, reportingFor(ctx, key.realm));
       return null;
@@ -162,7 +167,7 @@ export const membershipResource: Resource<OrgAdminProviderContext> = {
     const key = keyOf(ctx, req.state);
     let member: boolean;
     try {
-      member = await ctx.client.isMember(key.organizationId, key.userId, { realm: key.realm });
+      member = await ctx.client.isMember(key.organizationId, key.userId, callOptions(key.realm, signalOf(req)));
     } catch (error) {
       reportError(diags, error, { action: 'check organization membership', target: `of ${describe(key)}`, permission: 'view-organizations' }, reportingFor(ctx, key.realm));
       return req.state;
@@ -185,7 +190,7 @@ export const membershipResource: Resource<OrgAdminProviderContext> = {
   async delete(ctx, req, diags) {
     const key = keyOf(ctx, req.priorState);
     try {
-      await ctx.client.removeMember(key.organizationId, key.userId, { realm: key.realm });
+      await ctx.client.removeMember(key.organizationId, key.userId, callOptions(key.realm, signalOf(req)));
     } catch (error) {
       if (isObjectNotFound(error)) return; // not a member any more: the goal of delete
       if (isDefaultAdminRefusal(error)) {

@@ -12,8 +12,8 @@
  */
 import type { Member } from '../../api';
 import { MAX_NAME_LENGTH, MEMBERS_PAGE, orgAdminUsername } from '../../api';
-import type { OrgAdminProviderContext } from '../context';
-import { describeError, isObjectNotFound, reportError, reportingFor } from '../diagnostics';
+import { callOptions, signalOf, type OrgAdminProviderContext } from '../context';
+import { describeError, isObjectNotFound, membershipAfterUnknownOutcome, outcomeUnknown, reportError, reportingFor } from '../diagnostics';
 import type { Diagnostics, ObjectValue, Resource } from '../framework/types';
 import { parseImportId } from '../import-id';
 import { planRealm, resourceRealmAttribute, validateRealm } from '../realm';
@@ -43,11 +43,16 @@ export function isDefaultAdmin(member: Pick<Member, 'username'>, organizationId:
  * The organization's members that Terraform manages: every page, admin accounts excluded by the
  * service and, to be sure, the default admin user excluded by username as well.
  */
-export async function listManagedMembers(ctx: OrgAdminProviderContext, organizationId: string, realm: string): Promise<Member[]> {
+export async function listManagedMembers(
+  ctx: OrgAdminProviderContext,
+  organizationId: string,
+  realm: string,
+  signal?: AbortSignal,
+): Promise<Member[]> {
   const members = await ctx.client.listAllMembers(
     organizationId,
     { excludeAdminAccounts: true, pageSize: MEMBERS_PAGE.default },
-    { realm },
+    callOptions(realm, signal),
   );
   return members.filter((member) => !isDefaultAdmin(member, organizationId));
 }
@@ -67,7 +72,7 @@ async function listedAdminAccounts(ctx: OrgAdminProviderContext, target: Target,
   const admins = await ctx.client.listAllMembers(
     target.organizationId,
     { search: ADMIN_USERNAME_PREFIX, pageSize: MEMBERS_PAGE.default },
-    { realm: target.realm },
+    callOptions(target.realm, target.signal),
   );
   return admins.filter((member) => member.username.startsWith(ADMIN_USERNAME_PREFIX) && wanted.has(member.id));
 }
@@ -122,6 +127,8 @@ async function forEachConcurrently<T>(items: readonly T[], task: (item: T) => Pr
 interface Target {
   organizationId: string;
   realm: string;
+  /** The Terraform request's cancellation. */
+  signal?: AbortSignal;
 }
 
 /** What one batch of adds and removes achieved. */
@@ -164,22 +171,27 @@ async function applyChanges(
     failures.set(key, entry);
   };
 
+  const options = callOptions(target.realm, target.signal);
+  // A change whose answer was lost may have happened: the service is asked before reporting it.
+  const settled = async (error: unknown, userId: string): Promise<boolean | undefined> =>
+    outcomeUnknown(error) ? membershipAfterUnknownOutcome(ctx, target.organizationId, userId, options) : undefined;
   await forEachConcurrently(toAdd, async (userId) => {
     try {
-      await ctx.client.addMember(target.organizationId, userId, { realm: target.realm });
+      await ctx.client.addMember(target.organizationId, userId, options);
       outcome.added.push(userId);
     } catch (error) {
       if (isObjectNotFound(error)) unknownUsers.push(userId);
+      else if ((await settled(error, userId)) === true) outcome.added.push(userId);
       else recordFailure(error, 'add organization members', 'to', userId);
     }
   });
   await forEachConcurrently(toRemove, async (userId) => {
     try {
-      await ctx.client.removeMember(target.organizationId, userId, { realm: target.realm });
+      await ctx.client.removeMember(target.organizationId, userId, options);
       outcome.removed.push(userId);
     } catch (error) {
       // Not a member any more: that is what the removal wanted.
-      if (isObjectNotFound(error)) outcome.removed.push(userId);
+      if (isObjectNotFound(error) || (await settled(error, userId)) === false) outcome.removed.push(userId);
       else recordFailure(error, 'remove organization members', 'from', userId);
     }
   });
@@ -201,10 +213,12 @@ async function applyChanges(
   return outcome;
 }
 
-function targetOf(ctx: OrgAdminProviderContext, state: ObjectValue): Target {
+function targetOf(ctx: OrgAdminProviderContext, state: ObjectValue, req: object): Target {
+  const signal = signalOf(req);
   return {
     organizationId: knownString(state['organization_id']) ?? knownString(state['id']) ?? '',
     realm: knownString(state['realm']) ?? ctx.realm,
+    ...(signal ? { signal } : {}),
   };
 }
 
@@ -220,7 +234,7 @@ function stateOf(target: Target, userIds: Iterable<string>): ObjectValue {
 /** Lists the managed members; reports an error (on `organization_id` when the organization is missing). */
 async function liveMemberIds(ctx: OrgAdminProviderContext, target: Target, action: string, diags: Diagnostics): Promise<string[] | undefined> {
   try {
-    return (await listManagedMembers(ctx, target.organizationId, target.realm)).map((member) => member.id);
+    return (await listManagedMembers(ctx, target.organizationId, target.realm, target.signal)).map((member) => member.id);
   } catch (error) {
     if (isObjectNotFound(error)) {
       diags.error(
@@ -294,7 +308,7 @@ export const organizationMembersResource: Resource<OrgAdminProviderContext> = {
   },
 
   async create(ctx, req, diags) {
-    const target = targetOf(ctx, req.plannedState);
+    const target = targetOf(ctx, req.plannedState, req);
     const desired = new Set(knownStringList(req.plannedState['user_ids']) ?? []);
     const live = await liveMemberIds(ctx, target, 'manage its members', diags);
     if (live === undefined) return null;
@@ -304,7 +318,8 @@ export const organizationMembersResource: Resource<OrgAdminProviderContext> = {
         'Organization has members outside user_ids',
         `Organization ${quote(target.organizationId)} in realm ${quote(target.realm)} already has ${outside.length} member${outside.length === 1 ? '' : 's'} that \`user_ids\` does not list: ${listIds(outside)}. ` +
           'This resource is authoritative and would remove them, so nothing was changed. Either add them to `user_ids`, or import the current member set first and then edit it:\n\n' +
-          `  terraform import ${ORGANIZATION_MEMBERS_RESOURCE_TYPE}.<name> ${target.organizationId}`,
+          `  terraform import ${ORGANIZATION_MEMBERS_RESOURCE_TYPE}.<name> ${target.organizationId}\n\n` +
+          `or with an import block:\n\n  import {\n    to = ${ORGANIZATION_MEMBERS_RESOURCE_TYPE}.<name>\n    id = "${target.organizationId}"\n  }`,
         ['user_ids'],
       );
       return null;
@@ -313,14 +328,17 @@ export const organizationMembersResource: Resource<OrgAdminProviderContext> = {
     const toAdd = [...desired].filter((id) => !liveSet.has(id));
     if (!(await checkNoAdminAccounts(ctx, target, toAdd, diags))) return null;
     const outcome = await applyChanges(ctx, target, toAdd, [], diags);
-    if (diags.hasErrors()) return null;
+    // Nothing half-applied is forgotten: when some adds failed, the state records the members that
+    // are there now (Terraform keeps it, marked tainted, and the next apply finishes the set).
+    // Members that were already in `user_ids` before (an earlier interrupted apply) count as done.
+    if (diags.hasErrors() && outcome.added.length === 0) return null;
     return stateOf(target, [...live, ...outcome.added]);
   },
 
   async read(ctx, req, diags) {
-    const target = targetOf(ctx, req.state);
+    const target = targetOf(ctx, req.state, req);
     try {
-      const members = await listManagedMembers(ctx, target.organizationId, target.realm);
+      const members = await listManagedMembers(ctx, target.organizationId, target.realm, target.signal);
       return stateOf(target, members.map((member) => member.id));
     } catch (error) {
       if (isObjectNotFound(error)) {
@@ -336,7 +354,7 @@ export const organizationMembersResource: Resource<OrgAdminProviderContext> = {
   },
 
   async update(ctx, req, diags) {
-    const target = targetOf(ctx, req.priorState);
+    const target = targetOf(ctx, req.priorState, req);
     const desired = new Set(knownStringList(req.plannedState['user_ids']) ?? []);
     // The difference is taken against the live list, not the prior state: members changed since
     // the refresh are still brought to the configured set.
@@ -355,7 +373,7 @@ export const organizationMembersResource: Resource<OrgAdminProviderContext> = {
   },
 
   async delete(ctx, req, diags) {
-    const target = targetOf(ctx, req.priorState);
+    const target = targetOf(ctx, req.priorState, req);
     const listed = knownStringList(req.priorState['user_ids']) ?? [];
     await applyChanges(ctx, target, [], listed, diags);
   },

@@ -8,16 +8,25 @@
  * Keycloak provider wiped them on every apply, keycloak#1031). Setting them (even to an empty set
  * or map) makes them managed: drift shows and apply enforces.
  */
+import { randomUUID } from 'node:crypto';
 import type { Organization, OrganizationInput } from '../../api';
 import { MAX_NAME_LENGTH } from '../../api';
 import { ConflictError } from '../../client';
-import type { OrgAdminProviderContext } from '../context';
-import { isObjectNotFound, reportError, reportingFor, serviceAnswer } from '../diagnostics';
+import { callOptions, signalOf, type OrgAdminProviderContext } from '../context';
+import { isObjectNotFound, outcomeUnknown, reportError, reportingFor, serviceAnswer } from '../diagnostics';
 import type { Diagnostics, ObjectValue, PlanModification, Resource, Value } from '../framework/types';
 import { parseImportId } from '../import-id';
 import { containsUnknown, isUnknown } from '../protocol/unknown';
 import { planRealm, resourceRealmAttribute, validateRealm } from '../realm';
 import { knownString, knownStringList, knownStringListMap, quote, sameStringSet } from '../values';
+import {
+  CREATION_MARKER,
+  findOrganizationByName,
+  hasCreationMarker,
+  isFromCreation,
+  nameTakenAdvice,
+  userAttributes,
+} from './organization-creation';
 
 /** The resource's type name. */
 export const ORGANIZATION_RESOURCE_TYPE = 'orgadmin_organization';
@@ -135,7 +144,7 @@ function stateFromOrganization(org: Organization, realm: string, prior: ObjectVa
     display_name: org.displayName ?? null,
     url: org.url ?? null,
     domains: domainsForState(prior?.['domains'], org.domains),
-    attributes: cloneAttributes(org.attributes),
+    attributes: cloneAttributes(userAttributes(org.attributes)),
   };
 }
 
@@ -195,24 +204,104 @@ async function reportNameTaken(
   error: ConflictError,
   action: string,
   diags: Diagnostics,
+  existing?: Organization,
 ): Promise<void> {
-  let existingId: string | undefined;
-  try {
-    const candidates = await ctx.client.listAllOrganizations({ search: name }, { realm });
-    existingId = candidates.find((org) => org.name === name)?.id;
-  } catch (lookupError) {
-    ctx.logger.warn('could not look up the organization that holds a name', { realm, error: String(lookupError) });
+  let existingId = existing?.id;
+  if (existingId === undefined) {
+    try {
+      existingId = (await findOrganizationByName(ctx, realm, name))?.id;
+    } catch (lookupError) {
+      ctx.logger.warn('could not look up the organization that holds a name', { realm, error: String(lookupError) });
+    }
   }
   const answer = capitalizeFirst(serviceAnswer(error.status, error.error, error.errorDescription));
   const detail =
     existingId !== undefined
-      ? `${answer}\n\nAn organization named ${quote(name)} already exists in realm ${quote(realm)}: its id is ${quote(existingId)}. ` +
-        `To manage it with Terraform, import it into this resource (use the resource's address):\n\n` +
-        `  terraform import orgadmin_organization.<name> ${existingId}\n\nor choose another \`name\`.`
+      ? `${answer}\n\n${nameTakenAdvice(realm, name, existingId)}`
       : `${answer}\n\nAn organization named ${quote(name)} already exists in realm ${quote(realm)} (its id could not be looked up with these credentials). ` +
-        'Choose another `name`, or import the existing organization with `terraform import orgadmin_organization.<name> <id>`.';
+        'Choose another `name`, or import the existing organization (`terraform import <resource address> <id>`, or an `import {}` block).';
   diags.error(`Failed to ${action}: the name ${quote(name)} is taken`, detail, ['name']);
 }
+
+/**
+ * Plan-time checks of a planned name (create, or rename): refuses a name that another resource of
+ * this configuration also plans, or that an organization outside this state holds; adopts the
+ * organization left by an interrupted create of this configuration (see `./organization-creation`).
+ */
+async function planName(
+  ctx: OrgAdminProviderContext,
+  req: { priorState: ObjectValue | null; plannedState: ObjectValue; signal?: AbortSignal },
+  diags: Diagnostics,
+): Promise<void> {
+  const name = knownString(req.plannedState['name']);
+  const realm = knownString(req.plannedState['realm']);
+  if (name === undefined || realm === undefined) return; // decided at apply time
+  const priorId = knownString(req.priorState?.['id']);
+  const renamed = req.priorState !== null && knownString(req.priorState['name']) !== name;
+  if (req.priorState !== null && !renamed) return;
+  const other = ctx.plannedNames.claim(realm, name, priorId ?? `create#${randomUUID()}`);
+  if (other !== undefined) {
+    diags.error(
+      'Duplicate organization name',
+      `Another orgadmin_organization in this configuration also plans the name ${quote(name)} in realm ${quote(realm)}. ` +
+        'Names are unique in a realm: give each organization its own `name` (two resources must not manage one organization).',
+      ['name'],
+    );
+    return;
+  }
+  let existing: Organization | undefined;
+  try {
+    existing = await findOrganizationByName(ctx, realm, name, req.signal);
+  } catch (error) {
+    // Without view-organizations the check cannot be made here; the apply still reports a 409.
+    ctx.logger.debug('could not check at plan time whether the name is taken', { realm, error: String(error) });
+    return;
+  }
+  if (existing === undefined || existing.id === priorId) return;
+  if (req.priorState === null && hasCreationMarker(existing) && !ctx.plannedNames.isRecorded(existing.id)) {
+    req.plannedState['id'] = existing.id;
+    diags.warning(
+      'Adopting an organization left by an interrupted apply',
+      `The organization ${target(realm, existing.id, name)} was created by an earlier orgadmin apply that did not record it in a state ` +
+        '(its answer was lost, or terraform was stopped). This resource takes it over and updates it to the configuration; no second organization is created.',
+    );
+    return;
+  }
+  diags.error(`The name ${quote(name)} is taken`, nameTakenAdvice(realm, name, existing.id), ['name']);
+}
+
+/**
+ * After a create whose outcome is unknown (the answer was lost, or a retry met the first attempt's
+ * organization): the organization this create made, found by its client-chosen id or, on a service
+ * that ignores client-chosen ids, by name and marker. Undefined when there is none (or it cannot
+ * be looked up now).
+ */
+async function findOwnCreation(
+  ctx: OrgAdminProviderContext,
+  realm: string,
+  creationId: string,
+  name: string,
+  signal: AbortSignal | undefined,
+): Promise<Organization | undefined> {
+  const options = { realm, ...(signal ? { signal } : {}) };
+  try {
+    const byId = await ctx.client.getOrganization(creationId, options);
+    if (isFromCreation(byId, creationId)) return byId;
+  } catch (error) {
+    if (!isObjectNotFound(error)) {
+      ctx.logger.warn('could not check whether the create happened', { realm, error: String(error) });
+      return undefined;
+    }
+  }
+  try {
+    const byName = await findOrganizationByName(ctx, realm, name, signal);
+    return byName !== undefined && isFromCreation(byName, creationId) ? byName : undefined;
+  } catch (error) {
+    ctx.logger.warn('could not check whether the create happened', { realm, error: String(error) });
+    return undefined;
+  }
+}
+
 
 /** True when the configuration sets `attribute` (even to an empty value): Terraform then manages it. */
 function isManaged(config: ObjectValue, attribute: 'domains' | 'attributes'): boolean {
@@ -235,6 +324,53 @@ function organizationInput(planned: ObjectValue, config: ObjectValue): Organizat
   const attributes = isManaged(config, 'attributes') ? knownStringListMap(planned['attributes']) : undefined;
   if (attributes !== undefined) input.attributes = attributes;
   return input;
+}
+
+/**
+ * Brings an organization adopted at plan time to the configuration (the marker stays until a
+ * state holds it). `'gone'` when it vanished since the plan: the caller creates it with that id.
+ */
+async function adoptOrganization(
+  ctx: OrgAdminProviderContext,
+  realm: string,
+  id: string,
+  input: OrganizationInput,
+  signal: AbortSignal | undefined,
+  diags: Diagnostics,
+): Promise<'adopted' | 'gone' | 'failed'> {
+  const options = { realm, ...(signal ? { signal } : {}) };
+  try {
+    const remote = await ctx.client.getOrganization(id, options);
+    const marker = remote.attributes[CREATION_MARKER] ?? [id];
+    const attributes = input.attributes ?? userAttributes(remote.attributes);
+    await ctx.client.updateOrganization(id, { ...input, attributes: { ...attributes, [CREATION_MARKER]: marker } }, options);
+    ctx.logger.info('adopted organization left by an interrupted apply', { realm, id });
+    return 'adopted';
+  } catch (error) {
+    if (isObjectNotFound(error)) return 'gone';
+    if (error instanceof ConflictError) await reportNameTaken(ctx, realm, input.name, error, 'create organization', diags);
+    else reportError(diags, error, { action: 'create organization', target: target(realm, id, input.name), permission: 'manage-organizations' }, reportingFor(ctx, realm));
+    return 'failed';
+  }
+}
+
+/**
+ * Clears the creation marker of an organization read from a state: the state was saved with it, so
+ * no other configuration may adopt it any more. Best effort: a key without manage-organizations
+ * (a read-only plan) leaves it for a later run.
+ */
+async function clearCreationMarker(ctx: OrgAdminProviderContext, realm: string, org: Organization): Promise<void> {
+  const body: OrganizationInput = {
+    name: org.name,
+    displayName: org.displayName ?? null,
+    url: org.url ?? null,
+    attributes: userAttributes(org.attributes),
+  };
+  try {
+    await ctx.client.updateOrganization(org.id, body, { realm });
+  } catch (error) {
+    ctx.logger.debug('could not clear the creation marker', { realm, id: org.id, error: String(error) });
+  }
 }
 
 /** The `orgadmin_organization` resource. */
@@ -302,24 +438,41 @@ export const organizationResource: Resource<OrgAdminProviderContext> = {
     validateOrganizationConfig(config, diags);
   },
 
-  modifyPlan(ctx, req, plan) {
+  async modifyPlan(ctx, req, plan, diags) {
     planRealm(ctx, req.config, req.priorState, plan);
     planDomainsAndAttributes(req.config, req.priorState, plan);
+    await planName(ctx, { priorState: req.priorState, plannedState: plan.plannedState, signal: signalOf(req) }, diags);
   },
 
   async create(ctx, req, diags) {
     const planned = req.plannedState;
     const realm = knownString(planned['realm']) ?? ctx.realm;
+    const signal = signalOf(req);
     const input = organizationInput(planned, req.config);
+    const op = { action: 'create organization', target: target(realm, undefined, input.name), permission: 'create-organization' } as const;
+    const adoptedId = knownString(planned['id']);
+    if (adoptedId !== undefined) {
+      // Planned as the adoption of an interrupted create: bring it to the configuration.
+      const adopted = await adoptOrganization(ctx, realm, adoptedId, input, signal, diags);
+      if (adopted !== 'gone') return adopted === 'failed' ? null : { ...planned, id: adoptedId, realm };
+    }
+    // The client-chosen id makes the create repeatable; the marker (holding that id) proves
+    // later that this create made the organization (see ./organization-creation).
+    const creationId = adoptedId ?? randomUUID();
+    const body: OrganizationInput = { ...input, id: creationId, attributes: { ...(input.attributes ?? {}), [CREATION_MARKER]: [creationId] } };
     let id: string;
     try {
-      id = await ctx.client.createOrganization(input, { realm });
+      id = await ctx.client.createOrganization(body, { realm, ...(signal ? { signal } : {}) });
     } catch (error) {
-      if (error instanceof ConflictError) {
-        await reportNameTaken(ctx, realm, input.name, error, 'create organization', diags);
-      } else {
-        reportError(diags, error, { action: 'create organization', target: target(realm, undefined, input.name), permission: 'create-organization' }, reportingFor(ctx, realm));
+      const unknownOutcome = error instanceof ConflictError || outcomeUnknown(error);
+      const own = unknownOutcome ? await findOwnCreation(ctx, realm, creationId, input.name, signal) : undefined;
+      if (own !== undefined) {
+        // An earlier attempt of this create succeeded and its answer was lost: that is our organization.
+        ctx.logger.info('create answer lost; found the organization it made', { realm, id: own.id });
+        return { ...planned, id: own.id, realm };
       }
+      if (error instanceof ConflictError) await reportNameTaken(ctx, realm, input.name, error, 'create organization', diags);
+      else reportError(diags, error, op, reportingFor(ctx, realm));
       return null;
     }
     ctx.logger.info('created organization', { realm, id });
@@ -332,7 +485,9 @@ export const organizationResource: Resource<OrgAdminProviderContext> = {
     const id = knownString(state['id']) ?? '';
     const realm = knownString(state['realm']) ?? ctx.realm;
     try {
-      const org = await ctx.client.getOrganization(id, { realm });
+      const org = await ctx.client.getOrganization(id, callOptions(realm, signalOf(req)));
+      ctx.plannedNames.record(org.id);
+      if (hasCreationMarker(org)) await clearCreationMarker(ctx, realm, org);
       return stateFromOrganization(org, realm, state);
     } catch (error) {
       if (isObjectNotFound(error)) {
@@ -357,15 +512,16 @@ export const organizationResource: Resource<OrgAdminProviderContext> = {
       // The service replaces attributes on update (absent means cleared): send the remote ones
       // back so that attributes not managed by Terraform survive.
       try {
-        const remote = await ctx.client.getOrganization(id, { realm });
-        input.attributes = remote.attributes;
+        const remote = await ctx.client.getOrganization(id, callOptions(realm, signalOf(req)));
+        // The organization is in a state now: its creation marker, if still there, can go.
+        input.attributes = userAttributes(remote.attributes);
       } catch (error) {
         reportError(diags, error, { ...op, action: 'read organization before updating it', permission: 'view-organizations' }, reportingFor(ctx, realm));
         return null;
       }
     }
     try {
-      await ctx.client.updateOrganization(id, input, { realm });
+      await ctx.client.updateOrganization(id, input, callOptions(realm, signalOf(req)));
     } catch (error) {
       if (error instanceof ConflictError) await reportNameTaken(ctx, realm, input.name, error, 'rename organization', diags);
       else reportError(diags, error, op, reportingFor(ctx, realm));
@@ -380,7 +536,7 @@ export const organizationResource: Resource<OrgAdminProviderContext> = {
     const id = knownString(req.priorState['id']) ?? '';
     const realm = knownString(req.priorState['realm']) ?? ctx.realm;
     try {
-      await ctx.client.deleteOrganization(id, { realm });
+      await ctx.client.deleteOrganization(id, callOptions(realm, signalOf(req)));
     } catch (error) {
       if (isObjectNotFound(error)) return; // already gone: the goal of delete
       reportError(diags, error, { action: 'delete organization', target: target(realm, id, knownString(req.priorState['name'])), permission: 'manage-organizations' }, reportingFor(ctx, realm));
@@ -394,7 +550,7 @@ export const organizationResource: Resource<OrgAdminProviderContext> = {
     const id = parsed.ids[0]!;
     let org: Organization;
     try {
-      org = await ctx.client.getOrganization(id, { realm });
+      org = await ctx.client.getOrganization(id, callOptions(realm, signalOf(req)));
     } catch (error) {
       if (isObjectNotFound(error)) {
         diags.error('Cannot import organization', `There is no organization with id ${quote(id)} in realm ${quote(realm)}. Check the id (and the realm: import by \`REALM/ID\` for another realm than the provider's).`);

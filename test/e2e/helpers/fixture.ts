@@ -4,6 +4,7 @@
  * installed into a temporary mirror. Each test file makes one and reuses it across its steps.
  */
 import type { Member } from '../../../src/api';
+import { isCompatMode, type CompatMode } from '../../../src/service/compat';
 import { ClientCredentialsTokenSource, OrgAdminClient } from '../../../src/client';
 import { createTestRealm, startTestService, type TestService } from '../../helpers/service';
 import { ensureProviderBundle } from './bundle';
@@ -12,6 +13,8 @@ import { createProviderMirror, TerraformWorkspace, type ProviderMirror } from '.
 /** Everything an end-to-end test file needs. */
 export interface E2EFixture {
   svc: TestService;
+  /** The service's behaviour: `hosted` when `ORGADMIN_TEST_COMPAT=hosted` (the second jest project). */
+  compat: CompatMode;
   mirror: ProviderMirror;
   realm: string;
   clientId: string;
@@ -39,7 +42,8 @@ export interface E2EOptions {
 /** Starts the service, creates the realm, key and users, and installs the provider. */
 export async function startE2E(options: E2EOptions = {}): Promise<E2EFixture> {
   ensureProviderBundle();
-  const svc = await startTestService({ rateLimit: options.rateLimit });
+  const compat = testCompatMode();
+  const svc = await startTestService({ rateLimit: options.rateLimit, app: { compat } });
   const cleanups: Array<() => Promise<void>> = [() => svc.close()];
   const close = async (): Promise<void> => {
     for (const cleanup of cleanups.reverse()) await cleanup();
@@ -68,6 +72,7 @@ export async function startE2E(options: E2EOptions = {}): Promise<E2EFixture> {
     };
     return {
       svc,
+      compat,
       mirror,
       realm,
       clientId,
@@ -86,6 +91,16 @@ export async function startE2E(options: E2EOptions = {}): Promise<E2EFixture> {
     await close();
     throw error;
   }
+}
+
+/**
+ * The mode the suite runs the service in: `ORGADMIN_TEST_COMPAT` (`standard` or `hosted`; jest's
+ * `e2e-hosted` project sets `hosted`), default `standard`.
+ */
+export function testCompatMode(): CompatMode {
+  const value = process.env.ORGADMIN_TEST_COMPAT || 'standard';
+  if (!isCompatMode(value)) throw new Error(`ORGADMIN_TEST_COMPAT must be standard or hosted, not ${JSON.stringify(value)}`);
+  return value;
 }
 
 /** The names of the realm's organizations, as the SDK lists them (every page), sorted. */

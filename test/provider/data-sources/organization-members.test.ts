@@ -1,30 +1,30 @@
-import { organizationMembersDataSource as dataSource } from '../../../src/provider/data-sources/organization-members';
+import { ORGANIZATION_MEMBERS_DATA_SOURCE_TYPE as TYPE } from '../../../src/provider/data-sources/organization-members';
+import { errorsOf } from '../../../src/provider/framework/testing';
 import type { Value } from '../../../src/provider/framework/types';
-import { Collector, resourceConfig, startHarness, type Harness } from '../resources/harness';
+import { startProviderTest, type ProviderTest } from '../harness';
 
 describe('orgadmin_organization_members data source', () => {
-  let h: Harness;
+  let t: ProviderTest;
   let orgId: string;
   const userIds: string[] = [];
 
   beforeAll(async () => {
-    h = await startHarness();
-    orgId = await h.ctx.client.createOrganization({ name: 'listed' });
+    t = await startProviderTest();
+    orgId = await t.client.createOrganization({ name: 'listed' });
     for (let i = 0; i < 120; i += 1) {
-      const user = await h.svc.admin.createUser('acme', { username: `listed-${i}`, email: `listed-${i}@example.com`, firstName: 'Ada', lastName: `L${i}` });
+      const user = await t.svc.admin.createUser('acme', { username: `listed-${i}`, email: `listed-${i}@example.com`, firstName: 'Ada', lastName: `L${i}` });
       userIds.push(user.id);
-      await h.ctx.client.addMember(orgId, user.id);
+      await t.client.addMember(orgId, user.id);
     }
   });
 
   afterAll(async () => {
-    await h.close();
+    await t.close();
   });
 
   it('lists every member across pages, in membership order, without the default admin user', async () => {
-    const diags = new Collector();
-    const state = await dataSource.read(h.ctx, { config: resourceConfig(dataSource, { organization_id: orgId }) }, diags);
-    expect(diags.items).toEqual([]);
+    const { state, diagnostics } = await t.tf.readDataSource(TYPE, { organization_id: orgId });
+    expect(diagnostics).toEqual([]);
     expect(state!['id']).toBe(orgId);
     expect(state!['user_ids']).toEqual(userIds);
     const members = state!['members'] as Array<Record<string, Value>>;
@@ -34,8 +34,8 @@ describe('orgadmin_organization_members data source', () => {
   });
 
   it('reports an unknown organization on organization_id', async () => {
-    const diags = new Collector();
-    expect(await dataSource.read(h.ctx, { config: resourceConfig(dataSource, { organization_id: 'nope' }) }, diags)).toBeNull();
-    expect(diags.errors).toEqual([expect.objectContaining({ summary: 'Organization not found', path: ['organization_id'] })]);
+    const { state, diagnostics } = await t.tf.readDataSource(TYPE, { organization_id: 'nope' });
+    expect(state).toBeNull();
+    expect(errorsOf(diagnostics)).toEqual([expect.objectContaining({ summary: 'Organization not found', path: ['organization_id'] })]);
   });
 });

@@ -1,30 +1,31 @@
-import { closeNames, editDistance, organizationDataSource as dataSource } from '../../../src/provider/data-sources/organization';
-import type { Value } from '../../../src/provider/framework/types';
+import { closeNames, editDistance, ORGANIZATION_DATA_SOURCE_TYPE as TYPE } from '../../../src/provider/data-sources/organization';
+import { errorsOf } from '../../../src/provider/framework/testing';
+import type { ObjectValue, Value } from '../../../src/provider/framework/types';
 import { UNKNOWN } from '../../../src/provider/protocol/unknown';
-import { Collector, readDataSource, resourceConfig, startHarness, type Harness } from '../resources/harness';
+import { startProviderTest, type ProviderTest } from '../harness';
 
 describe('orgadmin_organization data source', () => {
-  let h: Harness;
+  let t: ProviderTest;
   let acmeId: string;
 
   beforeAll(async () => {
-    h = await startHarness();
-    acmeId = await h.ctx.client.createOrganization({
+    t = await startProviderTest();
+    acmeId = await t.client.createOrganization({
       name: 'Acme Corp',
       displayName: 'ACME Corporation',
       url: 'https://acme.example.com',
       domains: ['acme.example.com'],
       attributes: { tier: ['gold'] },
     });
-    await h.ctx.client.createOrganization({ name: 'Globex' });
-    await h.ctx.client.createOrganization({ name: 'Initech' });
+    await t.client.createOrganization({ name: 'Globex' });
+    await t.client.createOrganization({ name: 'Initech' });
   });
 
   afterAll(async () => {
-    await h.close();
+    await t.close();
   });
 
-  const read = (values: Record<string, Value>): ReturnType<typeof readDataSource> => readDataSource(dataSource, h.ctx, values);
+  const read = (values: Record<string, Value>): ReturnType<typeof t.tf.readDataSource> => t.tf.readDataSource(TYPE, values);
 
   const expected = (): Record<string, unknown> => ({
     id: acmeId,
@@ -37,49 +38,46 @@ describe('orgadmin_organization data source', () => {
   });
 
   it('finds an organization by id', async () => {
-    const { state, diags } = await read({ id: acmeId });
-    expect(diags.items).toEqual([]);
+    const { state, diagnostics } = await read({ id: acmeId });
+    expect(diagnostics).toEqual([]);
     expect(state).toEqual(expected());
   });
 
   it('finds an organization by exact name', async () => {
-    const { state, diags } = await read({ name: 'Acme Corp' });
-    expect(diags.items).toEqual([]);
+    const { state, diagnostics } = await read({ name: 'Acme Corp' });
+    expect(diagnostics).toEqual([]);
     expect(state).toEqual(expected());
   });
 
   it('lists close names when no organization has the name', async () => {
-    const { state, diags } = await read({ name: 'Acme Crop' });
+    const { state, diagnostics } = await read({ name: 'Acme Crop' });
     expect(state).toBeNull();
-    expect(diags.errors).toHaveLength(1);
-    expect(diags.errors[0]!.path).toEqual(['name']);
-    expect(diags.errors[0]!.detail).toContain('"Acme Corp"');
-    expect(diags.errors[0]!.detail).not.toContain('"Initech"');
+    expect(errorsOf(diagnostics)).toHaveLength(1);
+    expect(errorsOf(diagnostics)[0]!.path).toEqual(['name']);
+    expect(errorsOf(diagnostics)[0]!.detail).toContain('"Acme Corp"');
+    expect(errorsOf(diagnostics)[0]!.detail).not.toContain('"Initech"');
   });
 
   it('does not match a name by substring or case', async () => {
-    const { state, diags } = await read({ name: 'acme corp' });
+    const { state, diagnostics } = await read({ name: 'acme corp' });
     expect(state).toBeNull();
-    expect(diags.errors[0]!.detail).toContain('Close names');
-    expect(diags.errors[0]!.detail).toContain('"Acme Corp"');
+    expect(errorsOf(diagnostics)[0]!.detail).toContain('Close names');
+    expect(errorsOf(diagnostics)[0]!.detail).toContain('"Acme Corp"');
   });
 
   it('reports an unknown id on id', async () => {
-    const { state, diags } = await read({ id: 'nope' });
+    const { state, diagnostics } = await read({ id: 'nope' });
     expect(state).toBeNull();
-    expect(diags.errors).toEqual([expect.objectContaining({ summary: 'Organization not found', path: ['id'] })]);
+    expect(errorsOf(diagnostics)).toEqual([expect.objectContaining({ summary: 'Organization not found', path: ['id'] })]);
   });
 
-  it('requires exactly one of id and name, skipping unknown values', () => {
-    const validate = (values: Record<string, unknown>): Collector => {
-      const diags = new Collector();
-      dataSource.validate!(resourceConfig(dataSource, values as never), diags);
-      return diags;
-    };
-    expect(validate({ id: 'a', name: 'b' }).errors).toHaveLength(1);
-    expect(validate({}).errors).toHaveLength(1);
-    expect(validate({ id: 'a' }).errors).toHaveLength(0);
-    expect(validate({ id: UNKNOWN }).errors).toHaveLength(0);
+  it('requires exactly one of id and name, skipping unknown values', async () => {
+    const validate = async (values: Record<string, unknown>): Promise<ReturnType<typeof errorsOf>> =>
+      errorsOf(await t.tf.validateDataSource(TYPE, values as ObjectValue));
+    expect(await validate({ id: 'a', name: 'b' })).toHaveLength(1);
+    expect(await validate({})).toHaveLength(1);
+    expect(await validate({ id: 'a' })).toHaveLength(0);
+    expect(await validate({ id: UNKNOWN })).toHaveLength(0);
   });
 
   describe('close names', () => {

@@ -1,15 +1,16 @@
-import { organizationsDataSource as dataSource } from '../../../src/provider/data-sources/organizations';
+import { ORGANIZATIONS_DATA_SOURCE_TYPE as TYPE } from '../../../src/provider/data-sources/organizations';
+import { errorsOf } from '../../../src/provider/framework/testing';
 import type { Value } from '../../../src/provider/framework/types';
-import { Collector, readDataSource, resourceConfig, startHarness, type Harness } from '../resources/harness';
+import { startProviderTest, type ProviderTest } from '../harness';
 
 describe('orgadmin_organizations data source', () => {
-  let h: Harness;
+  let t: ProviderTest;
 
   beforeAll(async () => {
-    h = await startHarness();
+    t = await startProviderTest();
     // 130 organizations: more than one page of 100.
     for (let i = 0; i < 130; i += 1) {
-      await h.ctx.client.createOrganization({
+      await t.client.createOrganization({
         name: `org-${String(i).padStart(3, '0')}`,
         attributes: { tier: [i % 10 === 0 ? 'gold' : 'basic'], region: [i % 2 === 0 ? 'eu' : 'us'] },
       });
@@ -17,14 +18,14 @@ describe('orgadmin_organizations data source', () => {
   });
 
   afterAll(async () => {
-    await h.close();
+    await t.close();
   });
 
-  const read = (values: Record<string, Value>): ReturnType<typeof readDataSource> => readDataSource(dataSource, h.ctx, values);
+  const read = (values: Record<string, Value>): ReturnType<typeof t.tf.readDataSource> => t.tf.readDataSource(TYPE, values);
 
   it('returns every organization across pages, with ids in the same order', async () => {
-    const { state, diags } = await read({});
-    expect(diags.items).toEqual([]);
+    const { state, diagnostics } = await read({});
+    expect(diagnostics).toEqual([]);
     const organizations = state!['organizations'] as Array<Record<string, Value>>;
     expect(organizations).toHaveLength(130);
     expect(state!['ids']).toEqual(organizations.map((o) => o['id']));
@@ -45,7 +46,7 @@ describe('orgadmin_organizations data source', () => {
       Array.from({ length: 10 }, (_, i) => `org-12${i}`),
     );
     const byAttributes = await read({ attributes: { tier: 'gold', region: 'eu' } });
-    expect(byAttributes.diags.items).toEqual([]);
+    expect(byAttributes.diagnostics).toEqual([]);
     const names = (byAttributes.state!['organizations'] as Array<Record<string, Value>>).map((o) => o['name']);
     expect(names).toEqual(['org-000', 'org-010', 'org-020', 'org-030', 'org-040', 'org-050', 'org-060', 'org-070', 'org-080', 'org-090', 'org-100', 'org-110', 'org-120']);
     expect(byAttributes.state!['attributes']).toEqual({ tier: 'gold', region: 'eu' });
@@ -57,9 +58,8 @@ describe('orgadmin_organizations data source', () => {
     expect(state!['ids']).toEqual([]);
   });
 
-  it('reports an empty attribute filter value on its key', () => {
-    const diags = new Collector();
-    dataSource.validate!(resourceConfig(dataSource, { attributes: { tier: '' } }), diags);
-    expect(diags.errors).toEqual([expect.objectContaining({ path: ['attributes', 'tier'] })]);
+  it('reports an empty attribute filter value on its key', async () => {
+    const diagnostics = await t.tf.validateDataSource(TYPE, { attributes: { tier: '' } });
+    expect(errorsOf(diagnostics)).toEqual([expect.objectContaining({ path: ['attributes', 'tier'] })]);
   });
 });

@@ -38,7 +38,8 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 async function configured<T>(definition: ProviderDefinition<T> = demoProvider as never): Promise<(method: string, request: ProtoMessage) => Promise<ProtoMessage>> {
   const handlers = new ProviderService(definition, logger).handlers();
-  const call = async (method: string, request: ProtoMessage): Promise<ProtoMessage> => handlers[method]!(request);
+  const byName = handlers as unknown as Record<string, (request: ProtoMessage) => Promise<ProtoMessage>>;
+  const call = async (method: string, request: ProtoMessage): Promise<ProtoMessage> => byName[method]!(request);
   const response = await call('ConfigureProvider', { config: dv({ store_path: storePath }, definition.schema) });
   expect(response.diagnostics).toEqual([]);
   return call;

@@ -1,0 +1,99 @@
+#!/usr/bin/env node
+/**
+ * Builds the Terraform provider as self-contained executables (Node.js single executable
+ * applications) from dist/provider/terraform-provider-orgadmin.js, into
+ * dist/provider/executables/<os>_<arch>/terraform-provider-orgadmin_v<version>.
+ *
+ * Usage:
+ *   node scripts/build-sea.mjs                     this machine's platform (what `npm run build` runs);
+ *                                                  a warning, not a failure, where it cannot be built
+ *                                                  (another OS, or no npm registry to fetch Node.js from)
+ *   node scripts/build-sea.mjs --platforms linux_amd64,linux_arm64 [--no-code-cache]
+ *
+ * An executable already built from the same bundle, Node.js and options is kept. The platform's
+ * Node.js binary comes from the npm registry (`npm pack node-<os>-<arch>@<this Node.js version>`)
+ * into ~/.cache/orgadmin/node (ORGADMIN_NODE_CACHE to move it). The logic lives in
+ * src/provider/distribution/, which `orgadmin provider release` uses too; it is compiled here on the
+ * fly, so this script works before and without `tsc`.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Compiles src/provider/distribution/*.ts into one module, placed as if it sat in that directory. */
+function loadDistribution() {
+  const esbuild = require('esbuild');
+  const dir = join(root, 'src/provider/distribution');
+  const contents = ['executable', 'platforms', 'package-info'].map((name) => `Object.assign(module.exports, require('./${name}'));`).join('\n');
+  const result = esbuild.buildSync({
+    stdin: { contents, resolveDir: dir, loader: 'js', sourcefile: 'build-sea-entry.js' },
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['postject'],
+    write: false,
+    logLevel: 'warning',
+  });
+  const Module = require('node:module');
+  const file = join(dir, 'build-sea-entry.js');
+  const mod = new Module(file);
+  mod.filename = file;
+  mod.paths = Module._nodeModulePaths(dir);
+  mod._compile(result.outputFiles[0].text, file);
+  return mod.exports;
+}
+
+async function main(argv) {
+  let platformList;
+  let codeCache = true;
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--platforms') platformList = argv[++i] ?? '';
+    else if (argv[i] === '--no-code-cache') codeCache = false;
+    else if (argv[i] === '--help') {
+      process.stdout.write('usage: node scripts/build-sea.mjs [--platforms os_arch,...] [--no-code-cache]\n');
+      return;
+    } else throw new Error(`unknown option ${argv[i]}`);
+  }
+  const dist = loadDistribution();
+  let platforms;
+  if (platformList === undefined) {
+    const host = dist.hostExecutablePlatform();
+    if (host === undefined) {
+      process.stdout.write(`build-sea: no self-contained executable for ${process.platform}/${process.arch}; the provider installs as a launcher.\n`);
+      return;
+    }
+    platforms = [host];
+  } else {
+    platforms = dist.parsePlatforms(platformList);
+  }
+  const bundlePath = dist.defaultBundlePath();
+  if (!existsSync(bundlePath)) throw new Error(`${bundlePath} is missing: run "npm run build:provider" first`);
+  const bundle = readFileSync(bundlePath);
+  const version = dist.providerVersion();
+  for (const platform of platforms) {
+    const started = Date.now();
+    let built;
+    try {
+      built = await dist.buildExecutable({ platform, bundle, version, outDir: dist.defaultExecutablesDir(), codeCache });
+    } catch (error) {
+      // In `npm run build` (no --platforms) an offline machine still gets a working build: the
+      // launcher. Asked for platforms explicitly, failing is the answer.
+      if (platformList !== undefined || error.name !== 'ProviderInstallError') throw error;
+      process.stderr.write(`build-sea: WARNING: no executable for ${platform.name} (${error.message}); orgadmin provider install will install the launcher.\n`);
+      continue;
+    }
+    const what = built.reused ? 'up to date' : `built in ${((Date.now() - started) / 1000).toFixed(1)} s`;
+    const size = `${(built.size / 1024 / 1024).toFixed(1)} MiB`;
+    process.stdout.write(`build-sea: ${platform.name} ${what}: ${built.path} (${size}, ${built.codeCache ? 'with' : 'without'} code cache)\n`);
+  }
+}
+
+main(process.argv.slice(2)).catch((error) => {
+  process.stderr.write(`build-sea: ${error.message}\n`);
+  process.exit(1);
+});

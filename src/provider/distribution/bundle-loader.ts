@@ -1,0 +1,128 @@
+/**
+ * The one piece of code that starts the provider bundle, in its two forms: the launcher script of
+ * a filesystem-mirror installation (bundle and code cache are files next to it) and the main
+ * script of the self-contained executable (bundle and code cache are assets of the executable).
+ *
+ * Both compile exactly {@link bundleScriptSource} of the bundle with the V8 code cache when one
+ * fits, then run it as CommonJS would. Only where the two texts come from differs, so the wrapping
+ * that a code cache depends on is written once, here.
+ */
+
+/**
+ * File name of the bundle inside the installed package directory. It must not start with
+ * `terraform-provider-orgadmin`: Terraform runs the first file of the package directory whose name
+ * has that prefix, and `terraform-provider-orgadmin.js` sorts before the launcher.
+ */
+export const PROVIDER_BUNDLE_FILE = 'orgadmin-provider-bundle.js';
+
+/** Asset names inside the self-contained executable. */
+export const EXECUTABLE_ASSETS = { bundle: 'orgadmin-provider-bundle.js', codeCache: 'orgadmin-provider-bundle.v8cache' } as const;
+
+/**
+ * File name of the bundle's V8 code cache inside the installed package directory, for the V8
+ * version `v8Version` (default: this process's). A cache only fits the V8 that made it.
+ */
+export function providerCodeCacheFile(v8Version: string = process.versions.v8): string {
+  return `orgadmin-provider-bundle.${v8Version}.v8cache`;
+}
+
+/** What the bundle is wrapped in, so that it runs with CommonJS's five module variables. */
+const WRAPPER_HEAD = '(function (exports, require, module, __filename, __dirname) {';
+const WRAPPER_TAIL = '\n})';
+
+/**
+ * The script compiled from the bundle's text: the bundle wrapped in a CommonJS-style function, its
+ * `#!` line turned into a comment (V8 accepts `#!` only at the very start of a script). Line
+ * numbers stay those of the bundle file. Whatever makes a code cache must compile exactly this
+ * text, or V8 rejects the cache.
+ */
+export function bundleScriptSource(bundleText: string): string {
+  const body = bundleText.startsWith('#!') ? `//${bundleText.slice(2)}` : bundleText;
+  return `${WRAPPER_HEAD}${body}${WRAPPER_TAIL}`;
+}
+
+/**
+ * The Node.js flags the launcher starts the provider with (on its `#!/usr/bin/env -S node ...`
+ * line). The code cache is made under them too, so it records the start-up path the launcher
+ * runs (V8 itself only checks its own flags, which these are not: a cache fits either way).
+ *
+ * `--use-openssl-ca`: trust the system's CA store (OpenSSL's default paths, e.g. /etc/ssl/certs,
+ * and `SSL_CERT_FILE` / `SSL_CERT_DIR` when set) instead of the ~140 Mozilla roots compiled into
+ * Node.js. Terraform's Go providers trust the same store (Go's system pool), so the provider's HTTPS
+ * calls to the orgadmin service verify like theirs do. It is also cheaper: the root store is built
+ * for every TLS context, the plugin server's included, and parsing the bundled roots was about half
+ * of the start-up work before the handshake, three times per Terraform command. Where the system
+ * store is a hashed directory (Debian, Ubuntu), certificates are only read on demand; a CA bundle
+ * file (`SSL_CERT_FILE`, or a distribution whose default is one) is parsed whole, so the saving
+ * there is smaller. `NODE_EXTRA_CA_CERTS` still adds its certificates on top.
+ *
+ * The self-contained executable cannot take flags (Node.js 20's single executable applications
+ * read none but `NODE_OPTIONS`), so it trusts Node's bundled roots plus `NODE_EXTRA_CA_CERTS`.
+ */
+export const PROVIDER_NODE_FLAGS: readonly string[] = ['--use-openssl-ca'];
+
+/**
+ * Lines that set `file` (the script's file name), `dir` (its `__dirname`), `text` (the bundle)
+ * and `cachedData` (the code cache or undefined), per form.
+ */
+const SOURCES = {
+  launcher: [
+    "const { readFileSync } = require('fs');",
+    'const dir = __dirname;',
+    `const file = dir + '/${PROVIDER_BUNDLE_FILE}';`,
+    "let text = readFileSync(file, 'utf8');",
+    'let cachedData;',
+    'try {',
+    `  cachedData = readFileSync(dir + '/orgadmin-provider-bundle.' + process.versions.v8 + '.v8cache');`,
+    '} catch {',
+    '  // No cache for this Node.js: compile from source.',
+    '}',
+  ],
+  executable: [
+    "const sea = require('node:sea');",
+    // The executable is the file: stack traces and __filename name it, as for a Go provider.
+    'const file = process.execPath;',
+    "const dir = require('path').dirname(file);",
+    `let text = sea.getAsset('${EXECUTABLE_ASSETS.bundle}', 'utf8');`,
+    'let cachedData;',
+    'try {',
+    `  cachedData = new Uint8Array(sea.getRawAsset('${EXECUTABLE_ASSETS.codeCache}'));`,
+    '} catch {',
+    '  // Built without a code cache (another platform than the build machine): compile from source.',
+    '}',
+  ],
+} as const;
+
+/** Comment lines at the top of each form. */
+const HEADERS = {
+  launcher: [
+    // `env -S` splits the rest of the line into arguments (a `#!` line passes one argument only):
+    // GNU coreutils 8.30 and later, and the BSDs' and macOS's env (not BusyBox's).
+    `#!/usr/bin/env -S node ${PROVIDER_NODE_FLAGS.join(' ')}`,
+    '// Launcher of the orgadmin Terraform provider, written by `orgadmin provider install`.',
+    '// It runs the bundle next to it, so the lock-file hash of this directory covers all the code;',
+    '// the V8 code cache next to it (made at install time) saves compiling the bundle at every start.',
+  ],
+  executable: [
+    '// Main script of the orgadmin Terraform provider executable (a Node.js single executable application).',
+    '// It runs the bundle stored as an asset of the executable, with the V8 code cache stored beside it.',
+  ],
+} as const;
+
+/**
+ * The source of the bundle's starter: `launcher` (a `#!` script next to the bundle) or
+ * `executable` (the main script of the single executable application).
+ */
+export function bundleLoaderSource(form: 'launcher' | 'executable'): string {
+  return [
+    ...HEADERS[form],
+    "'use strict';",
+    "const { Script } = require('vm');",
+    ...SOURCES[form],
+    "if (text.startsWith('#!')) text = '//' + text.slice(2);",
+    `const script = new Script(${JSON.stringify(WRAPPER_HEAD)} + text + ${JSON.stringify(WRAPPER_TAIL)}, { filename: file, cachedData });`,
+    'const bundleModule = { exports: {} };',
+    'script.runInThisContext().call(bundleModule.exports, bundleModule.exports, require, bundleModule, file, dir);',
+    '',
+  ].join('\n');
+}
