@@ -58,9 +58,21 @@ describe('orgadmin start', () => {
     expect(second.out).toContain('Everything was already in place: the apply changed nothing.');
     expect(second.out).toMatch(/acme\s+members: alice, bob/);
 
-    // The demo key's secret is kept in a file, never printed.
-    const saved = JSON.parse(await readFile(join(cwd, '.orgadmin', 'demo-credentials.json'), 'utf8')) as { clientSecret: string };
+    // The demo key's secret and the administrator's password are kept in a file, never printed.
+    const saved = JSON.parse(await readFile(join(cwd, '.orgadmin', 'demo-credentials.json'), 'utf8')) as {
+      clientSecret: string;
+      adminUsername: string;
+      adminPassword: string;
+    };
     expect(first.out + second.out).not.toContain(saved.clientSecret);
+    expect(first.out + second.out).not.toContain(saved.adminPassword);
+    expect(saved.adminUsername).toBe('admin');
+    // How to open the dashboard, on both runs; the second run keeps the same password.
+    for (const run of [first, second]) {
+      expect(run.out).toContain('  npx orgadmin serve --data .orgadmin/orgadmin.db --port 8080\n  then open http://127.0.0.1:8080/realms/demo/dashboard\n');
+      expect(run.out).toContain('  and sign in as "admin" with the "adminPassword" of .orgadmin/demo-credentials.json');
+    }
+    expect(first.out).toMatch(/users alice, bob, carol, administrator admin/);
   });
 
   it('re-locks a rebuilt provider instead of failing terraform init on the old checksums', async () => {

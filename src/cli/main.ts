@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { runClientsCommand } from './commands/clients';
 import { runDemoCommand } from './commands/demo';
 import { runKeysCommand } from './commands/keys';
 import { runRealmsCommand } from './commands/realms';
@@ -61,7 +62,8 @@ const COMMANDS: ReadonlyArray<{ word: string; summary: string; run: Command }> =
   { word: 'serve', summary: 'Run the Organization Administration Service.', run: runServeCommand },
   { word: 'realms', summary: 'Create and list realms (tenants).', run: runRealmsCommand },
   { word: 'keys', summary: 'Create, list and revoke API keys.', run: runKeysCommand },
-  { word: 'users', summary: 'Create and list the users of a realm.', run: runUsersCommand },
+  { word: 'users', summary: 'Create and list the users of a realm; give and take the realm administrator role.', run: runUsersCommand },
+  { word: 'clients', summary: 'Register the public OpenID Connect clients of a realm (browser login).', run: runClientsCommand },
   { word: 'provider', summary: 'Install the Terraform provider.', run: runProviderCommand },
   {
     word: 'start',

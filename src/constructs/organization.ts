@@ -13,7 +13,7 @@
  * additive members, and each apply of those adds them back. The constructs refuse it.
  */
 import { Construct, type IConstruct } from 'constructs';
-import type { TerraformProvider } from 'cdktf';
+import { TerraformStack, type TerraformProvider } from 'cdktf';
 import { Organization as OrganizationResource } from './gen/organization';
 import { OrganizationMembers as OrganizationMembersResource } from './gen/organization-members';
 import { Membership } from './membership';
@@ -270,6 +270,13 @@ export class Organization extends OrganizationBase {
     if (existingId !== undefined && !isUnresolved(existingId) && existingId.trim() === '') {
       problems.add(`existingOrganizationId must not be empty when given (got ${quote(existingId)}).`);
     }
+    const namesake = organizationNamed(scope, props);
+    if (namesake !== undefined) {
+      problems.add(
+        `name ${quote(props.name)} is already the name of the organization "${namesake.node.path}" in this stack: names are unique in a realm, ` +
+          'and two resources must not manage one organization. Give each organization its own name.',
+      );
+    }
     // Validation runs before the construct joins the tree, so a refused organization leaves no trace.
     problems.throwIfAny(`${scope.node.path}/${id}`);
     super(scope, id);
@@ -297,6 +304,24 @@ export class Organization extends OrganizationBase {
       memberSet?.importFrom(importId, props.provider);
     }
   }
+}
+
+/**
+ * The organization of `scope`'s stack that already has the name (and realm and provider) of
+ * `props`, or undefined. Unresolved names are left to the provider's plan-time check.
+ */
+function organizationNamed(scope: Construct, props: OrganizationProps): Organization | undefined {
+  if (isUnresolved(props.name)) return undefined;
+  const stack = TerraformStack.of(scope);
+  return stack.node
+    .findAll()
+    .find(
+      (construct): construct is Organization =>
+        construct instanceof Organization &&
+        construct.name === props.name &&
+        construct.realm === props.realm &&
+        construct.provider === props.provider,
+    );
 }
 
 /** An organization managed elsewhere, known by id. */

@@ -57,7 +57,7 @@ describe('orgadmin (top level)', () => {
   it('exits 2 when a group is given no subcommand', async () => {
     const result = await sandbox.runRaw(['users']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe('orgadmin: "orgadmin users" needs a command (create, list); see "orgadmin users --help".\n');
+    expect(result.stderr).toBe('orgadmin: "orgadmin users" needs a command (create, list, grant-admin, revoke-admin); see "orgadmin users --help".\n');
   });
 
   it('lists the subcommands of a group on --help', async () => {

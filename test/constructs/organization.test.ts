@@ -52,6 +52,17 @@ describe('Organization', () => {
     });
   });
 
+  it('refuses a second organization with the same name in one stack, naming the first', () => {
+    const stack = newStack();
+    new Organization(stack, 'first', { name: 'same-name' });
+    const error = validationError(() => new Organization(stack, 'second', { name: 'same-name' }));
+    expect(error.problems).toEqual([expect.stringContaining('"same-name" is already the name of the organization "test/first"')]);
+    // Nothing was added for the refused one; another name or another realm is fine.
+    expect(stack.node.tryFindChild('second')).toBeUndefined();
+    expect(() => new Organization(stack, 'third', { name: 'other-name' })).not.toThrow();
+    expect(() => new Organization(stack, 'fourth', { name: 'same-name', realm: 'elsewhere' })).not.toThrow();
+  });
+
   it('uses the construct id as the resource address', () => {
     const stack = newStack();
     new Organization(stack, 'acme', { name: 'acme' });

@@ -1,8 +1,11 @@
 /**
- * The demo's data: realm `demo`, an API key `demo` with every permission, and the users alice, bob
- * and carol. Idempotent, so `npm start` can run again and again on the same data file: the key's
- * secret is kept in a 0600 file next to the data, because the service stores only its hash.
+ * The demo's data: realm `demo`, an API key `demo` with every permission, the users alice, bob
+ * and carol, and the realm administrator `admin` who signs in to the dashboard. Idempotent, so
+ * `npm start` can run again and again on the same data file: the key's secret and the
+ * administrator's password are kept in a 0600 file next to the data, because the service stores
+ * only their hashes.
  */
+import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PERMISSIONS, type Member } from '../../api';
@@ -14,6 +17,9 @@ export const DEMO_REALM = 'demo';
 export const DEMO_KEY_NAME = 'demo';
 /** File name, inside the demo directory, of the saved demo credentials. */
 export const DEMO_CREDENTIALS_FILE = 'demo-credentials.json';
+
+/** Username of the demo realm's administrator (dashboard sign-in). */
+export const DEMO_ADMIN_USERNAME = 'admin';
 
 /** The demo users (username, email, names). */
 export const DEMO_USERS: ReadonlyArray<{ username: string; email: string; firstName: string; lastName: string }> = [
@@ -32,6 +38,10 @@ export interface DemoBootstrap {
   clientSecret: string;
   /** alice, bob and carol, in that order. */
   users: Member[];
+  /** The realm administrator's username ({@link DEMO_ADMIN_USERNAME}). */
+  adminUsername: string;
+  /** Its password (also saved in {@link DEMO_CREDENTIALS_FILE}). */
+  adminPassword: string;
 }
 
 /** The saved credentials file's content. */
@@ -39,6 +49,9 @@ interface SavedCredentials {
   realm: string;
   clientId: string;
   clientSecret: string;
+  /** Absent in files written before the dashboard existed: a password is then set and saved. */
+  adminUsername?: string;
+  adminPassword?: string;
 }
 
 /** Reads the saved credentials; a missing or unreadable file means "none" (the key is recreated). */
@@ -47,7 +60,11 @@ function readSavedCredentials(file: string): SavedCredentials | undefined {
   try {
     const value = JSON.parse(readFileSync(file, 'utf8')) as Partial<SavedCredentials>;
     if (typeof value.clientId === 'string' && typeof value.clientSecret === 'string' && value.realm === DEMO_REALM) {
-      return { realm: value.realm, clientId: value.clientId, clientSecret: value.clientSecret };
+      const admin =
+        value.adminUsername === DEMO_ADMIN_USERNAME && typeof value.adminPassword === 'string' && value.adminPassword !== ''
+          ? { adminUsername: value.adminUsername, adminPassword: value.adminPassword }
+          : {};
+      return { realm: value.realm, clientId: value.clientId, clientSecret: value.clientSecret, ...admin };
     }
   } catch {
     // A damaged file is treated like a missing one: the key is revoked and made again.
@@ -93,6 +110,7 @@ export async function bootstrapDemo(admin: Admin, dir: string): Promise<DemoBoot
     activeDemoKeys.some((key) => key.clientId === saved.clientId && PERMISSIONS.every((p) => key.permissions.includes(p)));
 
   let credentials: SavedCredentials;
+  let changed = false;
   if (reusable) {
     credentials = saved;
   } else {
@@ -100,8 +118,27 @@ export async function bootstrapDemo(admin: Admin, dir: string): Promise<DemoBoot
     for (const key of activeDemoKeys) await admin.revokeApiKey(key.clientId);
     const key = await admin.createApiKey(DEMO_REALM, { name: DEMO_KEY_NAME, permissions: [...PERMISSIONS] });
     credentials = { realm: DEMO_REALM, clientId: key.clientId, clientSecret: key.clientSecret };
-    writeSavedCredentials(credentialsFile, credentials);
+    changed = true;
   }
+
+  // The realm administrator: made once; its password comes from the saved file, or is set anew
+  // (and saved) when the file does not have it.
+  let adminPassword = saved?.adminPassword;
+  const existingAdmin = await admin.getUserInfo(DEMO_REALM, DEMO_ADMIN_USERNAME);
+  if (!existingAdmin) {
+    adminPassword = randomBytes(12).toString('base64url');
+    await admin.createUser(DEMO_REALM, { username: DEMO_ADMIN_USERNAME, firstName: 'Demo', lastName: 'Administrator', password: adminPassword, realmAdmin: true });
+  } else {
+    if (adminPassword === undefined || !existingAdmin.hasPassword) {
+      adminPassword = randomBytes(12).toString('base64url');
+      await admin.setPassword(DEMO_REALM, DEMO_ADMIN_USERNAME, adminPassword);
+    }
+    if (!existingAdmin.realmAdmin) await admin.setRealmAdmin(DEMO_REALM, DEMO_ADMIN_USERNAME, true);
+    if (!existingAdmin.enabled) await admin.setUserEnabled(DEMO_REALM, existingAdmin.id, true);
+  }
+  if (adminPassword !== saved?.adminPassword) changed = true;
+  credentials = { ...credentials, adminUsername: DEMO_ADMIN_USERNAME, adminPassword };
+  if (changed) writeSavedCredentials(credentialsFile, credentials);
 
   const users: Member[] = [];
   for (const user of DEMO_USERS) {
@@ -109,5 +146,12 @@ export async function bootstrapDemo(admin: Admin, dir: string): Promise<DemoBoot
     users.push(existing ?? (await admin.createUser(DEMO_REALM, user)));
   }
 
-  return { realm: DEMO_REALM, clientId: credentials.clientId, clientSecret: credentials.clientSecret, users };
+  return {
+    realm: DEMO_REALM,
+    clientId: credentials.clientId,
+    clientSecret: credentials.clientSecret,
+    users,
+    adminUsername: DEMO_ADMIN_USERNAME,
+    adminPassword: adminPassword!,
+  };
 }

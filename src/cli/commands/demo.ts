@@ -5,6 +5,7 @@
 import { dirname, join, resolve } from 'node:path';
 import { tokenPath } from '../../api';
 import { Admin } from '../../service/admin';
+import { dashboardPath } from '../../service/login-paths';
 import { startServer } from '../../service/server';
 import { isPostgresUrl } from '../../service/store/open-store';
 import { defineCommand } from '../command';
@@ -29,6 +30,9 @@ function summary(url: string, demo: DemoBootstrap, credentialsFile: string): str
     `  Client ID:  ${demo.clientId}`,
     `  Secret:     saved in ${credentialsFile} (readable only by you)`,
     `  Users:      ${demo.users.map((u) => `${u.username} (${u.id})`).join(', ')}`,
+    '',
+    `Dashboard: ${url}${dashboardPath(demo.realm)}`,
+    `  sign in as "${demo.adminUsername}" with the "adminPassword" saved in ${credentialsFile}`,
     '',
     'Get an access token:',
     `  curl -s ${shellQuote(url + tokenPath(demo.realm))} \\`,

@@ -1,11 +1,16 @@
 /**
  * `orgadmin provider install`: puts the bundled Terraform provider into a filesystem mirror so that
- * `terraform init` installs it without a registry.
+ * `terraform init` installs it without a registry. `orgadmin provider release`: writes the files of
+ * a registry release (zipped self-contained executables, SHA256SUMS, its signature, the manifest).
  */
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { defaultBundlePath, defaultExecutablesDir, providerVersion } from '../../provider/distribution/package-info';
+import { EXECUTABLE_PLATFORMS, parsePlatforms } from '../../provider/distribution/platforms';
+import { releaseProvider } from '../../provider/distribution/release';
 import { installProvider, mirrorCliConfig, ProviderInstallError, defaultPluginDir } from '../../provider/install';
 import { defineCommand, defineGroup } from '../command';
-import { CliError, EXIT } from '../errors';
+import { CliError, EXIT, UsageError } from '../errors';
 import { printJson } from '../output';
 
 const install = defineCommand(
@@ -37,8 +42,9 @@ const install = defineCommand(
       return EXIT.ok;
     }
     const what = { installed: 'Installed', replaced: 'Replaced the previous build of', unchanged: 'Already installed:' }[installed.status];
+    const form = installed.selfContained ? 'self-contained executable' : 'launcher; needs Node.js on PATH';
     io.stdout(
-      `${what} ${installed.address} ${installed.version} (${installed.platform})\n` +
+      `${what} ${installed.address} ${installed.version} (${installed.platform}, ${form})\n` +
         `  ${installed.path}\n` +
         '\nUse it with:\n' +
         '  terraform {\n' +
@@ -59,5 +65,70 @@ const install = defineCommand(
   },
 );
 
-/** `orgadmin provider ...`: the Terraform provider's installation. */
-export const runProviderCommand = defineGroup('provider', 'Manage the Terraform provider installation.', { install });
+const release = defineCommand(
+  {
+    command: 'provider release',
+    summary: 'Writes a Terraform registry release of the provider: zipped executables, SHA256SUMS, signature, manifest.',
+    flags: {
+      out: { type: 'string', valueName: 'DIR', description: 'Directory to write the release files to (required).' },
+      'signing-key': {
+        type: 'string',
+        valueName: 'GPG_KEY_ID',
+        description: 'GPG key to sign SHA256SUMS with (gpg --detach-sign); a registry needs the signature.',
+      },
+      platforms: {
+        type: 'string',
+        valueName: 'OS_ARCH,...',
+        description: `Platforms to build (default ${Object.keys(EXECUTABLE_PLATFORMS).join(',')}).`,
+      },
+      'no-code-cache': {
+        type: 'boolean',
+        description: "Leave the V8 code cache out of this machine's platform's executable: slower start, byte-for-byte reproducible.",
+      },
+      json: { type: 'boolean', description: 'Print the result as JSON.' },
+    },
+  },
+  async ({ flags }, io) => {
+    if (flags.out === undefined) throw new UsageError('"orgadmin provider release" needs --out DIR.');
+    let result;
+    try {
+      const platforms = parsePlatforms(flags.platforms ?? Object.keys(EXECUTABLE_PLATFORMS).join(','));
+      const bundlePath = defaultBundlePath();
+      const bundle = await readFile(bundlePath).catch(() => {
+        throw new ProviderInstallError(`the provider bundle ${bundlePath} does not exist: run "npm run build" in the orgadmin package first.`);
+      });
+      result = await releaseProvider({
+        outDir: resolve(io.cwd, flags.out),
+        version: providerVersion(),
+        bundle,
+        platforms,
+        executablesDir: defaultExecutablesDir(),
+        signingKey: flags['signing-key'],
+        codeCache: !flags['no-code-cache'],
+        gpgEnv: io.env,
+      });
+    } catch (error) {
+      if (error instanceof ProviderInstallError) throw new CliError(error.message);
+      throw error;
+    }
+    if (flags.json) {
+      printJson(io, result);
+      return EXIT.ok;
+    }
+    const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+    const lines = [`Wrote the release of orgadmin ${result.version} to ${result.dir}:`];
+    for (const archive of result.archives) {
+      const cache = archive.executable.codeCache ? 'with code cache' : 'no code cache';
+      lines.push(`  ${archive.name}  ${mib(archive.size)} (executable ${mib(archive.executable.size)}, ${cache})`);
+    }
+    lines.push(`  ${result.manifest.name}`, `  ${result.shasums.name}`);
+    if (result.signature) lines.push(`  ${result.signature.name}`);
+    else lines.push('', 'Not signed: registries need a signature; pass --signing-key GPG_KEY_ID.');
+    lines.push('', 'Publishing it: docs/guides/publishing.md.');
+    io.stdout(`${lines.join('\n')}\n`);
+    return EXIT.ok;
+  },
+);
+
+/** `orgadmin provider ...`: the Terraform provider's installation and release. */
+export const runProviderCommand = defineGroup('provider', 'Install or release the Terraform provider.', { install, release });

@@ -3,6 +3,7 @@
  * SIGTERM. Prints exactly one line when it accepts connections (text, or one JSON object with
  * `--json`), so scripts and tests can wait for it and read the real port (`--port 0`).
  */
+import { COMPAT_MODES, isCompatMode, type CompatMode } from '../../service/compat';
 import { startServer } from '../../service/server';
 import { defineCommand } from '../command';
 import { COMMON_FLAGS, explainStoreError, resolveDataFile } from '../context';
@@ -18,6 +19,8 @@ export interface ServeOptions {
   rateLimit?: { requests: number; windowSeconds: number };
   /** The public base address for the URLs the service writes; default from each request. */
   publicBaseUrl?: string;
+  /** `hosted`: reproduce the real hosted service's quirks; default `standard`. */
+  compat?: CompatMode;
   /** Print the ready line as JSON (`{"url":"http://HOST:PORT"}`) instead of text. */
   json?: boolean;
 }
@@ -112,6 +115,15 @@ export function parsePublicUrl(value: string): string {
 }
 
 /**
+ * Parses `--compat MODE`: `standard` or `hosted`.
+ * @throws UsageError otherwise.
+ */
+export function parseCompat(value: string): CompatMode {
+  if (!isCompatMode(value)) throw new UsageError(`--compat must be one of ${COMPAT_MODES.join(', ')}, not "${value}".`);
+  return value;
+}
+
+/**
  * Starts the service, prints one ready line (`orgadmin listening on URL`, or `{"url":"URL"}` with
  * `json`), and keeps it running until `stop` settles; then closes the server and its store. `stop`
  * is a parameter so tests can decide what ends the service.
@@ -173,6 +185,12 @@ const serve = defineCommand(
         description:
           'Address clients reach the service at, e.g. https://orgs.example.com behind a TLS proxy; starts every URL the service writes (default: from each request).',
       },
+      compat: {
+        type: 'string',
+        valueName: 'MODE',
+        description:
+          'standard, or hosted to reproduce the hosted service\'s quirks (401 for a missing permission, Keycloak-style error bodies) for testing clients (default: standard).',
+      },
       ...COMMON_FLAGS,
     },
   },
@@ -181,6 +199,7 @@ const serve = defineCommand(
     const port = flags.port === undefined ? DEFAULT_PORT : parsePort(flags.port);
     const rateLimit = flags['rate-limit'] === undefined ? undefined : parseRateLimit(flags['rate-limit']);
     const publicBaseUrl = flags['public-url'] === undefined ? undefined : parsePublicUrl(flags['public-url']);
+    const compat = flags.compat === undefined ? undefined : parseCompat(flags.compat);
     const options: ServeOptions = {
       dataFile: resolveDataFile(flags.data, io),
       host: flags.host ?? DEFAULT_HOST,
@@ -188,6 +207,7 @@ const serve = defineCommand(
       domain: flags.domain ?? 'localhost',
       rateLimit,
       publicBaseUrl,
+      compat,
       json: flags.json,
     };
     const stop = listenForStopSignal();

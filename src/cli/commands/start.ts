@@ -3,12 +3,14 @@
  *
  * 1. checks that Terraform is installed;
  * 2. starts the service on a free port of 127.0.0.1 with its SQLite file under `.orgadmin/`;
- * 3. bootstraps the demo realm, its API key and the users alice, bob and carol (idempotently);
+ * 3. bootstraps the demo realm, its API key, the users alice, bob and carol and the realm
+ *    administrator `admin` (idempotently);
  * 4. installs the provider into a project-local mirror (`.orgadmin/plugins`, used through a CLI
  *    configuration file `.orgadmin/terraform.rc`, so nothing is written into HOME);
  * 5. synthesizes `examples/basic`;
  * 6. `terraform init`, 7. `terraform apply`, 8. a second `terraform plan` that must be empty;
- * then prints what exists, stops the service and exits.
+ * then prints what exists and how to open the dashboard (sign in as `admin`, password in the
+ * credentials file, never printed), stops the service and exits.
  *
  * State stays under `.orgadmin/`, so a second run finds everything in place and applies nothing.
  * Each step prints a progress line; a failing step says which step failed and why.
@@ -26,7 +28,9 @@ import { COMMON_FLAGS, resolveDataFile } from '../context';
 import { CliError, EXIT } from '../errors';
 import type { CliIO } from '../io';
 import { printJson } from '../output';
-import { bootstrapDemo, type DemoBootstrap } from './demo-bootstrap';
+import { dashboardPath } from '../../service/login-paths';
+import { bootstrapDemo, DEMO_CREDENTIALS_FILE, type DemoBootstrap } from './demo-bootstrap';
+import { DEFAULT_PORT } from './serve';
 
 /** The package root: `src/cli/commands` and `dist/cli/commands` are both three levels down. */
 const PACKAGE_ROOT = resolve(__dirname, '..', '..', '..');
@@ -141,6 +145,15 @@ export interface StartResult {
   dataFile: string;
   /** The synthesized stack's directory, where terraform ran. */
   stackDir: string;
+  /** How to open the demo realm's dashboard once `orgadmin serve` runs on the same data. */
+  dashboard: {
+    /** The dashboard's path on the service (`/realms/demo/dashboard`). */
+    path: string;
+    /** The realm administrator to sign in as. */
+    username: string;
+    /** The file whose `adminPassword` is the administrator's password (never printed). */
+    credentialsFile: string;
+  };
 }
 
 /** Prints progress lines and turns a failure into "step N/M (name) failed: why". */
@@ -208,7 +221,7 @@ export async function runStartLoop(options: { dataFile: string; json: boolean },
   const ws = workspaceFor(options.dataFile);
   const terraform = io.env.TERRAFORM ?? 'terraform';
   let demo: DemoBootstrap | undefined;
-  const progress = new Progress(io, 8, options.json, () => (demo ? [demo.clientSecret] : []));
+  const progress = new Progress(io, 8, options.json, () => (demo ? [demo.clientSecret, demo.adminPassword] : []));
   const shown = (path: string): string => relative(io.cwd, path) || '.';
   if (!options.json) io.stdout(`orgadmin start: service, provider and examples/basic, end to end (files in ${shown(ws.dir)})\n`);
 
@@ -237,7 +250,7 @@ export async function runStartLoop(options: { dataFile: string; json: boolean },
     demo = await progress.run(
       'Bootstrapping the demo realm, API key and users',
       () => bootstrapDemo(new Admin(server.store), ws.dir),
-      (d) => `realm "${d.realm}", users ${d.users.map((u) => u.username).join(', ')}`,
+      (d) => `realm "${d.realm}", users ${d.users.map((u) => u.username).join(', ')}, administrator ${d.adminUsername}`,
     );
     const credentials = demo;
 
@@ -334,6 +347,7 @@ export async function runStartLoop(options: { dataFile: string; json: boolean },
       stateFile: ws.stateFile,
       dataFile: ws.dataFile,
       stackDir: ws.stackDir,
+      dashboard: { path: dashboardPath(credentials.realm), username: credentials.adminUsername, credentialsFile: join(ws.dir, DEMO_CREDENTIALS_FILE) },
     };
   } finally {
     await client?.close();
@@ -356,6 +370,11 @@ function summary(result: StartResult, io: CliIO): string {
     `Terraform state: ${shown(result.stateFile)}`,
     `Service data:    ${shown(result.dataFile)} (the service ran at ${result.url} and is stopped now)`,
     `Stack:           ${shown(result.stackDir)}/cdk.tf.json (from examples/basic/stack.ts)`,
+    '',
+    'Dashboard (API keys, users, organizations, realm settings):',
+    `  npx orgadmin serve --data ${shown(result.dataFile)} --port ${DEFAULT_PORT}`,
+    `  then open http://127.0.0.1:${DEFAULT_PORT}${result.dashboard.path}`,
+    `  and sign in as "${result.dashboard.username}" with the "adminPassword" of ${shown(result.dashboard.credentialsFile)}`,
     '',
     `Run it again with \`npm start\`: a second run applies nothing. Delete ${shown(dirname(result.dataFile))}/ to start over.`,
     '',
@@ -381,5 +400,3 @@ const start = defineCommand(
 /** `orgadmin start ...`: the end-to-end loop `npm start` runs. */
 export const runStart = start.run;
 
-/** The command's words and summary, for the top-level help. */
-export const startSpec = start.spec;

@@ -1,6 +1,7 @@
 /**
- * `orgadmin users create|list`: end users of a realm. The service's HTTP API only looks users up;
- * administrators create them here.
+ * `orgadmin users create|list|grant-admin|revoke-admin`: end users of a realm. The service's HTTP
+ * API only looks users up; administrators create them here (or in the dashboard), and give or take
+ * the realm administrator role (dashboard access) here only, like Keycloak's bootstrap admin.
  */
 import type { Member } from '../../api';
 import { defineCommand, defineGroup } from '../command';
@@ -26,8 +27,9 @@ const create = defineCommand(
       password: {
         type: 'string',
         valueName: 'P',
-        description: 'Password for the direct (password) grant; without it the user cannot get tokens.',
+        description: 'Password for the browser login and the password grant; without it the user cannot sign in.',
       },
+      admin: { type: 'boolean', description: 'Make the user an administrator of the realm (dashboard access, every API permission).' },
       ...COMMON_FLAGS,
     },
   },
@@ -40,10 +42,14 @@ const create = defineCommand(
         firstName: flags['first-name'],
         lastName: flags['last-name'],
         password: flags.password,
+        realmAdmin: flags.admin === true,
       }),
     );
-    if (flags.json) printJson(io, member);
-    else io.stdout(`Created user ${member.username} in realm ${flags.realm} with id ${member.id}.\n`);
+    if (flags.json) printJson(io, { ...member, realmAdmin: flags.admin === true });
+    else {
+      const role = flags.admin === true ? ' (realm administrator)' : '';
+      io.stdout(`Created user ${member.username}${role} in realm ${flags.realm} with id ${member.id}.\n`);
+    }
     return EXIT.ok;
   },
 );
@@ -74,5 +80,35 @@ const list = defineCommand(
   },
 );
 
+/** `users grant-admin` and `users revoke-admin`: the same command with the role on or off. */
+function adminRoleCommand(grant: boolean) {
+  return defineCommand(
+    {
+      command: grant ? 'users grant-admin' : 'users revoke-admin',
+      summary: grant
+        ? 'Makes an existing user an administrator of the realm (dashboard access, every API permission).'
+        : 'Takes the realm administrator role from a user (effective at once, also for signed-in dashboard sessions).',
+      positionals: [{ name: 'USERNAME', required: true, description: 'Username of the user.' }],
+      flags: {
+        realm: { type: 'string', valueName: 'NAME', required: true, description: 'Realm of the user.' },
+        ...COMMON_FLAGS,
+      },
+    },
+    async ({ flags, positionals }, io) => {
+      const username = positionals[0]!;
+      const dataFile = resolveDataFile(flags.data, io);
+      const user = await withAdmin(dataFile, (admin) => admin.setRealmAdmin(flags.realm, username, grant));
+      if (flags.json) printJson(io, { id: user.id, username: user.username, realm: flags.realm, realmAdmin: user.realmAdmin });
+      else io.stdout(`User ${user.username} ${grant ? 'is now an' : 'is no longer an'} administrator of realm ${flags.realm}.\n`);
+      return EXIT.ok;
+    },
+  );
+}
+
 /** `orgadmin users ...` */
-export const runUsersCommand = defineGroup('users', 'Manage the users of a realm.', { create, list });
+export const runUsersCommand = defineGroup('users', 'Manage the users of a realm.', {
+  create,
+  list,
+  'grant-admin': adminRoleCommand(true),
+  'revoke-admin': adminRoleCommand(false),
+});

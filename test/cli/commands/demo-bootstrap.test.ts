@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { PERMISSIONS } from '../../../src/api';
 import { bootstrapDemo, DEMO_CREDENTIALS_FILE } from '../../../src/cli/commands/demo-bootstrap';
 import { Admin } from '../../../src/service/admin';
-import { verifySecret } from '../../../src/service/auth/secrets';
+import { ApiKeySecrets } from '../../../src/service/auth/api-key-secrets';
+import { verifyPassword } from '../../../src/service/auth/secrets';
 import { SqliteStore } from '../../../src/service/store/sqlite-store';
 
 let dir: string;
@@ -24,7 +25,7 @@ afterEach(async () => {
 /** Whether `secret` is the stored secret of the key `clientId`. */
 async function secretMatches(clientId: string, secret: string): Promise<boolean> {
   const key = await store.getApiKey(clientId);
-  return key !== undefined && (await verifySecret(secret, key.secretHash));
+  return key !== undefined && (await new ApiKeySecrets(store).verify(key, secret));
 }
 
 describe('bootstrapDemo', () => {
@@ -41,14 +42,37 @@ describe('bootstrapDemo', () => {
 
     const file = join(dir, DEMO_CREDENTIALS_FILE);
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ realm: 'demo', clientId: demo.clientId, clientSecret: demo.clientSecret });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
+      realm: 'demo',
+      clientId: demo.clientId,
+      clientSecret: demo.clientSecret,
+      adminUsername: 'admin',
+      adminPassword: demo.adminPassword,
+    });
 
     expect(demo.users.map((u) => [u.username, u.email])).toEqual([
       ['alice', 'alice@example.com'],
       ['bob', 'bob@example.com'],
       ['carol', 'carol@example.com'],
     ]);
-    expect((await admin.listUsers('demo')).map((u) => u.id).sort()).toEqual(demo.users.map((u) => u.id).sort());
+    const administrator = (await admin.getUserInfo('demo', 'admin'))!;
+    expect(administrator).toMatchObject({ realmAdmin: true, enabled: true, hasPassword: true });
+    expect((await admin.listUsers('demo')).map((u) => u.id).sort()).toEqual([...demo.users.map((u) => u.id), administrator.id].sort());
+    const stored = (await store.getUser('demo', administrator.id))!;
+    expect(await verifyPassword(demo.adminPassword, stored.passwordHash)).toBe(true);
+  });
+
+  it('gives the administrator a new password, saved, when the credentials file predates it', async () => {
+    const first = await bootstrapDemo(admin, dir);
+    const file = join(dir, DEMO_CREDENTIALS_FILE);
+    writeFileSync(file, JSON.stringify({ realm: 'demo', clientId: first.clientId, clientSecret: first.clientSecret }));
+    const second = await bootstrapDemo(admin, dir);
+    expect(second.clientId).toBe(first.clientId);
+    expect(second.adminPassword).not.toBe(first.adminPassword);
+    expect(JSON.parse(readFileSync(file, 'utf8')).adminPassword).toBe(second.adminPassword);
+    const stored = (await store.findUserByUsername('demo', 'admin'))!;
+    expect(await verifyPassword(second.adminPassword, stored.passwordHash)).toBe(true);
+    expect(await verifyPassword(first.adminPassword, stored.passwordHash)).toBe(false);
   });
 
   it('reuses the realm, the key and the users on a second run', async () => {
@@ -57,7 +81,7 @@ describe('bootstrapDemo', () => {
 
     expect(second).toEqual(first);
     expect(await admin.listApiKeys('demo')).toHaveLength(1);
-    expect(await admin.listUsers('demo')).toHaveLength(3);
+    expect(await admin.listUsers('demo')).toHaveLength(4);
   });
 
   it('revokes the key and makes a new one when the saved secret is gone', async () => {

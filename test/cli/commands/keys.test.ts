@@ -1,4 +1,5 @@
 import { createSandbox, type CliSandbox } from '../harness';
+import { createRealms } from '../signing-keys';
 
 interface KeyJson {
   clientId: string;
@@ -12,8 +13,8 @@ interface KeyJson {
 let sandbox: CliSandbox;
 beforeEach(async () => {
   sandbox = createSandbox();
-  await sandbox.run('realms', 'create', 'acme');
-  await sandbox.run('realms', 'create', 'other');
+  // The realms are set-up, not the subject: pooled keys instead of two RSA generations per test.
+  await createRealms(sandbox.dataFile, 'acme', 'other');
 });
 afterEach(() => sandbox.cleanup());
 

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
-import { discoveryPath, tokenPath } from '../../../src/api';
+import { discoveryPath, orgsPath, tokenPath } from '../../../src/api';
 import { BIN, childEnv, ensureBuilt } from '../compiled-cli';
 import { explainStartError } from '../../../src/cli/commands/serve';
 import { CliError } from '../../../src/cli/errors';
@@ -134,6 +134,25 @@ describe('orgadmin serve --json (in process)', () => {
   });
 });
 
+describe('orgadmin serve --compat hosted (in process)', () => {
+  it('answers errors as the hosted service does', async () => {
+    const { io, out, err } = captureIO(sandbox.dir);
+    const exit = main(['serve', '--port', '0', '--json', '--compat', 'hosted', '--data', sandbox.dataFile], io);
+    const deadline = Date.now() + 10_000;
+    while (!out().endsWith('\n') && Date.now() < deadline && err() === '') await new Promise((resolve) => setTimeout(resolve, 20));
+    try {
+      const { url } = JSON.parse(out()) as { url: string };
+      const response = await fetch(`${url}${orgsPath('acme')}`);
+      expect(response.status).toBe(401);
+      expect(await response.json()).toEqual({ error: 'HTTP 401 Unauthorized' });
+    } finally {
+      process.emit('SIGTERM', 'SIGTERM');
+    }
+    expect(await exit).toBe(0);
+    expect(err()).toBe('');
+  });
+});
+
 describe('orgadmin serve (bad input)', () => {
   it.each([
     [['--port', 'http'], 'orgadmin: --port must be a whole number from 0 to 65535, not "http".\n'],
@@ -143,6 +162,7 @@ describe('orgadmin serve (bad input)', () => {
     [['--public-url', 'orgs.example.com'], 'orgadmin: --public-url must be an absolute http or https URL without query or fragment (not an absolute URL), not "orgs.example.com".\n'],
     [['--public-url', 'ftp://orgs.example.com'], 'orgadmin: --public-url must be an absolute http or https URL without query or fragment (scheme ftp), not "ftp://orgs.example.com".\n'],
     [['--public-url', 'https://orgs.example.com/?x=1'], 'orgadmin: --public-url must be an absolute http or https URL without query or fragment (it has a query or fragment), not "https://orgs.example.com/?x=1".\n'],
+    [['--compat', 'keycloak'], 'orgadmin: --compat must be one of standard, hosted, not "keycloak".\n'],
     [['--public-url', 'https://orgs.example.com#top'], 'orgadmin: --public-url must be an absolute http or https URL without query or fragment (it has a query or fragment), not "https://orgs.example.com#top".\n'],
   ])('refuses %j as a usage error before listening', async (flags, message) => {
     const listenersBefore = process.listenerCount('SIGTERM');

@@ -110,3 +110,34 @@ describe('orgadmin users list', () => {
     expect(result.stderr).toBe('orgadmin: missing required flag --realm for "orgadmin users list"; see "orgadmin users list --help".\n');
   });
 });
+
+describe('orgadmin users --admin, grant-admin, revoke-admin', () => {
+  it('creates an administrator, and gives and takes the role of an existing user', async () => {
+    const created = await sandbox.run('users', 'create', '--realm', 'acme', '--username', 'root', '--password', 'pw', '--admin');
+    expect(created.code).toBe(0);
+    expect(created.stdout).toMatch(/^Created user root \(realm administrator\) in realm acme with id [0-9a-f-]{36}\.\n$/);
+
+    await sandbox.run('users', 'create', '--realm', 'acme', '--username', 'alice');
+    expect(await sandbox.run('users', 'grant-admin', 'alice', '--realm', 'acme')).toEqual({
+      code: 0,
+      stdout: 'User alice is now an administrator of realm acme.\n',
+      stderr: '',
+    });
+    expect(await sandbox.json('users', 'revoke-admin', 'alice', '--realm', 'acme')).toMatchObject({ username: 'alice', realm: 'acme', realmAdmin: false });
+    expect(await sandbox.json('users', 'grant-admin', 'ALICE', '--realm', 'acme')).toMatchObject({ username: 'alice', realmAdmin: true });
+  });
+
+  it('refuses an unknown user or realm and changes nothing', async () => {
+    expect(await sandbox.run('users', 'grant-admin', 'nobody', '--realm', 'acme')).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'orgadmin: Realm "acme" has no user "nobody".\n',
+    });
+    expect(await sandbox.run('users', 'grant-admin', 'nobody', '--realm', 'nope')).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'orgadmin: Realm "nope" does not exist.\n',
+    });
+    expect((await sandbox.run('users', 'grant-admin', '--realm', 'acme')).code).toBe(2);
+  });
+});

@@ -32,7 +32,7 @@ export interface OrgadminProviderConfig {
   */
   readonly clientSecret?: string;
   /**
-  * How often a failed idempotent request (HTTP 429, 502, 503, 504 or a network error) is retried with randomized exponential backoff, honouring `Retry-After` (default 3, at most 20). Falls back to `ORGADMIN_MAX_RETRIES`.
+  * How often a failed request is retried with randomized exponential backoff, honouring `Retry-After` (default 5, at most 20): HTTP 429 and 503 with `Retry-After` for every request; 502, 503, 504, timeouts and dropped connections for requests that are safe to repeat (organization creates included: they carry their own id). Falls back to `ORGADMIN_MAX_RETRIES`.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/orgadmin/orgadmin/0.1.0/docs#max_retries OrgadminProvider#max_retries}
   */
