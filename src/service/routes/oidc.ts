@@ -9,7 +9,6 @@
  * Introspection and revocation authenticate the client like the token endpoint (either method,
  * same throttle, same timing); they answer `Cache-Control: no-store`.
  */
-import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { introspectionPath, revocationPath, userinfoPath } from '../../api';
 import { authenticateApiKey, presentedClient, readForm } from '../auth/client-auth';
@@ -18,6 +17,7 @@ import type { TokenClaims } from '../auth/jwt';
 import { PUBLIC_CLIENT_ID } from '../auth/public-client';
 import { realmOf, type ServiceContext } from '../context';
 import { ServiceError } from '../errors';
+import { asOAuthEndpoint } from './oauth-endpoint';
 import type { RealmRecord } from '../store/store';
 
 /** Route pattern of a realm path builder (`{realm}` → `:realm`). */
@@ -41,13 +41,7 @@ const refuseDisabled = (realm: RealmRecord): void => {
 /** Registers userinfo, introspection and revocation. */
 export async function oidcRoutes(app: FastifyInstance, opts: { ctx: ServiceContext }): Promise<void> {
   const { ctx } = opts;
-  await app.register(formbody);
-  // Other content types reach the handlers, which refuse them in the OAuth error shape.
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, _body, done) => done(null, undefined));
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('Cache-Control', 'no-store');
-    reply.header('Pragma', 'no-cache');
-  });
+  await asOAuthEndpoint(app);
 
   const userinfo = async (request: FastifyRequest) => {
     const realm = realmOf(request);

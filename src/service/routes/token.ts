@@ -9,7 +9,6 @@
  * legitimate client out (auth/client-auth.ts, auth/credential-throttle.ts). The optional rate limit
  * counts only requests whose credentials were right, so a guesser cannot spend a client's budget.
  */
-import formbody from '@fastify/formbody';
 import type { FastifyInstance } from 'fastify';
 import type { Permission, TokenResponse } from '../../api';
 import { issueAccessToken, issueIdToken } from '../auth/access-tokens';
@@ -22,6 +21,7 @@ import { grantScope } from '../auth/scopes';
 import { authenticateUser } from '../auth/user-auth';
 import { realmOf, type ServiceContext } from '../context';
 import { ServiceError } from '../errors';
+import { asOAuthEndpoint } from './oauth-endpoint';
 import { hasControlCharacter } from '../text-checks';
 
 const invalidGrant = (): ServiceError => new ServiceError(400, 'invalid_grant', 'Invalid user credentials.');
@@ -47,14 +47,7 @@ function tokenBody(accessToken: string, expiresIn: number, scope: string): Token
 /** Registers the token endpoint. */
 export async function tokenRoutes(app: FastifyInstance, opts: { ctx: ServiceContext }): Promise<void> {
   const { ctx } = opts;
-  await app.register(formbody);
-  // Any other content type is read (and refused) by the handler with the OAuth error shape.
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, _body, done) => done(null, undefined));
-
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('Cache-Control', 'no-store');
-    reply.header('Pragma', 'no-cache');
-  });
+  await asOAuthEndpoint(app);
 
   app.post<{ Params: { realm: string } }>(
     '/realms/:realm/protocol/openid-connect/token',
