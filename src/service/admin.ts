@@ -10,6 +10,7 @@ import { hasControlCharacter } from './text-checks';
 import { generateClientId, generateClientSecret, hashSecret } from './auth/secrets';
 import { ApiKeySecrets } from './auth/api-key-secrets';
 import { RESERVED_CLIENT_IDS, redirectUriProblem } from './auth/oidc-clients';
+import { realmRateLimitProblem, type RealmRateLimit } from './rate-limit';
 import {
   newUser,
   StoreConflictError,
@@ -21,7 +22,7 @@ import {
   type UserRecord,
 } from './store/store';
 
-/** Default lifetime of access tokens (SERVICE_API.md). */
+/** Default lifetime of access tokens (docs/guides/service.md). */
 export const DEFAULT_TOKEN_LIFETIME_SECONDS = 300;
 /** Longest token lifetime an administrator may configure (one day). */
 export const MAX_TOKEN_LIFETIME_SECONDS = 86400;
@@ -33,6 +34,8 @@ export interface RealmInfo {
   tokenLifetimeSeconds: number;
   /** Whether new organizations get a default admin user `org-admin-<orgId>`. */
   createAdminUser: boolean;
+  /** The realm's own rate limit: null follows the service default, `'off'` or a limit replaces it. */
+  rateLimit: RealmRateLimit;
   /** Milliseconds since the epoch. */
   createdTimestamp: number;
 }
@@ -95,8 +98,14 @@ function realmInfo(realm: RealmRecord): RealmInfo {
     enabled: realm.enabled,
     tokenLifetimeSeconds: realm.tokenLifetimeSeconds,
     createAdminUser: realm.createAdminUser,
+    rateLimit: copyRateLimit(realm.rateLimit),
     createdTimestamp: realm.createdTimestamp,
   };
+}
+
+/** A copy of a rate limit setting, so callers cannot change a record through it. */
+function copyRateLimit(setting: RealmRateLimit): RealmRateLimit {
+  return setting === null || setting === 'off' ? setting : { requests: setting.requests, windowSeconds: setting.windowSeconds };
 }
 
 function apiKeyInfo(key: ApiKeyRecord): ApiKeyInfo {
@@ -183,6 +192,7 @@ export class Admin {
       enabled: true,
       tokenLifetimeSeconds,
       createAdminUser: opts.createAdminUser ?? true,
+      rateLimit: null,
       createdTimestamp: Date.now(),
       ...key,
     };
@@ -211,13 +221,26 @@ export class Admin {
     return this.updateRealm(name, { enabled });
   }
 
-  /** Changes a realm's settings (enabled, token lifetime, whether organizations get a default admin user). */
+  /**
+   * Changes a realm's settings (enabled, token lifetime, whether organizations get a default admin
+   * user, the rate limit: null for the service default, `'off'`, or `{ requests, windowSeconds }`).
+   * Every value is checked before anything is written.
+   */
   async updateRealm(
     name: string,
-    update: { enabled?: boolean; tokenLifetimeSeconds?: number; createAdminUser?: boolean },
+    update: { enabled?: boolean; tokenLifetimeSeconds?: number; createAdminUser?: boolean; rateLimit?: RealmRateLimit },
   ): Promise<RealmInfo> {
     if (update.tokenLifetimeSeconds !== undefined) checkTokenLifetime(update.tokenLifetimeSeconds);
-    const realm = await this.store.updateRealm(name, update);
+    if (update.rateLimit !== undefined) {
+      const problem = realmRateLimitProblem(update.rateLimit);
+      if (problem) throw new AdminError(problem);
+    }
+    const realm = await this.store.updateRealm(name, {
+      enabled: update.enabled,
+      tokenLifetimeSeconds: update.tokenLifetimeSeconds,
+      createAdminUser: update.createAdminUser,
+      rateLimit: update.rateLimit === undefined ? undefined : copyRateLimit(update.rateLimit),
+    });
     if (!realm) throw new AdminError(`Realm "${name}" does not exist.`);
     return realmInfo(realm);
   }

@@ -31,7 +31,7 @@ import { userRoutes } from './routes/users';
 import type { Store } from './store/store';
 import { typeboxValidatorCompiler } from './validation';
 
-/** Largest request body the service reads (SERVICE_API.md: 413 above it). */
+/** Largest request body the service reads (docs/guides/service.md: 413 above it). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 /** Default lifetime of admin portal links. */
 export const DEFAULT_PORTAL_LINK_LIFETIME_SECONDS = 86400;
@@ -44,7 +44,10 @@ export interface AppOptions {
   domain?: string;
   /** Public base address for `iss` and links; default: derived from each request's Host and protocol. */
   publicBaseUrl?: string;
-  /** Rate limit per realm + client (per realm + user for end users of the public client); off when undefined. */
+  /**
+   * Default rate limit per realm + client (per realm + user for end users of the public client),
+   * for realms without their own setting; off when undefined.
+   */
   rateLimit?: RateLimitOptions;
   /** fastify logger setting (default off). Query-string tokens are redacted from logged URLs. */
   logger?: boolean | object;
@@ -99,7 +102,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     store: options.store,
     domain: options.domain ?? 'localhost',
     publicBaseUrl: options.publicBaseUrl,
-    rateLimiter: options.rateLimit ? new RateLimiter(options.rateLimit, now) : undefined,
+    rateLimiter: new RateLimiter(options.rateLimit, now),
     portalLinkLifetimeSeconds: options.portalLinkLifetimeSeconds ?? DEFAULT_PORTAL_LINK_LIFETIME_SECONDS,
     verifiedTokens: new VerifiedTokenCache(),
     credentialThrottle: new CredentialThrottle(options.credentialThrottle, now),
@@ -115,7 +118,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(userRoutes, { ctx });
   await app.register(portalRoutes, { ctx });
   await app.register(authorizeRoutes, { ctx });
-  await app.register(dashboardRoutes, { ctx, rateLimit: options.rateLimit });
+  await app.register(dashboardRoutes, { ctx });
   await app.register(unsupportedRoutes);
   return app;
 }

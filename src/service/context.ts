@@ -39,8 +39,8 @@ export interface ServiceContext {
   domain: string;
   /** Fixed public base address (no trailing slash), or undefined to derive it from each request. */
   publicBaseUrl?: string;
-  /** Per-client rate limiter, or undefined when rate limiting is off. */
-  rateLimiter?: RateLimiter;
+  /** Per-client rate limiter; applies each realm's effective limit (none when neither realm nor service sets one). */
+  rateLimiter: RateLimiter;
   /** Lifetime of admin portal links. */
   portalLinkLifetimeSeconds: number;
   /** Bearer tokens whose signature is already checked (per app, so apps never share it). */

@@ -66,7 +66,7 @@ export function toServiceError(error: unknown): ServiceError {
       return new ServiceError(413, 'payload_too_large', 'The request body is larger than 64 KiB.');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      // SERVICE_API.md: a wrong content type is a 400 (not 415), with its own code.
+      // The wire contract: a wrong content type is a 400 (not 415), with its own code.
       return new ServiceError(400, 'unsupported_media_type', 'The request body must be sent as application/json.');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new ServiceError(400, 'invalid_body', 'The request body is empty but its content type is application/json.');

@@ -15,7 +15,7 @@ export {
 } from './admin';
 export { ServiceError } from './errors';
 export { COMPAT_MODES, isCompatMode, type CompatMode } from './compat';
-export type { RateLimitOptions } from './rate-limit';
+export { MAX_REALM_RATE_LIMIT_REQUESTS, MAX_REALM_RATE_LIMIT_WINDOW_SECONDS, type RateLimitOptions, type RealmRateLimit } from './rate-limit';
 export { PUBLIC_CLIENT_ID } from './auth/public-client';
 export { DEFAULT_CREDENTIAL_THROTTLE, type CredentialThrottleOptions } from './auth/credential-throttle';
 export { CLOCK_SKEW_SECONDS, realmAudience } from './auth/jwt';

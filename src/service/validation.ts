@@ -1,6 +1,6 @@
 /**
  * Request validation with TypeBox's compiler instead of fastify's default ajv setup. Why: ajv in
- * fastify coerces types everywhere, which would turn `{"name": 5}` into `"5"`; SERVICE_API.md wants a
+ * fastify coerces types everywhere, which would turn `{"name": 5}` into `"5"`; the wire contract wants a
  * 400 for known fields of the wrong type. Query strings and path parameters are text on the wire,
  * so only they are converted, strictly (`"10"` → 10, `"true"` → true; `"1.5"` stays text and fails
  * an integer check), before the check.

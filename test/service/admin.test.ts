@@ -24,7 +24,7 @@ describe('Admin', () => {
   describe('realms', () => {
     it('creates a realm with defaults and lists it', async () => {
       const info = await admin.createRealm('beta-2', { tokenLifetimeSeconds: 600, createAdminUser: false });
-      expect(info).toEqual({ name: 'beta-2', enabled: true, tokenLifetimeSeconds: 600, createAdminUser: false, createdTimestamp: expect.any(Number) });
+      expect(info).toEqual({ name: 'beta-2', enabled: true, tokenLifetimeSeconds: 600, createAdminUser: false, rateLimit: null, createdTimestamp: expect.any(Number) });
       expect((await admin.getRealm('acme'))).toMatchObject({ tokenLifetimeSeconds: 300, createAdminUser: true });
       expect((await admin.listRealms()).map((r) => r.name)).toEqual(['acme', 'beta-2']);
       expect(await admin.getRealm('nope')).toBeUndefined();
@@ -49,6 +49,27 @@ describe('Admin', () => {
       expect((await admin.setRealmEnabled('toggle', false)).enabled).toBe(false);
       expect((await admin.updateRealm('toggle', { createAdminUser: false, enabled: true })).createAdminUser).toBe(false);
       await expect(admin.setRealmEnabled('ghost', false)).rejects.toThrow(/Realm "ghost" does not exist/);
+    });
+
+    it('sets a realm rate limit: its own limit, off, and back to the service default', async () => {
+      await admin.createRealm('limits');
+      expect((await admin.updateRealm('limits', { rateLimit: { requests: 10, windowSeconds: 60 } })).rateLimit).toEqual({ requests: 10, windowSeconds: 60 });
+      expect((await admin.getRealm('limits'))?.rateLimit).toEqual({ requests: 10, windowSeconds: 60 });
+      expect((await admin.updateRealm('limits', { rateLimit: 'off' })).rateLimit).toBe('off');
+      expect((await admin.updateRealm('limits', { rateLimit: null })).rateLimit).toBeNull();
+    });
+
+    it.each([
+      [{ requests: 0, windowSeconds: 60 }, 'Rate limit requests 0 is not a whole number between 1 and 1000000.'],
+      [{ requests: 10, windowSeconds: 86_401 }, 'Rate limit window 86401 is not a whole number of seconds between 1 and 86400.'],
+      ['sometimes', 'Rate limit "sometimes" is not a limit, "off", or the service default.'],
+    ])('refuses the rate limit %j and changes nothing, not even the other fields', async (rateLimit, message) => {
+      if (!(await admin.getRealm('strict'))) await admin.createRealm('strict');
+      await admin.updateRealm('strict', { rateLimit: { requests: 7, windowSeconds: 7 } });
+      await expect(
+        admin.updateRealm('strict', { tokenLifetimeSeconds: 900, rateLimit: rateLimit as never }),
+      ).rejects.toThrow(new AdminError(message));
+      expect(await admin.getRealm('strict')).toMatchObject({ tokenLifetimeSeconds: 300, rateLimit: { requests: 7, windowSeconds: 7 } });
     });
   });
 

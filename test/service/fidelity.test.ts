@@ -1,5 +1,5 @@
 /**
- * Fidelity to the real service (SERVICE_API.md, "Amendments"): a trailing slash names the same
+ * Fidelity to the real service (the wire contract in docs/guides/service.md): a trailing slash names the same
  * path on every route; the real API's other paths answer 404 `operation_not_supported` and are
  * never read as an organization id; null fields are left out; `includeOrgs=true` is an object
  * keyed by organization id.

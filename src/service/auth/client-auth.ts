@@ -5,7 +5,7 @@
  *
  * Every check of a presented credential takes the same path whether the client exists or not
  * (one store read, one HMAC, one constant-time comparison), so timing does not tell client ids
- * apart; the error codes stay as SERVICE_API.md says (they follow Keycloak).
+ * apart; the error codes stay as the wire contract says (they follow Keycloak).
  */
 import type { FastifyRequest } from 'fastify';
 import type { RealmRecord, ApiKeyRecord } from '../store/store';

@@ -23,7 +23,7 @@ export interface CredentialThrottleOptions {
   maxEntries: number;
 }
 
-/** The default policy (docs/service.md): 5 free failures, then 1 s, 2 s, 4 s … up to 15 minutes. */
+/** The default policy (docs/guides/service.md): 5 free failures, then 1 s, 2 s, 4 s … up to 15 minutes. */
 export const DEFAULT_CREDENTIAL_THROTTLE: CredentialThrottleOptions = {
   freeFailures: 5,
   baseDelayMs: 1000,

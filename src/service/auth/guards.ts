@@ -139,7 +139,7 @@ export function bearerHook(ctx: ServiceContext, requirement: Requirement): onReq
     );
     request.auth = { userId: claims.sub, clientId: claims.azp, permissions };
     request.clientId = claims.azp;
-    ctx.rateLimiter?.hit(rateLimitKey(realm.name, claims.azp, claims.sub));
+    ctx.rateLimiter.hit(realm, rateLimitKey(realm.name, claims.azp, claims.sub));
     const needed = requirement.permission;
     if (needed === undefined || hasPermission(permissions, needed)) return;
     const orgId = (request.params as { orgId?: string }).orgId;

@@ -7,7 +7,7 @@
  * check per request what the token does not say (the realm exists and is enabled, the token was
  * not revoked, rate limits, permissions). A remembered entry is tied to the exact public key it was
  * checked with, so a realm whose key differs (e.g. removed and created again) checks the token
- * afresh. Revoking an API key does not end its tokens before `exp` (SERVICE_API.md), and revoking a
+ * afresh. Revoking an API key does not end its tokens before `exp` (docs/guides/service.md), and revoking a
  * token (RFC 7009) is judged by the caller on every use, so remembering signatures hides neither.
  */
 import { checkClaims, verifySignature, type ExpectedClaims, type SigningKey, type TokenClaims } from './jwt';

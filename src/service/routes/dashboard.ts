@@ -14,13 +14,12 @@ import { settingsPages } from '../dashboard/pages/settings';
 import { userPages } from '../dashboard/pages/users';
 import { dashboardCallback, guarded } from '../dashboard/session-guard';
 import { sectionPath } from '../dashboard/shell';
-import type { RateLimitOptions } from '../rate-limit';
 import { webAssetRoutes } from '../web/assets';
 
 /** Registers the dashboard and the web assets. */
 export async function dashboardRoutes(
   app: FastifyInstance,
-  opts: { ctx: ServiceContext; rateLimit?: RateLimitOptions },
+  opts: { ctx: ServiceContext },
 ): Promise<void> {
   const { ctx } = opts;
   await app.register(formbody);
@@ -36,6 +35,6 @@ export async function dashboardRoutes(
     apiKeyPages(realmScope, ctx);
     userPages(realmScope, ctx);
     organizationPages(realmScope, ctx);
-    settingsPages(realmScope, ctx, opts.rateLimit);
+    settingsPages(realmScope, ctx);
   });
 }

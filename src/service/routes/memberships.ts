@@ -1,5 +1,5 @@
 /**
- * Memberships (SERVICE_API.md, "Memberships"): get member info, list, count, check, add, remove.
+ * Memberships (the wire contract, docs/guides/service.md): get member info, list, count, check, add, remove.
  * `/orgs/me` is a static route, so find-my-way matches it before `/orgs/:orgId`.
  */
 import type { FastifyInstance } from 'fastify';

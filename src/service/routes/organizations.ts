@@ -1,5 +1,5 @@
 /**
- * Organizations: list, count, create, get, update, delete (SERVICE_API.md, "Organizations").
+ * Organizations: list, count, create, get, update, delete (the wire contract, docs/guides/service.md).
  * The portal link lives in portal.ts and "get member info" (`/orgs/me`) in memberships.ts.
  */
 import { randomUUID } from 'node:crypto';

@@ -1,7 +1,7 @@
 /**
  * The token endpoint (OAuth 2.0, RFC 6749): `client_credentials` for API keys, `password` for end
  * users, `authorization_code` with PKCE for public clients after a browser login (it also answers
- * an OpenID Connect ID token). Errors follow the table in SERVICE_API.md exactly; every answer carries
+ * an OpenID Connect ID token). Errors follow the table in docs/guides/service.md exactly; every answer carries
  * `Cache-Control: no-store` and `Pragma: no-cache` (RFC 6749 §5.1).
  *
  * Credentials are checked in the same time whether the client id or username exists or not, and
@@ -32,7 +32,7 @@ const GRANT_TYPES = ['client_credentials', 'password', 'authorization_code'];
 /** How often at most an API key's "last used" time is written (a write per token would be wasteful). */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-/** The body of a successful token answer (the fields SERVICE_API.md lists, as Keycloak sends them). */
+/** The body of a successful token answer (the fields the wire contract lists, as Keycloak sends them). */
 function tokenBody(accessToken: string, expiresIn: number, scope: string): TokenResponse {
   return {
     access_token: accessToken,
@@ -73,7 +73,7 @@ export async function tokenRoutes(app: FastifyInstance, opts: { ctx: ServiceCont
           redirectUri: form.redirect_uri,
           codeVerifier: form.code_verifier,
         });
-        ctx.rateLimiter?.hit(rateLimitKey(realm.name, client.clientId, user.id));
+        ctx.rateLimiter.hit(realm, rateLimitKey(realm.name, client.clientId, user.id));
         const granted = grantScope(code.scope, permissionsOfUser(user));
         const access = issueAccessToken(ctx, request, realm, {
           subject: user.id,
@@ -115,7 +115,7 @@ export async function tokenRoutes(app: FastifyInstance, opts: { ctx: ServiceCont
         held = permissionsOfUser(user);
       }
       // Counted once the credentials are known to be right: failures are the throttle's business.
-      ctx.rateLimiter?.hit(rateLimitKey(realm.name, client.clientId, subject));
+      ctx.rateLimiter.hit(realm, rateLimitKey(realm.name, client.clientId, subject));
 
       const granted = grantScope(form.scope, held);
       const access = issueAccessToken(ctx, request, realm, {

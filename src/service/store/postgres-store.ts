@@ -26,7 +26,7 @@ import {
   type UserUpdate,
 } from './store';
 import { readMigrations, type Migration } from './migrations';
-import { rowReaders, JSON_PARSED } from './rows';
+import { realmRateLimitColumns, rowReaders, JSON_PARSED } from './rows';
 
 /**
  * Directory of the `.sql` migrations. The same relative path works from `src/` (jest through SWC)
@@ -281,13 +281,15 @@ export class PostgresStore implements Store {
     assertStorable('realm', realm.name, realm.privateKeyPem, realm.publicKeyPem, realm.keyId);
     await mapConflicts(() =>
       this.pool.query(
-        `INSERT INTO realms (name, enabled, token_lifetime_seconds, create_admin_user, created_timestamp,
-           private_key_pem, public_key_pem, key_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        `INSERT INTO realms (name, enabled, token_lifetime_seconds, create_admin_user, rate_limit_requests,
+           rate_limit_window_seconds, created_timestamp, private_key_pem, public_key_pem, key_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
         [
           realm.name,
           realm.enabled,
           realm.tokenLifetimeSeconds,
           realm.createAdminUser,
+          ...realmRateLimitColumns(realm.rateLimit),
           realm.createdTimestamp,
           realm.privateKeyPem,
           realm.publicKeyPem,
@@ -314,6 +316,10 @@ export class PostgresStore implements Store {
     if (update.enabled !== undefined) sets.push(`enabled = ${params.add(update.enabled)}`);
     if (update.tokenLifetimeSeconds !== undefined) sets.push(`token_lifetime_seconds = ${params.add(update.tokenLifetimeSeconds)}`);
     if (update.createAdminUser !== undefined) sets.push(`create_admin_user = ${params.add(update.createAdminUser)}`);
+    if (update.rateLimit !== undefined) {
+      const [requests, windowSeconds] = realmRateLimitColumns(update.rateLimit);
+      sets.push(`rate_limit_requests = ${params.add(requests)}`, `rate_limit_window_seconds = ${params.add(windowSeconds)}`);
+    }
     // One statement either way: the row returned is the row as this update left it.
     const sql =
       sets.length > 0

@@ -5,6 +5,7 @@
  * PostgreSQL `bigint`: strings), which the readers below absorb.
  */
 import type { Attributes, Organization, Permission } from '../../api';
+import type { RealmRateLimit } from '../rate-limit';
 import type { ApiKeyRecord, AuthorizationCodeRecord, OidcClientRecord, RealmRecord, RevokedToken, UserKind, UserRecord } from './store';
 
 /** A row as a driver returns it: column name → value. */
@@ -28,6 +29,23 @@ export const nullableString = (value: unknown): string | null => (value === null
 /** An integer column (PostgreSQL `bigint` arrives as a string; ours never exceed 2^53). */
 const int = (value: unknown): number => Number(value);
 
+/**
+ * The columns of a realm's rate limit setting (migration 004): both NULL for the service default,
+ * 0 requests for "off", otherwise the limit. Both stores write them through this pair of functions.
+ */
+export function realmRateLimitColumns(setting: RealmRateLimit): [requests: number | null, windowSeconds: number | null] {
+  if (setting === null) return [null, null];
+  if (setting === 'off') return [0, null];
+  return [setting.requests, setting.windowSeconds];
+}
+
+/** The setting stored in a realm's rate limit columns (see {@link realmRateLimitColumns}). */
+export function realmRateLimitFromColumns(requests: unknown, windowSeconds: unknown): RealmRateLimit {
+  if (requests === null || requests === undefined) return null;
+  if (int(requests) === 0) return 'off';
+  return { requests: int(requests), windowSeconds: int(windowSeconds) };
+}
+
 /** The row readers of one driver. */
 export interface RowReaders {
   realmFromRow(row: Row): RealmRecord;
@@ -47,6 +65,7 @@ export function rowReaders(columns: JsonColumns): RowReaders {
       enabled: bool(row.enabled),
       tokenLifetimeSeconds: int(row.token_lifetime_seconds),
       createAdminUser: bool(row.create_admin_user),
+      rateLimit: realmRateLimitFromColumns(row.rate_limit_requests, row.rate_limit_window_seconds),
       createdTimestamp: int(row.created_timestamp),
       privateKeyPem: String(row.private_key_pem),
       publicKeyPem: String(row.public_key_pem),

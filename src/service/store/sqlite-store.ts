@@ -26,7 +26,7 @@ import {
   type UserUpdate,
 } from './store';
 import { readMigrations, type Migration } from './migrations';
-import { rowReaders, JSON_AS_TEXT } from './rows';
+import { realmRateLimitColumns, rowReaders, JSON_AS_TEXT } from './rows';
 
 /**
  * Directory of the `.sql` migrations. The same relative path works from `src/` (jest through SWC)
@@ -212,13 +212,15 @@ export class SqliteStore implements Store {
     this.forgetRealms();
     mapConflicts(() =>
       this.statement(
-        `INSERT INTO realms (name, enabled, token_lifetime_seconds, create_admin_user, created_timestamp,
-           private_key_pem, public_key_pem, key_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO realms (name, enabled, token_lifetime_seconds, create_admin_user, rate_limit_requests,
+           rate_limit_window_seconds, created_timestamp, private_key_pem, public_key_pem, key_id)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(
         realm.name,
         realm.enabled ? 1 : 0,
         realm.tokenLifetimeSeconds,
         realm.createAdminUser ? 1 : 0,
+        ...realmRateLimitColumns(realm.rateLimit),
         realm.createdTimestamp,
         realm.privateKeyPem,
         realm.publicKeyPem,
@@ -274,6 +276,10 @@ export class SqliteStore implements Store {
       if (update.createAdminUser !== undefined) {
         sets.push('create_admin_user = ?');
         values.push(update.createAdminUser ? 1 : 0);
+      }
+      if (update.rateLimit !== undefined) {
+        sets.push('rate_limit_requests = ?', 'rate_limit_window_seconds = ?');
+        values.push(...realmRateLimitColumns(update.rateLimit));
       }
       if (sets.length > 0) this.statement(`UPDATE realms SET ${sets.join(', ')} WHERE name = ?`).run(...values, name);
       const row = this.statement('SELECT * FROM realms WHERE name = ?').get(name) as Row | undefined;

@@ -12,6 +12,7 @@
  * - Lookups that find nothing return `undefined` (or `false`), never throw.
  */
 import type { Attributes, Member, Organization, Permission } from '../../api';
+import type { RealmRateLimit } from '../rate-limit';
 
 /** A realm (tenant) with its signing key. */
 export interface RealmRecord {
@@ -21,6 +22,8 @@ export interface RealmRecord {
   tokenLifetimeSeconds: number;
   /** Whether creating an organization also creates its default admin user `org-admin-<orgId>`. */
   createAdminUser: boolean;
+  /** The realm's own rate limit: null follows the service default, `'off'` or a limit replaces it. */
+  rateLimit: RealmRateLimit;
   /** Milliseconds since the epoch. */
   createdTimestamp: number;
   /** The realm's RS256 signing key (PKCS#8 PEM). Never leaves the service. */
@@ -36,6 +39,8 @@ export interface RealmUpdate {
   enabled?: boolean;
   tokenLifetimeSeconds?: number;
   createAdminUser?: boolean;
+  /** A new rate limit setting; null returns the realm to the service default. */
+  rateLimit?: RealmRateLimit;
 }
 
 /** What kind of user a row is; end users are created by administrators. */

@@ -191,14 +191,50 @@ it('shows organizations with search and paging, adds a member (the membership ch
   expect((await call(svc, { method: 'GET', url: memberPath('acme', orgId, carol.id), token })).status).toBe(404);
 });
 
-it('changes the realm settings', async () => {
+it('changes the realm settings, including the realm’s own rate limit', async () => {
   await page.goto(`${dashboard}/settings`);
+  expect(await page.isChecked('#rate-limit-default')).toBe(true);
+  expect(await page.textContent('#rate-limit')).toBe('off');
   await page.fill('#token-lifetime', '600');
   await page.uncheck('#create-admin-user');
+  await page.check('#rate-limit-custom');
+  // A bad number: the browser's own check stops the form first…
+  await page.fill('#rate-limit-requests', '0');
+  await page.fill('#rate-limit-window', '30');
+  await page.click('#save-settings');
+  expect(await page.$eval('#rate-limit-requests', (input) => (input as unknown as { validity: { valid: boolean } }).validity.valid)).toBe(false);
+  // …and without it, the service answers with a clear error and changes nothing.
+  await page.$eval('#realm-settings', (form) => {
+    (form as unknown as { noValidate: boolean }).noValidate = true;
+  });
+  await Promise.all([page.waitForSelector('[role="alert"]'), page.click('#save-settings')]);
+  expect(await page.textContent('[role="alert"]')).toBe('Rate limit requests 0 is not a whole number between 1 and 1000000.');
+  await shot('09-settings-refused');
+  expect(await svc.admin.getRealm('acme')).toMatchObject({ tokenLifetimeSeconds: 300, createAdminUser: true, rateLimit: null });
+
+  await page.fill('#rate-limit-requests', '2');
   await page.click('#save-settings');
   await page.waitForSelector('.notice');
   await shot('09-settings');
-  expect(await svc.admin.getRealm('acme')).toMatchObject({ tokenLifetimeSeconds: 600, createAdminUser: false });
+  expect(await svc.admin.getRealm('acme')).toMatchObject({
+    tokenLifetimeSeconds: 600,
+    createAdminUser: false,
+    rateLimit: { requests: 2, windowSeconds: 30 },
+  });
+  expect(await page.textContent('#rate-limit')).toBe('2 requests per 30 s');
+  // The realm's API callers get the new limit.
+  const key = await createTestRealm(svc, 'acme', { permissions: ['view-organizations'] });
+  const token = await getToken(svc, 'acme', key.clientId, key.clientSecret);
+  expect((await call(svc, { method: 'GET', url: '/realms/acme/orgs', token })).status).toBe(200);
+  const limited = await call(svc, { method: 'GET', url: '/realms/acme/orgs', token });
+  expect(limited.status).toBe(429);
+  expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+
+  // Back to the service default (none here), so the dashboard's own API calls are not limited.
+  await page.check('#rate-limit-default');
+  await page.click('#save-settings');
+  await page.waitForSelector('.notice');
+  expect(await svc.admin.getRealm('acme')).toMatchObject({ rateLimit: null });
 });
 
 it('refuses forged CSRF requests and changes nothing', async () => {

@@ -68,6 +68,7 @@ async function seed(store: PostgresStore): Promise<void> {
     enabled: true,
     tokenLifetimeSeconds: 300,
     createAdminUser: true,
+    rateLimit: null,
     createdTimestamp: T0,
     privateKeyPem: 'private',
     publicKeyPem: 'public',
@@ -80,8 +81,8 @@ describe('PostgresStore.open', () => {
     const url = await postgres.createSchema();
     const stores = await Promise.all(Array.from({ length: 4 }, () => PostgresStore.open(url)));
     try {
-      for (const store of stores) expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }]);
-      expect(await query(url, 'SELECT count(*)::int AS n FROM schema_migrations')).toEqual([{ n: 3 }]);
+      for (const store of stores) expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }]);
+      expect(await query(url, 'SELECT count(*)::int AS n FROM schema_migrations')).toEqual([{ n: 4 }]);
     } finally {
       await Promise.all(stores.map((store) => store.close()));
     }
@@ -95,9 +96,25 @@ describe('PostgresStore.open', () => {
     const second = await PostgresStore.open(url);
     try {
       expect((await second.listRealms()).map((realm) => realm.name)).toEqual(['acme']);
-      expect(await second.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }]);
+      expect(await second.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }]);
     } finally {
       await second.close();
+    }
+  });
+
+  it('refuses a rate limit pair the columns cannot mean, in the schema itself', async () => {
+    const url = await postgres.createSchema();
+    const store = await PostgresStore.open(url);
+    try {
+      await seed(store);
+      for (const pair of ['5, NULL', 'NULL, 5', '0, 5', '-1, 5', '5, 0']) {
+        await expect(
+          query(url, `UPDATE realms SET (rate_limit_requests, rate_limit_window_seconds) = (${pair}) WHERE name = 'acme'`),
+        ).rejects.toThrow(/realms_rate_limit_shape/);
+      }
+      expect((await store.getRealm('acme'))?.rateLimit).toBeNull();
+    } finally {
+      await store.close();
     }
   });
 
@@ -113,7 +130,7 @@ describe('PostgresStore.open', () => {
         { t1: null, t2: null },
       ]);
       const store = await PostgresStore.open(url);
-      expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }]);
+      expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }]);
       await store.close();
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -11,6 +11,7 @@ const realm = (name: string) => ({
   enabled: true,
   tokenLifetimeSeconds: 300,
   createAdminUser: false,
+  rateLimit: null,
   createdTimestamp: 1,
   ...signingKey,
 });

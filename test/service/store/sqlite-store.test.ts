@@ -1,16 +1,17 @@
 import Database from 'better-sqlite3';
+import { cpSync, rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Organization } from '../../../src/api';
 import { generateSigningKey } from '../../../src/service/auth/jwt';
-import { SqliteStore } from '../../../src/service/store/sqlite-store';
+import { SQLITE_MIGRATIONS_DIR, SqliteStore } from '../../../src/service/store/sqlite-store';
 import { StoreConflictError, type UserRecord } from '../../../src/service/store/store';
 
 const signingKey = generateSigningKey();
 
 function realm(name: string) {
-  return { name, enabled: true, tokenLifetimeSeconds: 300, createAdminUser: true, createdTimestamp: 1, ...signingKey };
+  return { name, enabled: true, tokenLifetimeSeconds: 300, createAdminUser: true, rateLimit: null, createdTimestamp: 1, ...signingKey };
 }
 function org(id: string, name: string, extra: Partial<Organization> = {}): Organization {
   return { id, name, displayName: null, url: null, domains: [], attributes: {}, realm: 'acme', ...extra };
@@ -51,16 +52,58 @@ describe('SqliteStore', () => {
   });
 
   it('applies the migrations once, records them, and turns on WAL and foreign keys', async () => {
-    expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }]);
+    expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }]);
     await store.close();
     store = SqliteStore.open(file);
-    expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }]);
+    expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }]);
     const raw = new Database(file, { readonly: true });
     try {
       expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
     } finally {
       raw.close();
     }
+  });
+
+  it('upgrades a database made before realm rate limits: its realms follow the service default', async () => {
+    const before = join(dir, 'migrations-before-004');
+    cpSync(SQLITE_MIGRATIONS_DIR, before, { recursive: true });
+    rmSync(join(before, '004_realm_rate_limit.sql'));
+    const oldFile = join(dir, 'old.db');
+    const old = SqliteStore.open(oldFile, { migrationsDir: before });
+    try {
+      const raw = new Database(oldFile);
+      try {
+        // Written as a version-3 service would: no rate limit columns exist yet.
+        raw.prepare(
+          `INSERT INTO realms (name, enabled, token_lifetime_seconds, create_admin_user, created_timestamp, private_key_pem, public_key_pem, key_id)
+           VALUES ('legacy', 1, 300, 1, 1, 'private', 'public', 'kid')`,
+        ).run();
+      } finally {
+        raw.close();
+      }
+    } finally {
+      await old.close();
+    }
+    const upgraded = SqliteStore.open(oldFile);
+    try {
+      expect((await upgraded.appliedMigrations()).map((m) => m.version)).toEqual([1, 2, 3, 4]);
+      expect((await upgraded.getRealm('legacy'))?.rateLimit).toBeNull();
+      expect((await upgraded.updateRealm('legacy', { rateLimit: { requests: 3, windowSeconds: 9 } }))?.rateLimit).toEqual({ requests: 3, windowSeconds: 9 });
+    } finally {
+      await upgraded.close();
+    }
+  });
+
+  it('refuses a rate limit pair the columns cannot mean, in the schema itself', async () => {
+    const raw = new Database(file);
+    try {
+      for (const pair of ['5, NULL', 'NULL, 5', '0, 5', '-1, 5', '5, 0']) {
+        expect(() => raw.exec(`UPDATE realms SET (rate_limit_requests, rate_limit_window_seconds) = (${pair}) WHERE name = 'acme'`)).toThrow(/CHECK constraint failed/);
+      }
+    } finally {
+      raw.close();
+    }
+    expect((await store.getRealm('acme'))?.rateLimit).toBeNull();
   });
 
   it('round-trips a realm with its key', async () => {

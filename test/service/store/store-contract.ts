@@ -21,6 +21,7 @@ function realm(name: string, overrides: Partial<RealmRecord> = {}): RealmRecord 
     enabled: true,
     tokenLifetimeSeconds: 300,
     createAdminUser: true,
+    rateLimit: null,
     createdTimestamp: T0,
     privateKeyPem: `-----BEGIN PRIVATE KEY-----\n${name}-private\n-----END PRIVATE KEY-----\n`,
     publicKeyPem: `-----BEGIN PUBLIC KEY-----\n${name}-public\n-----END PUBLIC KEY-----\n`,
@@ -140,6 +141,27 @@ export function describeStoreContract(name: string, open: () => Promise<OpenedSt
         const again = await store.updateRealm('acme', { enabled: false, createAdminUser: false });
         expect(again).toEqual({ ...realm('acme'), tokenLifetimeSeconds: 60, enabled: false, createAdminUser: false });
         expect(await store.getRealm('acme')).toEqual(again);
+      });
+
+      it('stores a realm rate limit: its own limit, off, and back to the service default', async () => {
+        const limited = realm('limited', { rateLimit: { requests: 1_000_000, windowSeconds: 86_400 } });
+        await store.createRealm(limited);
+        expect(await store.getRealm('limited')).toEqual(limited);
+        expect(await store.getRealm('acme')).toMatchObject({ rateLimit: null });
+
+        const own = await store.updateRealm('acme', { rateLimit: { requests: 5, windowSeconds: 30 } });
+        expect(own).toEqual({ ...realm('acme'), rateLimit: { requests: 5, windowSeconds: 30 } });
+        expect(await store.getRealm('acme')).toEqual(own);
+        // Changing another field keeps the rate limit.
+        expect(await store.updateRealm('acme', { tokenLifetimeSeconds: 60 })).toMatchObject({ rateLimit: { requests: 5, windowSeconds: 30 } });
+        expect(await store.updateRealm('acme', { rateLimit: 'off' })).toMatchObject({ rateLimit: 'off', tokenLifetimeSeconds: 60 });
+        expect((await store.getRealm('acme'))?.rateLimit).toBe('off');
+        expect(await store.updateRealm('acme', { rateLimit: null })).toEqual({ ...realm('acme'), tokenLifetimeSeconds: 60 });
+        expect((await store.listRealms()).map((r) => [r.name, r.rateLimit])).toEqual([
+          ['acme', null],
+          ['limited', { requests: 1_000_000, windowSeconds: 86_400 }],
+          ['other', null],
+        ]);
       });
 
       it('returns the realm unchanged for an empty update and undefined for an unknown realm', async () => {

@@ -9,6 +9,7 @@ import {
   memberPath,
   membersCountPath,
   membersPath,
+  orgAdminUsername,
   orgPath,
   orgsCountPath,
   orgsPath,
@@ -96,7 +97,12 @@ ${attributes.length === 0 ? html`<p class="muted">No attributes.</p>` : html`<ta
       ? html`<tr><td colspan="4" class="muted">No members.</td></tr>`
       : list.map(
           (member) => html`<tr data-username="${member.username}"><td>${member.username}</td><td>${member.email ?? '—'}</td><td><code>${member.id}</code></td>
-<td><form method="post" action="${base}/members/${encodeURIComponent(member.id)}/remove" data-confirm="Remove ${member.username} from ${org.name}?">${csrfField(caller)}<button type="submit" class="danger">Remove</button></form></td></tr>`,
+<td>${
+            // The service refuses to remove the default admin user (403): no button that can only fail.
+            member.username === orgAdminUsername(org.id)
+              ? html`<span class="muted">default admin user, always a member</span>`
+              : html`<form method="post" action="${base}/members/${encodeURIComponent(member.id)}/remove" data-confirm="Remove ${member.username} from ${org.name}?">${csrfField(caller)}<button type="submit" class="danger">Remove</button></form>`
+          }</td></tr>`,
         )
   }</tbody></table>
 <div class="card"><h2>Add member</h2><form method="post" action="${base}/members" class="row" id="add-member">${csrfField(caller)}
