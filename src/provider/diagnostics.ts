@@ -140,8 +140,10 @@ function adviceForHttp(error: HttpError, op: Operation, env: ReportingContext): 
   }
   if (error instanceof ForbiddenError) {
     if (error.error === 'insufficient_scope') {
-      const who = env.authMethod === 'access_token' ? 'The user of the access token' : 'The API key';
-      return `${who} lacks the \`${op.permission}\` permission. Grant it (an administrator of the service can change a key's permissions) or use credentials that have it.`;
+      if (env.authMethod === 'access_token') {
+        return `The user of the access token lacks the \`${op.permission}\` permission. Use a token of a user who has it (a realm administrator's tokens carry every permission) or configure an API key that has it.`;
+      }
+      return `The API key lacks the \`${op.permission}\` permission. An administrator of the service can grant it with \`orgadmin keys update CLIENT_ID --permissions ${op.permission},...\` (listing every permission the key keeps) or on the realm's dashboard; or use a key that has it.`;
     }
     if (error.error === 'access_denied') return `Realm "${env.realm}" is disabled. Ask the service's administrator to enable it.`;
     return 'The service refuses this change whatever the permissions; change the configuration so that it does not ask for it.';

@@ -7,6 +7,7 @@ import { ClientCredentialsTokenSource, OrgAdminClient, StaticTokenSource, type T
 import { PlannedNames } from './resources/organization-creation';
 import type { AuthMethod, OrgAdminProviderContext } from './context';
 import { redactSecrets } from './diagnostics';
+import { providerTrustConnector } from './distribution/trust-store';
 import { organizationDataSource } from './data-sources/organization';
 import { organizationMembersDataSource } from './data-sources/organization-members';
 import { organizationsDataSource } from './data-sources/organizations';
@@ -62,7 +63,8 @@ export function createOrgAdminProvider(options: OrgAdminProviderOptions = {}): P
     async configure(config, diags, logger) {
       const settings = resolveProviderSettings(config, options.env ?? process.env, diags);
       if (!settings) return undefined;
-      const ownAgent = options.dispatcher ? undefined : new Agent({ keepAliveTimeout: 10_000 });
+      // In the self-contained executable, HTTPS also trusts the system's CAs (see trust-store).
+      const ownAgent = options.dispatcher ? undefined : new Agent({ keepAliveTimeout: 10_000, connect: providerTrustConnector() });
       const dispatcher = options.dispatcher ?? ownAgent!;
       let tokenSource: TokenSource;
       let client: OrgAdminClient;

@@ -57,7 +57,8 @@ export function bundleScriptSource(bundleText: string): string {
  * there is smaller. `NODE_EXTRA_CA_CERTS` still adds its certificates on top.
  *
  * The self-contained executable cannot take flags (Node.js 20's single executable applications
- * read none but `NODE_OPTIONS`), so it trusts Node's bundled roots plus `NODE_EXTRA_CA_CERTS`.
+ * read none but `NODE_OPTIONS`): its provider's HTTPS client gets the system store through an
+ * explicit CA list instead, read at the first HTTPS connection (./trust-store.ts).
  */
 export const PROVIDER_NODE_FLAGS: readonly string[] = ['--use-openssl-ca'];
 

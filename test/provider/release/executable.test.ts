@@ -89,7 +89,11 @@ describe('orgadmin provider install with a built executable', () => {
   }, 60_000);
 });
 
-describe('TLS trust of the executable', () => {
+/**
+ * Node's default TLS store inside the executable format, seen by a plain `https.get`. It is why the
+ * provider's own HTTPS client adds the system's CAs (trust-store.test.ts, executable-trust.test.ts).
+ */
+describe("Node's default TLS trust inside the executable format", () => {
   /** A stand-in bundle that fetches https://localhost:$TEST_PORT/ and says whether it trusted the server. */
   const HTTPS_CLIENT_BUNDLE = [
     "const https = require('https');",
@@ -142,7 +146,7 @@ describe('TLS trust of the executable', () => {
     expect(await fetchThroughExecutable({ NODE_EXTRA_CA_CERTS: certFile })).toBe('trusted');
   });
 
-  it('does not read SSL_CERT_FILE (it takes no --use-openssl-ca flag, unlike the launcher), as the docs say', async () => {
+  it('does not read SSL_CERT_FILE (the executable takes no --use-openssl-ca flag, unlike the launcher)', async () => {
     expect(await fetchThroughExecutable({ SSL_CERT_FILE: certFile })).toMatch(/^untrusted: /);
   });
 });

@@ -33,15 +33,21 @@ export function hostPlatform(): ExecutablePlatform {
  * executable's path.
  */
 export function ensureHostExecutable(version: string): string {
+  ensureExecutables([hostPlatform()]);
+  return join(EXECUTABLES_DIR, hostPlatform().name, executableName(version));
+}
+
+/** Like {@link ensureHostExecutable}, for any platforms (their Node.js comes from the npm registry). */
+export function ensureExecutables(platforms: readonly ExecutablePlatform[]): void {
   ensureProviderBundle();
   // --platforms: a build that cannot be made fails here, with its reason, instead of warning.
   const script = join(REPO_ROOT, 'scripts', 'build-sea.mjs');
-  execFileSync('flock', ['/tmp/orgadmin-provider-sea.lock', process.execPath, script, '--platforms', hostPlatform().name], {
+  const names = platforms.map((platform) => platform.name).join(',');
+  execFileSync('flock', ['/tmp/orgadmin-provider-sea.lock', process.execPath, script, '--platforms', names], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
     timeout: 300_000,
   });
-  return join(EXECUTABLES_DIR, hostPlatform().name, executableName(version));
 }
 
 /** A throwaway GPG key in its own GNUPGHOME. */
