@@ -15,7 +15,7 @@
  * ```
  *
  * The generator is loaded through its deep module path: the package's own entry point requires
- * `jsii-pacmak`, which it does not declare (see CDKTF_NOTES.md). Loading `@cdktf/commons` runs
+ * `jsii-pacmak`, which it does not declare (checked when the bindings generator was first set up). Loading `@cdktf/commons` runs
  * `terraform version -json` once as a side effect.
  */
 import { existsSync } from 'node:fs';

@@ -5,20 +5,23 @@
  * 0 no drift, 2 drift (or unapplied changes), 1 the check itself failed. On drift it prints a
  * readable summary built from `terraform show -json` of the saved plan: what changed outside
  * Terraform (a member removed by hand, a renamed organization) and what an apply would do, each
- * resource named by its Terraform address and its construct path.
+ * resource named by its Terraform address and its construct path, and each user by email (or
+ * username) when the credentials may look users up (`view-users`), by id otherwise.
  *
  * ```sh
  * node --require ./examples/register.js examples/gitops/drift-check.ts cdktf.out/stacks/gitops
  * ```
  *
  * The `terraform` process gets this process's environment (provider settings `ORGADMIN_*`, state
- * backend `PG_CONN_STR`...); `TERRAFORM` overrides the binary.
+ * backend `PG_CONN_STR`...); `TERRAFORM` overrides the binary. The user lookup uses the same
+ * `ORGADMIN_*` settings.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { lookupUserNames, NO_USER_NAMES, userLookupFromEnvironment, type FindUsersPage, type UserNames } from './user-names';
 
 /** Exit codes of the drift check (the same as `terraform plan -detailed-exitcode`). */
 export const DRIFT_EXIT = { none: 0, failed: 1, drift: 2 } as const;
@@ -53,6 +56,12 @@ export interface DriftCheckOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** How long to wait for a state lock held by another run. @default '60s' */
   readonly lockTimeout?: string;
+  /**
+   * How users are looked up to name them in the summary: a page reader and the realm of resources
+   * that do not name their own, or false to show ids. @default the SDK with the `ORGADMIN_*`
+   * settings of `env`, when it holds them
+   */
+  readonly users?: { readonly findPage: FindUsersPage; readonly defaultRealm: string } | false;
 }
 
 /** What {@link checkDrift} found. */
@@ -102,10 +111,52 @@ export async function checkDrift(options: DriftCheckOptions): Promise<DriftRepor
     if (show.code !== 0) {
       return { exitCode: DRIFT_EXIT.failed, summary: `Drift check failed: terraform show exited ${show.code}.\n${show.stderr.trim()}` };
     }
-    const summary = summarizePlan(JSON.parse(show.stdout) as PlanJson, constructPaths(dir));
+    const planJson = JSON.parse(show.stdout) as PlanJson;
+    const users = await nameUsers(planJson, options.users, env);
+    const summary = summarizePlan(planJson, constructPaths(dir), users);
     return { exitCode: DRIFT_EXIT.drift, summary: `Drift detected in ${dir}.\n${summary}` };
   } finally {
     await rm(work, { recursive: true, force: true });
+  }
+}
+
+/** The attributes of orgadmin resources that hold user ids: one (`user_id`) or a set (`user_ids`). */
+const USER_ID_ATTRIBUTES = new Set(['user_id', 'user_ids']);
+
+/**
+ * The user ids a plan mentions, by realm: the resource's own `realm` when it has one, else
+ * `defaultRealm` (the provider's).
+ */
+export function userIdsOf(plan: PlanJson, defaultRealm: string): Map<string, Set<string>> {
+  const byRealm = new Map<string, Set<string>>();
+  for (const change of [...(plan.resource_drift ?? []), ...(plan.resource_changes ?? [])]) {
+    for (const values of [change.change.before, change.change.after]) {
+      if (values === null) continue;
+      const realm = typeof values.realm === 'string' && values.realm !== '' ? values.realm : defaultRealm;
+      for (const name of USER_ID_ATTRIBUTES) {
+        const value = values[name];
+        const ids = (Array.isArray(value) ? value : [value]).filter((id): id is string => typeof id === 'string' && id !== '');
+        if (ids.length === 0) continue;
+        const set = byRealm.get(realm) ?? new Set<string>();
+        for (const id of ids) set.add(id);
+        byRealm.set(realm, set);
+      }
+    }
+  }
+  return byRealm;
+}
+
+/** Looks up the names of the plan's users as `users` (or the environment) says; ids only when it cannot. */
+async function nameUsers(plan: PlanJson, users: DriftCheckOptions['users'], env: NodeJS.ProcessEnv): Promise<UserNames> {
+  if (users === false) return NO_USER_NAMES;
+  if (users !== undefined) return lookupUserNames(userIdsOf(plan, users.defaultRealm), users.findPage);
+  const lookup = userLookupFromEnvironment(env);
+  if (lookup === undefined) return NO_USER_NAMES;
+  try {
+    const ids = userIdsOf(plan, lookup.defaultRealm);
+    return ids.size === 0 ? NO_USER_NAMES : await lookupUserNames(ids, lookup.findPage);
+  } finally {
+    await lookup.close();
   }
 }
 
@@ -147,13 +198,23 @@ function brief(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/**
+ * Renders a value of attribute `name`: a user id as the user's email or username when `users`
+ * knows it (`alice@example.com`, unquoted, so it cannot be mistaken for the id), anything else as
+ * {@link brief}.
+ */
+function briefValue(name: string, value: unknown, users: UserNames): string {
+  if (USER_ID_ATTRIBUTES.has(name) && typeof value === 'string') return users.names.get(value) ?? brief(value);
+  return brief(value);
+}
+
 /** True when `path` of a `*_sensitive` mask marks the attribute sensitive. */
 function isSensitive(mask: unknown, name: string): boolean {
   return typeof mask === 'object' && mask !== null && (mask as Record<string, unknown>)[name] === true;
 }
 
 /** The attribute-level differences of one change, one short phrase each. */
-function attributeDifferences(change: ResourceChange['change']): string[] {
+function attributeDifferences(change: ResourceChange['change'], users: UserNames): string[] {
   const before = change.before ?? {};
   const after = change.after ?? {};
   const names = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
@@ -171,17 +232,17 @@ function attributeDifferences(change: ResourceChange['change']): string[] {
       // Sets (domains, member sets) read best as what joined and what left.
       const added = b.filter((item) => !a.some((other) => JSON.stringify(other) === JSON.stringify(item)));
       const removed = a.filter((item) => !b.some((other) => JSON.stringify(other) === JSON.stringify(item)));
-      const parts = [...added.map((item) => `+${brief(item)}`), ...removed.map((item) => `-${brief(item)}`)];
+      const parts = [...added.map((item) => `+${briefValue(name, item, users)}`), ...removed.map((item) => `-${briefValue(name, item, users)}`)];
       phrases.push(`${name}: ${parts.length > 0 ? parts.join(' ') : 'reordered'}`);
     } else {
-      phrases.push(`${name}: ${brief(a)} → ${brief(b)}`);
+      phrases.push(`${name}: ${briefValue(name, a, users)} → ${briefValue(name, b, users)}`);
     }
   }
   return phrases;
 }
 
 /** One resource of the summary: address, construct path and what happened to it. */
-function describeChange(change: ResourceChange, paths: ReadonlyMap<string, string>, outside: boolean): string[] {
+function describeChange(change: ResourceChange, paths: ReadonlyMap<string, string>, outside: boolean, users: UserNames): string[] {
   const { symbol, verb } = describeActions(change.change.actions);
   const path = paths.get(change.address);
   const name = `${change.address}${path !== undefined ? ` (${path})` : ''}`;
@@ -192,32 +253,34 @@ function describeChange(change: ResourceChange, paths: ReadonlyMap<string, strin
   if (outside && verb === 'delete' && change.change.before) {
     const identity = Object.entries(change.change.before)
       .filter(([key, value]) => key !== 'id' && typeof value === 'string' && !isSensitive(change.change.before_sensitive, key))
-      .map(([key, value]) => `${key}=${brief(value)}`);
+      .map(([key, value]) => `${key}=${briefValue(key, value, users)}`);
     if (identity.length > 0) lines.push(`      was ${identity.join(', ')}`);
   } else if (verb === 'update' || verb === 'replace') {
-    for (const phrase of attributeDifferences(change.change)) lines.push(`      ${phrase}`);
+    for (const phrase of attributeDifferences(change.change, users)) lines.push(`      ${phrase}`);
   }
   return lines;
 }
 
 /**
  * The human summary of a plan with changes: what drifted outside Terraform, then what an apply
- * would do. Resource names come with their construct path when `paths` knows it.
+ * would do. Resource names come with their construct path when `paths` knows it; user ids are
+ * shown as the names `users` has for them.
  */
-export function summarizePlan(plan: PlanJson, paths: ReadonlyMap<string, string> = new Map()): string {
+export function summarizePlan(plan: PlanJson, paths: ReadonlyMap<string, string> = new Map(), users: UserNames = NO_USER_NAMES): string {
   const drift = (plan.resource_drift ?? []).filter((c) => !c.change.actions.every((a) => a === 'no-op'));
   const changes = (plan.resource_changes ?? []).filter((c) => !c.change.actions.every((a) => a === 'no-op' || a === 'read'));
   const lines: string[] = [];
   if (drift.length > 0) {
     lines.push(`Changed outside Terraform (${drift.length}):`);
-    for (const change of drift) lines.push(...describeChange(change, paths, true));
+    for (const change of drift) lines.push(...describeChange(change, paths, true, users));
   } else {
     lines.push('Nothing changed outside Terraform: the configuration has changes that are not applied yet.');
   }
   if (changes.length > 0) {
     lines.push(`An apply would make ${changes.length} change${changes.length === 1 ? '' : 's'}:`);
-    for (const change of changes) lines.push(...describeChange(change, paths, false));
+    for (const change of changes) lines.push(...describeChange(change, paths, false, users));
   }
+  if (users.note !== undefined) lines.push(users.note);
   lines.push('Run `terraform apply` on this stack (or merge the change that explains the drift) to bring the service back in line.');
   return lines.join('\n');
 }

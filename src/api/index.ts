@@ -1,5 +1,5 @@
 /**
- * The wire contract of the Organization Administration Service (SERVICE_API.md) as code:
+ * The wire contract of the Organization Administration Service (docs/guides/service.md) as code:
  * representations, permission names, error codes and path builders. Shared by the service, the
  * SDK and the provider; nothing else is shared between them.
  */

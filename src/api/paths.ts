@@ -1,5 +1,5 @@
 /**
- * Path builders for every operation in SERVICE_API.md. Each segment is percent-encoded, so ids
+ * Path builders for every operation of the wire contract (docs/guides/service.md). Each segment is percent-encoded, so ids
  * that contain `/` or spaces stay one path parameter.
  */
 const seg = encodeURIComponent;

@@ -1,5 +1,5 @@
 /**
- * Permissions an API key can hold (SERVICE_API.md, "API keys and permissions").
+ * Permissions an API key can hold (the wire contract, docs/guides/service.md).
  *
  * `manage-organizations` implies `view-organizations`; use {@link hasPermission} rather than
  * checking set membership directly so that the implication lives in one place.

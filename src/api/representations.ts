@@ -1,5 +1,5 @@
 /**
- * The representations of SERVICE_API.md as TypeBox schemas. The service validates requests with
+ * The representations of the wire contract (docs/guides/service.md) as TypeBox schemas. The service validates requests with
  * them; everyone else takes the static types (`Static<typeof X>`) from the same definitions.
  */
 import { Type, type Static } from '@sinclair/typebox';

@@ -61,7 +61,7 @@ const runProviderCommand = lazyCommand(PROVIDER_MODULE, 'runProviderCommand', 'p
 const COMMANDS: ReadonlyArray<{ word: string; summary: string; run: Command }> = [
   { word: 'serve', summary: 'Run the Organization Administration Service.', run: runServeCommand },
   { word: 'realms', summary: 'Create and list realms (tenants).', run: runRealmsCommand },
-  { word: 'keys', summary: 'Create, list and revoke API keys.', run: runKeysCommand },
+  { word: 'keys', summary: 'Create, list, update (permissions) and revoke API keys.', run: runKeysCommand },
   { word: 'users', summary: 'Create and list the users of a realm; give and take the realm administrator role.', run: runUsersCommand },
   { word: 'clients', summary: 'Register the public OpenID Connect clients of a realm (browser login).', run: runClientsCommand },
   { word: 'provider', summary: 'Install the Terraform provider.', run: runProviderCommand },

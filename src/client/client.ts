@@ -1,6 +1,6 @@
 /**
  * {@link OrgAdminClient}: one method per operation of the Organization Administration Service
- * (SERVICE_API.md), typed with the representations of `src/api`. Methods build the path and
+ * (docs/guides/service.md), typed with the representations of `src/api`. Methods build the path and
  * query, send the request through the client's dispatcher, onto which `./http` composed the
  * interceptors (retries, token, timeout), and read the answer; `./http` maps error answers to the
  * typed errors.

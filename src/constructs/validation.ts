@@ -53,7 +53,7 @@ export function isUnresolved(value: unknown): boolean {
   return Token.isUnresolved(value);
 }
 
-/** The service's limit on organization names (SERVICE_API.md: 1–255 characters). */
+/** The service's limit on organization names (docs/guides/service.md: 1–255 characters). */
 const MAX_NAME_LENGTH = 255;
 
 /** Checks an organization name: present, not blank, at most 255 characters. */

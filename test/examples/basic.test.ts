@@ -57,6 +57,8 @@ describe('examples/basic', () => {
     expect(drift.stdout).toContain('Drift detected');
     expect(drift.stdout).toMatch(/- orgadmin_membership\.acme_Member-alice_[0-9A-F]{8} \(basic\/acme\/Member-alice\): deleted outside Terraform/);
     expect(drift.stdout).toMatch(/\+ create orgadmin_membership\.acme_Member-alice_[0-9A-F]{8}/);
+    expect(drift.stdout).toMatch(/^      was [^\n]*user_id=alice@example\.com/m);
+    expect(drift.stdout).not.toContain(fixture.users.alice!.id);
     expect(drift.stdout).not.toContain(fixture.clientSecret);
 
     await stack.ok('apply', '-auto-approve', '-input=false');

@@ -5,7 +5,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkDrift, constructPaths, summarizePlan, type PlanJson } from '../../examples/gitops/drift-check';
+import { checkDrift, constructPaths, summarizePlan, userIdsOf, type PlanJson } from '../../examples/gitops/drift-check';
 
 const membershipDeleted: PlanJson = {
   resource_drift: [
@@ -69,6 +69,40 @@ describe('summarizePlan', () => {
     expect(summary).not.toContain('secret');
   });
 
+  it('names users by the names it was given instead of their ids, in removed resources and in set changes', () => {
+    const paths = new Map([['orgadmin_membership.acme_Member-alice_BE346D15', 'basic/acme/Member-alice']]);
+    const users = { names: new Map([['user-1', 'alice@example.com']]) };
+    expect(summarizePlan(membershipDeleted, paths, users).split('\n').slice(0, 3)).toEqual([
+      'Changed outside Terraform (1):',
+      '  - orgadmin_membership.acme_Member-alice_BE346D15 (basic/acme/Member-alice): deleted outside Terraform',
+      '      was organization_id="org-1", user_id=alice@example.com, realm="acme"',
+    ]);
+    const setDrift: PlanJson = {
+      resource_drift: [
+        {
+          address: 'orgadmin_organization_members.platform_Members_1A2B3C4D',
+          type: 'orgadmin_organization_members',
+          change: { actions: ['update'], before: { organization_id: 'org-1', user_ids: ['user-1', 'user-2'] }, after: { organization_id: 'org-1', user_ids: ['user-2', 'user-3'] } },
+        },
+      ],
+    };
+    const named = { names: new Map([['user-1', 'alice@example.com'], ['user-3', 'carol']]) };
+    expect(summarizePlan(setDrift, new Map(), named).split('\n').slice(1, 3)).toEqual([
+      '  ~ orgadmin_organization_members.platform_Members_1A2B3C4D: changed outside Terraform',
+      '      user_ids: +carol -alice@example.com',
+    ]);
+    // An id without a name stays the quoted id; organization ids are never replaced.
+    const partial = summarizePlan(setDrift, new Map(), { names: new Map([['user-1', 'alice@example.com']]) });
+    expect(partial).toContain('user_ids: +"user-3" -alice@example.com');
+  });
+
+  it('says why users are shown by id when the lookup could not name them', () => {
+    const note = 'Users are named by id: the credentials may not look users up (that needs the view-users permission).';
+    const lines = summarizePlan(membershipDeleted, new Map(), { names: new Map(), note }).split('\n');
+    expect(lines).toContain('      was organization_id="org-1", user_id="user-1", realm="acme"');
+    expect(lines.slice(-2)).toEqual([note, 'Run `terraform apply` on this stack (or merge the change that explains the drift) to bring the service back in line.']);
+  });
+
   it('says when nothing drifted but the configuration has unapplied changes', () => {
     const plan: PlanJson = {
       resource_changes: [
@@ -86,6 +120,26 @@ describe('summarizePlan', () => {
       '      display_name: "ACME" → "Acme"',
       '      domains: +"b.com" -"a.com"',
       'Run `terraform apply` on this stack (or merge the change that explains the drift) to bring the service back in line.',
+    ]);
+  });
+});
+
+describe('userIdsOf', () => {
+  it('collects user_id and user_ids before and after, by the realm of each resource or the default realm', () => {
+    const plan: PlanJson = {
+      resource_drift: [
+        { address: 'a', type: 'orgadmin_membership', change: { actions: ['delete'], before: { user_id: 'u1', realm: 'acme' }, after: null } },
+        { address: 'b', type: 'orgadmin_organization_members', change: { actions: ['update'], before: { user_ids: ['u2'] }, after: { user_ids: ['u2', 'u3'] } } },
+      ],
+      resource_changes: [
+        { address: 'c', type: 'orgadmin_membership', change: { actions: ['create'], before: null, after: { user_id: 'u4', realm: 'other', organization_id: 'o1' } } },
+        { address: 'd', type: 'orgadmin_organization', change: { actions: ['update'], before: { name: 'x' }, after: { name: 'y' } } },
+      ],
+    };
+    const byRealm = userIdsOf(plan, 'acme');
+    expect([...byRealm].map(([realm, ids]) => [realm, [...ids].sort()])).toEqual([
+      ['acme', ['u1', 'u2', 'u3']],
+      ['other', ['u4']],
     ]);
   });
 });

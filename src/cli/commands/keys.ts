@@ -1,11 +1,11 @@
 /**
- * `orgadmin keys create|list|revoke`: API keys are the confidential clients that get tokens with
+ * `orgadmin keys create|list|update|revoke`: API keys are the confidential clients that get tokens with
  * the client-credentials grant. The secret is shown once, at creation, and stored only as a hash.
  */
 import { isPermission, PERMISSIONS, type Permission } from '../../api';
 import { defineCommand, defineGroup } from '../command';
 import { COMMON_FLAGS, resolveDataFile, withAdmin } from '../context';
-import { EXIT, UsageError } from '../errors';
+import { CliError, EXIT, UsageError } from '../errors';
 import { formatTimestamp, printJson, printTable } from '../output';
 
 /** The fields of an API key that listings show: never the secret or its hash. */
@@ -137,5 +137,39 @@ const revoke = defineCommand(
   },
 );
 
+const update = defineCommand(
+  {
+    command: 'keys update',
+    summary: "Replaces an active API key's permissions (tokens issued before keep theirs until they expire).",
+    positionals: [{ name: 'CLIENT_ID', required: true, description: 'Client ID of the key.' }],
+    flags: {
+      permissions: {
+        type: 'string',
+        valueName: 'P1,P2',
+        required: true,
+        description: `The key's new permissions, comma-separated, replacing the old ones: ${PERMISSIONS.join(', ')}.`,
+      },
+      realm: { type: 'string', valueName: 'NAME', description: 'Realm of the key; when given, a key of another realm is refused.' },
+      ...COMMON_FLAGS,
+    },
+  },
+  async ({ flags, positionals }, io) => {
+    const clientId = positionals[0]!;
+    const permissions = parsePermissions(flags.permissions);
+    const dataFile = resolveDataFile(flags.data, io);
+    const key = await withAdmin(dataFile, async (admin) => {
+      // The administration API changes a key within a realm (as the dashboard does); without
+      // --realm the key's own realm is that realm, like `keys revoke CLIENT_ID`.
+      const realm = flags.realm ?? (await admin.listApiKeys()).find((k) => k.clientId === clientId)?.realm;
+      if (realm === undefined) throw new CliError(`API key "${clientId}" does not exist.`);
+      return admin.setApiKeyPermissions(realm, clientId, permissions);
+    });
+    const view = toApiKeyView(key);
+    if (flags.json) printJson(io, view);
+    else io.stdout(`Updated API key ${view.name} (${view.clientId}) in realm ${view.realm}: permissions ${view.permissions.join(', ')}.\n`);
+    return EXIT.ok;
+  },
+);
+
 /** `orgadmin keys ...` */
-export const runKeysCommand = defineGroup('keys', 'Manage API keys (clients of the token endpoint).', { create, list, revoke });
+export const runKeysCommand = defineGroup('keys', 'Manage API keys (clients of the token endpoint).', { create, list, update, revoke });

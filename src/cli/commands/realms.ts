@@ -1,7 +1,10 @@
 /**
- * `orgadmin realms create|list`: realms are the service's tenants; each has its own signing key
- * and token lifetime.
+ * `orgadmin realms create|list|update`: realms are the service's tenants; each has its own signing
+ * key, token lifetime, default-admin-user switch and rate limit.
  */
+import { MAX_TOKEN_LIFETIME_SECONDS } from '../../service/admin';
+import type { RealmRateLimit } from '../../service/rate-limit';
+import { parseRateLimit } from './serve';
 import { defineCommand, defineGroup } from '../command';
 import { COMMON_FLAGS, resolveDataFile, withAdmin } from '../context';
 import { EXIT, UsageError } from '../errors';
@@ -28,12 +31,14 @@ export function toRealmView(realm: RealmView): RealmView {
 }
 
 /**
- * Parses a whole number of seconds given on the command line.
- * @throws UsageError when `value` is not a positive integer.
+ * Parses a whole number of seconds from 1 to `max` given on the command line. The range is part of
+ * the value's form (like a port's), so a value outside it is a usage error (exit 2), refused before
+ * the data file is opened, not a failure of the service (exit 1).
+ * @throws UsageError when `value` is not a whole number from 1 to `max`.
  */
-export function parseSeconds(flag: string, value: string): number {
-  if (!/^[0-9]+$/.test(value) || Number(value) <= 0 || !Number.isSafeInteger(Number(value))) {
-    throw new UsageError(`--${flag} must be a positive whole number of seconds, not "${value}".`);
+export function parseSeconds(flag: string, value: string, max: number): number {
+  if (!/^[0-9]+$/.test(value) || Number(value) < 1 || Number(value) > max) {
+    throw new UsageError(`--${flag} must be a whole number of seconds from 1 to ${max}, not "${value}".`);
   }
   return Number(value);
 }
@@ -47,7 +52,7 @@ const create = defineCommand(
       'token-lifetime': {
         type: 'string',
         valueName: 'SECONDS',
-        description: 'Lifetime of access tokens issued in the realm (default 300).',
+        description: `Lifetime of access tokens issued in the realm, 1 to ${MAX_TOKEN_LIFETIME_SECONDS} (default 300).`,
       },
       ...COMMON_FLAGS,
     },
@@ -55,7 +60,7 @@ const create = defineCommand(
   async ({ flags, positionals }, io) => {
     const name = positionals[0]!;
     const lifetime = flags['token-lifetime'];
-    const tokenLifetimeSeconds = lifetime === undefined ? undefined : parseSeconds('token-lifetime', lifetime);
+    const tokenLifetimeSeconds = lifetime === undefined ? undefined : parseSeconds('token-lifetime', lifetime, MAX_TOKEN_LIFETIME_SECONDS);
     const dataFile = resolveDataFile(flags.data, io);
     const realm = await withAdmin(dataFile, (admin) => admin.createRealm(name, { tokenLifetimeSeconds }));
     const view = toRealmView(realm);
@@ -88,5 +93,71 @@ const list = defineCommand(
   },
 );
 
+/**
+ * Parses `--rate-limit` of `realms update`: `N/SECONDS` (the realm's own limit), `off` (none in this
+ * realm), or `default` (the service's `--rate-limit`). The bounds are the service's
+ * (`realmRateLimitProblem`, checked by the Admin API); the form is checked here (exit 2).
+ */
+export function parseRealmRateLimit(value: string): RealmRateLimit {
+  if (value === 'off') return 'off';
+  if (value === 'default') return null;
+  try {
+    return parseRateLimit(value);
+  } catch {
+    throw new UsageError(`--rate-limit must be REQUESTS/SECONDS (e.g. 100/60), "off" or "default", not "${value}".`);
+  }
+}
+
+/** Reads `on`/`off` of a switch flag. */
+function parseSwitch(flag: string, value: string): boolean {
+  if (value === 'on') return true;
+  if (value === 'off') return false;
+  throw new UsageError(`--${flag} must be "on" or "off", not "${value}".`);
+}
+
+const update = defineCommand(
+  {
+    command: 'realms update',
+    summary: "Changes a realm's settings (token lifetime, default admin user, rate limit).",
+    positionals: [{ name: 'NAME', required: true, description: 'Name of the realm.' }],
+    flags: {
+      'token-lifetime': {
+        type: 'string',
+        valueName: 'SECONDS',
+        description: `Lifetime of access tokens issued in the realm, 1 to ${MAX_TOKEN_LIFETIME_SECONDS}.`,
+      },
+      'admin-user': {
+        type: 'string',
+        valueName: 'on|off',
+        description: 'Whether a new organization gets its default admin user org-admin-<id>.',
+      },
+      'rate-limit': {
+        type: 'string',
+        valueName: 'N/SECONDS|off|default',
+        description: "The realm's rate limit per client: its own, none, or the service's --rate-limit.",
+      },
+      ...COMMON_FLAGS,
+    },
+  },
+  async ({ flags, positionals }, io) => {
+    const name = positionals[0]!;
+    const lifetime = flags['token-lifetime'];
+    const changes = {
+      ...(lifetime === undefined ? {} : { tokenLifetimeSeconds: parseSeconds('token-lifetime', lifetime, MAX_TOKEN_LIFETIME_SECONDS) }),
+      ...(flags['admin-user'] === undefined ? {} : { createAdminUser: parseSwitch('admin-user', flags['admin-user']) }),
+      ...(flags['rate-limit'] === undefined ? {} : { rateLimit: parseRealmRateLimit(flags['rate-limit']) }),
+    };
+    if (Object.keys(changes).length === 0) {
+      throw new UsageError('realms update needs at least one of --token-lifetime, --admin-user, --rate-limit.');
+    }
+    const dataFile = resolveDataFile(flags.data, io);
+    const realm = await withAdmin(dataFile, (admin) => admin.updateRealm(name, changes));
+    const view = toRealmView(realm);
+    if (flags.json) printJson(io, view);
+    else io.stdout(`Updated realm ${view.name}.\n`);
+    return EXIT.ok;
+  },
+);
+
 /** `orgadmin realms ...` */
-export const runRealmsCommand = defineGroup('realms', 'Manage realms (tenants).', { create, list });
+export const runRealmsCommand = defineGroup('realms', 'Manage realms (tenants).', { create, list, update });

@@ -12,6 +12,9 @@
  * then prints what exists and how to open the dashboard (sign in as `admin`, password in the
  * credentials file, never printed), stops the service and exits.
  *
+ * It runs in a clone of the repository only (it needs `examples/` and the dev dependencies that
+ * run them); elsewhere it refuses before step 1 and says what to run instead.
+ *
  * State stays under `.orgadmin/`, so a second run finds everything in place and applies nothing.
  * Each step prints a progress line; a failing step says which step failed and why.
  */
@@ -37,6 +40,41 @@ const PACKAGE_ROOT = resolve(__dirname, '..', '..', '..');
 
 /** The example this loop applies, and the stack it defines. */
 const EXAMPLE = { dir: join('examples', 'basic'), stack: 'basic' } as const;
+
+/**
+ * What `orgadmin start` needs besides the package itself: the example's TypeScript sources and the
+ * packages that run them, which a clone of the repository has (`npm install`) and an installed
+ * package does not (it ships `dist/`, not `examples/`, and no dev dependencies).
+ */
+const CHECKOUT_NEEDS = {
+  files: [join(EXAMPLE.dir, 'main.ts'), join(EXAMPLE.dir, 'stack.ts'), join('examples', 'register.js')],
+  packages: ['@swc/core', 'cdktf', 'constructs'],
+} as const;
+
+/**
+ * Refuses up front, before anything starts, to run where `examples/basic` cannot be synthesized,
+ * saying what to do instead: better than a service started and a provider installed for a run that
+ * then fails at its fifth step.
+ * @param root the package root to check (the installed package's own by default)
+ * @throws CliError naming what is missing and the two ways forward
+ */
+export function checkRepositoryCheckout(root: string = PACKAGE_ROOT): void {
+  const missing: string[] = CHECKOUT_NEEDS.files.filter((file) => !existsSync(join(root, file)));
+  for (const name of CHECKOUT_NEEDS.packages) {
+    try {
+      require.resolve(`${name}/package.json`, { paths: [root] });
+    } catch {
+      missing.push(`the ${name} package`);
+    }
+  }
+  if (missing.length === 0) return;
+  throw new CliError(
+    `"orgadmin start" applies the repository's examples/basic and runs only in a clone of the orgadmin repository after "npm install" ` +
+      `(here ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing). ` +
+      'From an installed package, run "orgadmin demo" for the service with demo data and "orgadmin provider install" for the provider, ' +
+      "then apply a stack of your own as the README's construct example shows",
+  );
+}
 
 /** What one child process did. */
 interface ProcessResult {
@@ -218,6 +256,7 @@ async function summarizeOrganizations(client: OrgAdminClient): Promise<Organizat
  * to `io.stdout` unless `json`. Rejects with a {@link CliError} naming the step that failed.
  */
 export async function runStartLoop(options: { dataFile: string; json: boolean }, io: CliIO): Promise<StartResult> {
+  checkRepositoryCheckout();
   const ws = workspaceFor(options.dataFile);
   const terraform = io.env.TERRAFORM ?? 'terraform';
   let demo: DemoBootstrap | undefined;
@@ -280,11 +319,9 @@ export async function runStartLoop(options: { dataFile: string; json: boolean },
     await progress.run(
       `Synthesizing ${EXAMPLE.dir}`,
       async () => {
+        // checkRepositoryCheckout made sure, before anything started, that both are there.
         const main = join(PACKAGE_ROOT, EXAMPLE.dir, 'main.ts');
         const register = join(PACKAGE_ROOT, 'examples', 'register.js');
-        if (!existsSync(main) || !existsSync(register)) {
-          throw new Error(`${join(EXAMPLE.dir, 'main.ts')} is not part of this installation; run npm start from a clone of the repository`);
-        }
         await mkdir(ws.outDir, { recursive: true });
         const result = await runProcess(process.execPath, ['--require', register, main], {
           cwd: PACKAGE_ROOT,
