@@ -13,7 +13,7 @@ import { Type } from '@sinclair/typebox';
 import { issuer, orgAdminUsername, orgPath, PortalLinkSchema, type Organization } from '../../api';
 import { bearerHook, realmHook } from '../auth/guards';
 import { signJwt, TokenError, verifyJwt } from '../auth/jwt';
-import { authOf, baseUrlOf, realmOf, type ServiceContext } from '../context';
+import { authOf, baseUrlOf, nowSeconds, realmOf, type ServiceContext } from '../context';
 import { handleError, notFound, sendError, ServiceError } from '../errors';
 import { hasControlCharacter } from '../text-checks';
 import type { UserRecord } from '../store/store';
@@ -113,7 +113,7 @@ export async function portalRoutes(app: FastifyInstance, opts: { ctx: ServiceCon
       }
       if (!user) throw notFound(`User ${userId} does not exist.`);
       const base = baseUrlOf(request, ctx);
-      const now = Math.floor(Date.now() / 1000);
+      const now = nowSeconds(ctx);
       const token = signJwt(realm, {
         iss: issuer(base, realm.name),
         sub: user.id,
@@ -142,7 +142,7 @@ export async function portalRoutes(app: FastifyInstance, opts: { ctx: ServiceCon
       if (!token) throw badPortalToken('The portal link has no token.');
       let claims;
       try {
-        claims = verifyJwt(token, realm, { realm: realm.name, typ: 'portal' });
+        claims = verifyJwt(token, realm, { realm: realm.name, typ: 'portal', nowSeconds: nowSeconds(ctx) });
       } catch (error) {
         if (!(error instanceof TokenError)) throw error;
         throw badPortalToken(error.message === 'expired' ? 'The portal link has expired.' : 'The portal link is not valid.');
