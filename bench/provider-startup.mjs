@@ -20,7 +20,6 @@
  * so what the flags and `/usr/bin/env` cost or save is measured too. With `--node-arg FLAG`, each
  * executable is started as `node FLAG... FILE` instead (`#!` line ignored), for trying out flags.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -80,30 +79,24 @@ async function ensureBundle(bundle) {
   return { path: out, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** The go-plugin handshake line the provider prints on stdout. */
+const HANDSHAKE = /^1\|6\|unix\|[^|]+\|grpc\|[A-Za-z0-9+/]+\n$/;
+
 /**
- * Milliseconds from spawning `command` with `args` until the handshake line (`untilHandshake`) or
- * until it exits.
+ * Milliseconds from spawning `command` with `args` until the handshake line (`untilHandshake`,
+ * then the provider is stopped) or until it exits. `runProcess` is src/cli/process-runner.ts.
  */
-function timeRun(command, args, env, untilHandshake) {
-  return new Promise((resolvePromise, reject) => {
-    const started = process.hrtime.bigint();
-    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'ignore'] });
-    let output = '';
-    child.on('error', reject);
-    if (untilHandshake) {
-      child.stdout.on('data', (chunk) => {
-        output += chunk;
-        if (output.includes('\n')) {
-          const elapsed = Number(process.hrtime.bigint() - started) / 1e6;
-          if (!/^1\|6\|unix\|[^|]+\|grpc\|[A-Za-z0-9+/]+\n$/.test(output)) reject(new Error(`bad handshake: ${output}`));
-          child.kill('SIGTERM');
-          child.once('exit', () => resolvePromise(elapsed));
-        }
-      });
-    } else {
-      child.once('exit', () => resolvePromise(Number(process.hrtime.bigint() - started) / 1e6));
-    }
+async function timeRun(runProcess, command, args, env, untilHandshake) {
+  const result = await runProcess(command, args, {
+    env,
+    stderr: 'ignore',
+    ...(untilHandshake ? { stopWhen: (stdout) => stdout.includes('\n') } : {}),
   });
+  if (!untilHandshake) return result.elapsedMs;
+  if (result.stoppedAfterMs === undefined) throw new Error(`no handshake: exited ${result.code} with ${JSON.stringify(result.stdout)}`);
+  const line = result.stdout.slice(0, result.stdout.indexOf('\n') + 1);
+  if (!HANDSHAKE.test(line)) throw new Error(`bad handshake: ${line}`);
+  return result.stoppedAfterMs;
 }
 
 function median(values) {
@@ -137,6 +130,7 @@ async function main() {
       targets.push({ label: 'bundle run directly (no code cache)', path: bundle.path });
     }
     const { generateCertificate } = await loadSourceModule('src/provider/protocol/certificate.ts');
+    const { runProcess } = await loadSourceModule('src/cli/process-runner.ts');
     const clientCert = generateCertificate().certPem;
     // The provider's socket directories go to a private TMPDIR, removed at the end.
     const socketTmp = mkdtempSync(join(tmpdir(), 'provider-bench-sockets-'));
@@ -152,14 +146,14 @@ async function main() {
     };
     // Executed by its `#!` line, like Terraform does; or under `node FLAG...` when flags are given.
     const startTarget = (target) =>
-      nodeArgs.length > 0 ? timeRun(process.execPath, [...nodeArgs, target.path], env, true) : timeRun(target.path, [], env, true);
+      nodeArgs.length > 0 ? timeRun(runProcess, process.execPath, [...nodeArgs, target.path], env, true) : timeRun(runProcess, target.path, [], env, true);
     const baseline = [];
     const times = targets.map(() => []);
     // Interleave them all so machine noise hits each alike; one warm-up each.
-    await timeRun(process.execPath, ['-e', ''], env, false);
+    await timeRun(runProcess, process.execPath, ['-e', ''], env, false);
     for (const target of targets) await startTarget(target);
     for (let i = 0; i < runs; i++) {
-      baseline.push(await timeRun(process.execPath, ['-e', ''], env, false));
+      baseline.push(await timeRun(runProcess, process.execPath, ['-e', ''], env, false));
       for (const [t, target] of targets.entries()) times[t].push(await startTarget(target));
     }
     const b = median(baseline);

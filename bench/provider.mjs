@@ -17,7 +17,6 @@
  * directory, the provider installed by dist/provider/install.js into temporary mirrors, and
  * /usr/local/bin/terraform. Environment: BENCH_PLANS (plans per configuration, default 5).
  */
-import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -53,20 +52,11 @@ function cleanEnv(extra) {
 }
 
 /** Runs terraform; resolves with the wall time in ms; rejects with its output on failure. */
-function terraform(cwd, args, env, okCodes = [0]) {
-  return new Promise((resolvePromise, reject) => {
-    const started = performance.now();
-    const child = spawn(TERRAFORM, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const ms = performance.now() - started;
-      if (okCodes.includes(code)) resolvePromise(ms);
-      else reject(new Error(`terraform ${args.join(' ')} exited ${code}:\n${output.slice(-4000)}`));
-    });
-  });
+async function terraform(cwd, args, env, okCodes = [0]) {
+  const { runProcess } = fromDist('cli/process-runner.js');
+  const result = await runProcess(TERRAFORM, args, { cwd, env });
+  if (okCodes.includes(result.code)) return result.elapsedMs;
+  throw new Error(`terraform ${args.join(' ')} exited ${result.code}:\n${(result.stdout + result.stderr).slice(-4000)}`);
 }
 
 /**
@@ -75,12 +65,13 @@ function terraform(cwd, args, env, okCodes = [0]) {
  * so the launcher's `#!/usr/bin/env -S node ...` line is part of what is measured. Its text table is
  * parsed into medians by label, `node` for `node -e ''`.
  */
-function startupRows(targets) {
+async function startupRows(targets) {
   const script = join(ROOT, 'bench', 'provider-startup.mjs');
   if (!existsSync(script)) return { note: 'bench/provider-startup.mjs not found: start-up not measured' };
   const args = Object.entries(targets).map(([label, path]) => `${label}=${path}`);
-  const run = spawnSync(process.execPath, [script, ...args, '--runs', '20'], { cwd: ROOT, encoding: 'utf8', timeout: 600_000 });
-  if (run.status !== 0) return { note: `bench/provider-startup.mjs failed: ${(run.stderr || run.stdout).trim().split('\n').slice(-3).join(' ')}` };
+  const { runProcess } = fromDist('cli/process-runner.js');
+  const run = await runProcess(process.execPath, [script, ...args, '--runs', '20'], { cwd: ROOT, timeoutMs: 600_000 });
+  if (run.code !== 0) return { note: `bench/provider-startup.mjs failed: ${(run.stderr || run.stdout).trim().split('\n').slice(-3).join(' ')}` };
   const medianOf = (label) => {
     const line = run.stdout.split('\n').find((l) => l.startsWith(`${label}  `));
     const value = line === undefined ? NaN : Number(line.slice(label.length).trim().split(/\s+/)[0]);
@@ -183,7 +174,7 @@ async function main() {
 
     // (a)
     process.stderr.write('measuring provider start-up...\n');
-    const startup = startupRows({ launcher: mirrors.launcher.path, executable: mirrors.executable.path, 'executable-no-code-cache': noCache.path });
+    const startup = await startupRows({ launcher: mirrors.launcher.path, executable: mirrors.executable.path, 'executable-no-code-cache': noCache.path });
     const sizes = { launcher: 0, executable: (await stat(mirrors.executable.path)).size };
     for (const name of ['terraform-provider-orgadmin_v' + providerVersion(), 'orgadmin-provider-bundle.js']) {
       sizes.launcher += (await stat(join(dirname(mirrors.launcher.path), name))).size;

@@ -16,11 +16,11 @@
  * backend `PG_CONN_STR`...); `TERRAFORM` overrides the binary. The user lookup uses the same
  * `ORGADMIN_*` settings.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { runProcess } from '../../src/cli/process-runner';
 import { lookupUserNames, NO_USER_NAMES, userLookupFromEnvironment, type FindUsersPage, type UserNames } from './user-names';
 
 /** Exit codes of the drift check (the same as `terraform plan -detailed-exitcode`). */
@@ -72,21 +72,6 @@ export interface DriftReport {
   readonly summary: string;
 }
 
-/** Runs a command and collects its output; never throws for a non-zero exit. */
-function run(command: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    child.on('error', reject);
-    child.on('close', (code) =>
-      resolvePromise({ code: code ?? -1, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }),
-    );
-  });
-}
-
 /** Plans the stack in `dir` and reports drift. */
 export async function checkDrift(options: DriftCheckOptions): Promise<DriftReport> {
   const dir = resolve(options.dir);
@@ -98,16 +83,17 @@ export async function checkDrift(options: DriftCheckOptions): Promise<DriftRepor
   const work = await mkdtemp(join(tmpdir(), 'orgadmin-drift-'));
   try {
     const planFile = join(work, 'drift.tfplan');
-    const plan = await run(
+    // A non-zero exit is a result here: 2 is "changes", i.e. drift.
+    const plan = await runProcess(
       terraform,
       [`-chdir=${dir}`, 'plan', '-detailed-exitcode', '-input=false', '-no-color', `-lock-timeout=${options.lockTimeout ?? '60s'}`, `-out=${planFile}`],
-      env,
+      { env },
     );
     if (plan.code === 0) return { exitCode: DRIFT_EXIT.none, summary: `No drift: the service matches ${dir}.` };
     if (plan.code !== 2) {
       return { exitCode: DRIFT_EXIT.failed, summary: `Drift check failed: terraform plan exited ${plan.code}.\n${plan.stderr.trim() || plan.stdout.trim()}` };
     }
-    const show = await run(terraform, [`-chdir=${dir}`, 'show', '-json', planFile], env);
+    const show = await runProcess(terraform, [`-chdir=${dir}`, 'show', '-json', planFile], { env });
     if (show.code !== 0) {
       return { exitCode: DRIFT_EXIT.failed, summary: `Drift check failed: terraform show exited ${show.code}.\n${show.stderr.trim()}` };
     }

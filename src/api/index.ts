@@ -9,3 +9,4 @@ export * from './paths';
 export * from './oidc-paths';
 export * from './representations';
 export * from './null-fields';
+export * from './validation';

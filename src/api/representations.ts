@@ -3,9 +3,7 @@
  * them; everyone else takes the static types (`Static<typeof X>`) from the same definitions.
  */
 import { Type, type Static } from '@sinclair/typebox';
-
-/** Longest name, id or path parameter the service accepts. */
-export const MAX_NAME_LENGTH = 255;
+import { MAX_NAME_LENGTH, MAX_URL_LENGTH } from './validation';
 
 /** Attributes: string keys, each holding a list of strings. */
 export const AttributesSchema = Type.Record(Type.String(), Type.Array(Type.String()));
@@ -48,8 +46,10 @@ export const OrganizationInputSchema = Type.Object(
     id: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_NAME_LENGTH })),
     name: Type.String({ minLength: 1, maxLength: MAX_NAME_LENGTH }),
     displayName: Type.Optional(Type.Union([Type.String({ maxLength: MAX_NAME_LENGTH }), Type.Null()])),
-    url: Type.Optional(Type.Union([Type.String({ maxLength: 2048 }), Type.Null()])),
-    domains: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 253 }))),
+    url: Type.Optional(Type.Union([Type.String({ maxLength: MAX_URL_LENGTH }), Type.Null()])),
+    // The raw spelling may carry what normalizeDomain removes (a trailing dot, case); the domain
+    // rule itself, on the normalized form, is domainProblem's (src/api/validation.ts).
+    domains: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: MAX_NAME_LENGTH }))),
     attributes: Type.Optional(AttributesSchema),
     realm: Type.Optional(Type.Unknown()),
   },

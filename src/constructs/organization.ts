@@ -22,10 +22,12 @@ import {
   ConstructValidationError,
   Problems,
   checkAttributes,
+  checkDisplayName,
   checkDomains,
   checkHttpUrl,
   checkNoDuplicateUsers,
   checkOrganizationName,
+  checkRealm,
   isUnresolved,
   quote,
 } from './validation';
@@ -259,12 +261,11 @@ export class Organization extends OrganizationBase {
   constructor(scope: Construct, id: string, props: OrganizationProps) {
     const problems = new Problems();
     checkOrganizationName(props.name, problems);
+    checkDisplayName(props.displayName, problems);
     checkHttpUrl(props.url, problems, 'url');
     checkDomains(props.domains, problems);
     checkAttributes(props.attributes, problems);
-    if (props.realm !== undefined && !isUnresolved(props.realm) && props.realm.trim() === '') {
-      problems.add(`realm must not be empty when given (got ${quote(props.realm)}); leave it out to use the provider's realm.`);
-    }
+    checkRealm(props.realm, problems);
     if (props.members !== undefined) checkMemberSet(props.members.authoritative, problems);
     const existingId = props.existingOrganizationId;
     if (existingId !== undefined && !isUnresolved(existingId) && existingId.trim() === '') {

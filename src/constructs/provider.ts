@@ -4,10 +4,7 @@
  */
 import type { Construct } from 'constructs';
 import { OrgadminProvider } from './gen/provider';
-import { Problems, checkHttpUrl, checkWholeNumber, isUnresolved, quote } from './validation';
-
-/** The provider's upper limit on `max_retries`. */
-const MAX_RETRIES = 20;
+import { Problems, checkBaseUrl, checkMaxRetries, checkRealm, checkRequestTimeout } from './validation';
 
 /**
  * Props of {@link OrgAdminProvider}. Every setting may be left out and given through the
@@ -20,7 +17,8 @@ export interface OrgAdminProviderProps {
    */
   readonly baseUrl?: string;
   /**
-   * Realm the API key belongs to, and the default realm of every resource.
+   * Realm the API key belongs to, and the default realm of every resource: a realm name (one
+   * lowercase DNS label), as the service requires.
    * @default `ORGADMIN_REALM`, then the first DNS label of the base URL's host
    */
   readonly realm?: string;
@@ -41,12 +39,12 @@ export interface OrgAdminProviderProps {
    */
   readonly accessToken?: string;
   /**
-   * Limit of one HTTP request attempt, in seconds.
+   * Limit of one HTTP request attempt, in seconds (above 0, at most 3600).
    * @default `ORGADMIN_REQUEST_TIMEOUT`, then 30
    */
   readonly requestTimeout?: number;
   /**
-   * Retries of an idempotent request after a 429, 502, 503, 504 or a network error (at most 20).
+   * Retries of an idempotent request after a 429, 502, 503, 504 or a network error (a whole number from 0 to 20).
    * @default `ORGADMIN_MAX_RETRIES`, then 3
    */
   readonly maxRetries?: number;
@@ -69,17 +67,10 @@ export class OrgAdminProvider extends OrgadminProvider {
   /** @throws ConstructValidationError listing every problem with the props. */
   constructor(scope: Construct, id: string, props: OrgAdminProviderProps = {}) {
     const problems = new Problems();
-    checkHttpUrl(props.baseUrl, problems, 'baseUrl');
-    if (props.realm !== undefined && !isUnresolved(props.realm) && props.realm.trim() === '') {
-      problems.add(`realm must not be empty when given (got ${quote(props.realm)}).`);
-    }
-    if (props.requestTimeout !== undefined && !isUnresolved(props.requestTimeout) && !(props.requestTimeout > 0)) {
-      problems.add(`requestTimeout must be a positive number of seconds (got ${quote(props.requestTimeout)}).`);
-    }
-    checkWholeNumber(props.maxRetries, problems, 'maxRetries', 0);
-    if (props.maxRetries !== undefined && !isUnresolved(props.maxRetries) && props.maxRetries > MAX_RETRIES) {
-      problems.add(`maxRetries must be at most ${MAX_RETRIES} (got ${props.maxRetries}).`);
-    }
+    checkBaseUrl(props.baseUrl, problems);
+    checkRealm(props.realm, problems);
+    checkRequestTimeout(props.requestTimeout, problems);
+    checkMaxRetries(props.maxRetries, problems);
     if (props.clientSecret !== undefined && props.accessToken !== undefined) {
       // Values are secrets: name the props, never quote them.
       problems.add('clientSecret and accessToken are two ways to authenticate; give one of them.');

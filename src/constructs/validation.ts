@@ -5,8 +5,23 @@
  * before anything is synthesized, so a user fixes all of them in one go instead of one per run.
  * Values that are unresolved tokens (`${orgadmin_user.alice.id}`, variables) are only known at
  * apply time: they are skipped here and left to the provider.
+ *
+ * The rules themselves (names, domains, URLs, realm names, limits) are the service's and the
+ * provider's, from src/api/validation.ts; this file only words them for construct props.
  */
 import { Token } from 'cdktf';
+import {
+  MAX_NAME_LENGTH,
+  baseUrlProblem,
+  displayNameProblem,
+  domainProblem,
+  nameProblem,
+  normalizeDomain,
+  realmNameProblem,
+  requestTimeoutProblem,
+  retriesProblem,
+  urlProblem,
+} from '../api/validation';
 
 /**
  * Raised by a construct constructor (or method) whose input cannot work. `problems` lists every
@@ -53,39 +68,53 @@ export function isUnresolved(value: unknown): boolean {
   return Token.isUnresolved(value);
 }
 
-/** The service's limit on organization names (docs/guides/service.md: 1–255 characters). */
-const MAX_NAME_LENGTH = 255;
-
-/** Checks an organization name: present, not blank, at most 255 characters. */
+/** Checks an organization name: present, not blank, at most {@link MAX_NAME_LENGTH} characters (`nameProblem`). */
 export function checkOrganizationName(name: string | undefined, problems: Problems, prop = 'name'): void {
   if (isUnresolved(name)) return;
-  if (typeof name !== 'string' || name.trim() === '') {
-    problems.add(`${prop} must not be empty (got ${quote(name)}).`);
-  } else if (name.length > MAX_NAME_LENGTH) {
-    problems.add(`${prop} must be at most ${MAX_NAME_LENGTH} characters (got ${name.length} characters).`);
-  }
+  const problem = typeof name === 'string' ? nameProblem(name) : 'must not be empty';
+  if (problem) problems.add(`${prop} ${problem} (got ${describeText(name)}).`);
 }
-
-/** Checks an absolute http(s) URL, as the service requires for an organization's `url`. */
-export function checkHttpUrl(url: string | undefined, problems: Problems, prop: string): void {
-  if (url === undefined || isUnresolved(url)) return;
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(url);
-  } catch {
-    parsed = undefined;
-  }
-  if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
-    problems.add(`${prop} must be an absolute http:// or https:// URL (got ${quote(url)}).`);
-  }
-}
-
-/** One DNS label: letters, digits and inner hyphens, 1 to 63 characters. */
-const DNS_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
 /**
- * Checks an organization's domains: lowercase DNS names (the service stores them lowercase, so an
- * uppercase name would show as drift on every plan), each at most once.
+ * Records `prop <problem> (got <value>)<advice>.` when a known value breaks `rule` (one of
+ * src/api/validation.ts); left-out values and tokens are skipped.
+ */
+function checkKnown<T>(value: T | undefined, rule: (value: T) => string | undefined, problems: Problems, prop: string, advice = ''): void {
+  if (value === undefined || isUnresolved(value)) return;
+  const problem = rule(value);
+  if (problem) problems.add(`${prop} ${problem} (got ${describeText(value)})${advice}.`);
+}
+
+/** Checks an optional display name: at most {@link MAX_NAME_LENGTH} characters (`displayNameProblem`). */
+export function checkDisplayName(displayName: string | undefined, problems: Problems, prop = 'displayName'): void {
+  checkKnown(displayName, displayNameProblem, problems, prop);
+}
+
+/** A value for a problem sentence: quoted, or only its length when quoting it would fill the screen. */
+function describeText(value: unknown): string {
+  return typeof value === 'string' && value.length > MAX_NAME_LENGTH ? `${value.length} characters` : quote(value);
+}
+
+/** Checks an absolute http(s) URL, as the service requires for an organization's `url` (`urlProblem`). */
+export function checkHttpUrl(url: string | undefined, problems: Problems, prop: string): void {
+  checkKnown(url, urlProblem, problems, prop);
+}
+
+/**
+ * Checks the provider's base address (`baseUrlProblem`). The value is quoted only when it cannot
+ * hold credentials (no `@`): a password written into the URL never reaches an error message.
+ */
+export function checkBaseUrl(url: string | undefined, problems: Problems, prop = 'baseUrl'): void {
+  if (url === undefined || isUnresolved(url)) return;
+  const problem = baseUrlProblem(url);
+  if (problem) problems.add(`${prop} ${problem}${url.includes('@') ? '' : ` (got ${quote(url)})`}.`);
+}
+
+/**
+ * Checks an organization's domains: DNS names (`domainProblem`), each at most once. Case, spaces
+ * and a trailing dot are not problems (the provider compares domains in the form the service
+ * stores them), but two spellings of one domain are: Terraform would see a set of two that the
+ * service stores as one.
  */
 export function checkDomains(domains: readonly string[] | undefined, problems: Problems, prop = 'domains'): void {
   if (domains === undefined || isUnresolved(domains)) return;
@@ -93,22 +122,31 @@ export function checkDomains(domains: readonly string[] | undefined, problems: P
   domains.forEach((domain, index) => {
     if (isUnresolved(domain)) return;
     const where = `${prop}[${index}]`;
-    if (typeof domain !== 'string' || domain === '') {
-      problems.add(`${where} must be a DNS name (got ${quote(domain)}).`);
+    const problem = typeof domain === 'string' ? domainProblem(domain) : 'is not a DNS name';
+    if (problem) {
+      problems.add(`${where} ${problem} (got ${quote(domain)}).`);
       return;
     }
-    if (domain !== domain.toLowerCase()) {
-      problems.add(`${where} must be lowercase (got ${quote(domain)}; write ${quote(domain.toLowerCase())}).`);
-      return;
-    }
-    const labels = domain.split('.');
-    if (domain.length > 253 || !labels.every((label) => DNS_LABEL.test(label))) {
-      problems.add(`${where} is not a valid DNS name (got ${quote(domain)}).`);
-      return;
-    }
-    if (seen.has(domain)) problems.add(`${where} repeats the domain ${quote(domain)}.`);
-    seen.add(domain);
+    const normalized = normalizeDomain(domain);
+    if (seen.has(normalized)) problems.add(`${where} repeats the domain ${quote(normalized)}.`);
+    seen.add(normalized);
   });
+}
+
+/** Checks an optional realm name (`realmNameProblem`); left out means the provider's realm. */
+export function checkRealm(realm: string | undefined, problems: Problems, prop = 'realm'): void {
+  const rule = (value: string): string | undefined => (typeof value === 'string' ? realmNameProblem(value) : 'is not a string');
+  checkKnown(realm, rule, problems, prop, "; leave it out to use the provider's realm");
+}
+
+/** Checks the provider's retry limit (`retriesProblem`). */
+export function checkMaxRetries(retries: number | undefined, problems: Problems, prop = 'maxRetries'): void {
+  checkKnown(retries, retriesProblem, problems, prop);
+}
+
+/** Checks the provider's request timeout in seconds (`requestTimeoutProblem`). */
+export function checkRequestTimeout(seconds: number | undefined, problems: Problems, prop = 'requestTimeout'): void {
+  checkKnown(seconds, requestTimeoutProblem, problems, prop);
 }
 
 /** Checks an organization's attributes: non-empty keys, each value a list of strings. */
@@ -142,12 +180,4 @@ export function checkNoDuplicateUsers(userIds: readonly string[], problems: Prob
     if (seen.has(userId)) problems.add(`${prop}[${index}] names ${describe(userId)} a second time; a member set lists each user once.`);
     seen.add(userId);
   });
-}
-
-/** Checks a number that must be a whole number at least `min`. */
-export function checkWholeNumber(value: number | undefined, problems: Problems, prop: string, min: number): void {
-  if (value === undefined || isUnresolved(value)) return;
-  if (!Number.isInteger(value) || value < min) {
-    problems.add(`${prop} must be a whole number of at least ${min} (got ${quote(value)}).`);
-  }
 }

@@ -3,7 +3,7 @@
  * the provider's realm, and (on resources) replacing the object when it changes, because an
  * organization cannot move between realms.
  */
-import { MAX_NAME_LENGTH } from '../api';
+import { realmNameProblem } from '../api';
 import type { OrgAdminProviderContext } from './context';
 import type { AttributeSchema, Diagnostics, ObjectValue, PlanModification, Value } from './framework/types';
 import { isUnknown } from './protocol/unknown';
@@ -33,12 +33,9 @@ export const dataSourceRealmAttribute: AttributeSchema = {
 export function validateRealm(value: Value | undefined, diags: Diagnostics): void {
   const realm = knownString(value);
   if (realm === undefined) return;
-  if (realm === '' || realm.trim() !== realm) {
-    diags.error('Invalid realm', `\`realm\` is ${quote(realm)}; it must be a realm name without spaces, or left out to use the provider's realm.`, ['realm']);
-  } else if (realm.includes('/')) {
-    diags.error('Invalid realm', `\`realm\` is ${quote(realm)}; a realm name contains no "/".`, ['realm']);
-  } else if (realm.length > MAX_NAME_LENGTH) {
-    diags.error('Invalid realm', `\`realm\` is longer than ${MAX_NAME_LENGTH} characters.`, ['realm']);
+  const problem = realmNameProblem(realm);
+  if (problem) {
+    diags.error('Invalid realm', `\`realm\` ${quote(realm)} ${problem}; or leave it out to use the provider's realm.`, ['realm']);
   }
 }
 

@@ -3,7 +3,7 @@
  * checked settings of one provider process. Every rule about a setting is here, used both by the
  * static validation (values may be unknown) and by configure (environment fallbacks applied).
  */
-import { MAX_NAME_LENGTH, realmFromBaseUrl } from '../api';
+import { baseUrlProblem, MAX_RETRIES_LIMIT, realmFromBaseUrl, realmNameProblem, requestTimeoutProblem, retriesProblem } from '../api';
 import type { Diagnostics, ObjectValue, Schema, Value } from './framework/types';
 import { isUnknown } from './protocol/unknown';
 import { quote } from './values';
@@ -21,9 +21,6 @@ export const PROVIDER_ENVIRONMENT_VARIABLES = {
 
 /** A provider setting's name. */
 export type ProviderSettingName = keyof typeof PROVIDER_ENVIRONMENT_VARIABLES;
-
-/** The most retries a configuration may ask for (each may wait up to 10 s). */
-const MAX_RETRIES_LIMIT = 20;
 
 /**
  * The provider's default retries: more than the SDK's 3, because one request that fails for good
@@ -86,7 +83,7 @@ export const providerSchema: Schema = {
       optional: true,
       description:
         'How often a failed request is retried with randomized exponential backoff, honouring `Retry-After` ' +
-        '(default 5, at most 20): HTTP 429 and 503 with `Retry-After` for every request; 502, 503, 504, timeouts and dropped ' +
+        `(default ${PROVIDER_DEFAULT_MAX_RETRIES}, at most ${MAX_RETRIES_LIMIT}): HTTP 429 and 503 with \`Retry-After\` for every request; 502, 503, 504, timeouts and dropped ` +
         'connections for requests that are safe to repeat (organization creates included: they carry their own id). ' +
         'Falls back to `ORGADMIN_MAX_RETRIES`.',
     },
@@ -141,39 +138,13 @@ function displayUrl(url: string): string {
   return quote(`${scheme}***${url.slice(at)}`);
 }
 
-/** Why `url` cannot be the base address; never repeats credentials written into the URL. */
-function baseUrlProblem(url: string): string | undefined {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return `${displayUrl(url)} is not an absolute URL; write it with its scheme, e.g. \`https://acme.example.com\``;
-  }
-  if (parsed.username || parsed.password) {
-    return 'holds a user name or password; remove them from the URL and use `client_id`/`client_secret` or `access_token`';
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    return `${displayUrl(url)} has the scheme ${quote(parsed.protocol.replace(/:$/, ''))}; only http and https are supported`;
-  }
-  if (parsed.search || parsed.hash) return `${displayUrl(url)} has a query or fragment; give only the scheme, host, port and optional path prefix`;
-  return undefined;
-}
-
-function realmProblem(realm: string): string | undefined {
-  if (realm === '' || realm.trim() !== realm) return 'must be a realm name without spaces';
-  if (realm.includes('/')) return 'must not contain "/"';
-  if (realm.length > MAX_NAME_LENGTH) return `must be at most ${MAX_NAME_LENGTH} characters`;
-  return undefined;
-}
-
-function timeoutProblem(seconds: number): string | undefined {
-  return Number.isFinite(seconds) && seconds > 0 && seconds <= 3600 ? undefined : 'must be a number of seconds above 0 and at most 3600';
-}
-
-function retriesProblem(retries: number): string | undefined {
-  return Number.isInteger(retries) && retries >= 0 && retries <= MAX_RETRIES_LIMIT
-    ? undefined
-    : `must be a whole number from 0 to ${MAX_RETRIES_LIMIT}`;
+/**
+ * Why `url` cannot be the base address (`baseUrlProblem`), led by the URL with any credentials
+ * masked, so the message never repeats a password.
+ */
+function baseUrlIssue(url: string): string | undefined {
+  const problem = baseUrlProblem(url);
+  return problem === undefined ? undefined : `${displayUrl(url)} ${problem}`;
 }
 
 /**
@@ -183,12 +154,12 @@ function retriesProblem(retries: number): string | undefined {
 export function validateProviderConfig(config: ObjectValue, diags: Diagnostics): void {
   const baseUrl = config['base_url'];
   if (typeof baseUrl === 'string') {
-    const problem = baseUrlProblem(baseUrl);
+    const problem = baseUrlIssue(baseUrl);
     if (problem) diags.error('Invalid base_url', `\`base_url\` ${problem}.`, ['base_url']);
   }
   const realm = config['realm'];
   if (typeof realm === 'string') {
-    const problem = realmProblem(realm);
+    const problem = realmNameProblem(realm);
     if (problem) diags.error('Invalid realm', `\`realm\` ${quote(realm)} ${problem}.`, ['realm']);
   }
   for (const name of ['client_id', 'client_secret', 'access_token'] as const) {
@@ -208,7 +179,7 @@ export function validateProviderConfig(config: ObjectValue, diags: Diagnostics):
   }
   const timeout = config['request_timeout'];
   if (typeof timeout === 'number') {
-    const problem = timeoutProblem(timeout);
+    const problem = requestTimeoutProblem(timeout);
     if (problem) diags.error('Invalid request_timeout', `\`request_timeout\` is ${timeout}; it ${problem}.`, ['request_timeout']);
   }
   const retries = config['max_retries'];
@@ -273,7 +244,7 @@ export function resolveProviderSettings(config: ObjectValue, env: Environment, d
       fail('Missing base_url', `The provider needs the service's address: set ${settingNames('base_url')}, e.g. \`https://acme.example.com\`.`, 'base_url');
     }
   } else {
-    const problem = baseUrlProblem(baseUrl.value);
+    const problem = baseUrlIssue(baseUrl.value);
     if (problem) fail('Invalid base_url', `${origin('base_url', baseUrl.source)} ${problem}.`, 'base_url');
     else normalizedBaseUrl = baseUrl.value.replace(/\/+$/, '');
   }
@@ -282,7 +253,7 @@ export function resolveProviderSettings(config: ObjectValue, env: Environment, d
   const realmSetting = stringSetting('realm');
   let realm: string | undefined;
   if (realmSetting !== undefined) {
-    const problem = realmProblem(realmSetting.value);
+    const problem = realmNameProblem(realmSetting.value);
     if (problem) fail('Invalid realm', `${origin('realm', realmSetting.source)} is ${quote(realmSetting.value)}; it ${problem}.`, 'realm');
     else realm = realmSetting.value;
   } else if (normalizedBaseUrl !== undefined && !isUnknown(config['realm'])) {
@@ -331,7 +302,7 @@ export function resolveProviderSettings(config: ObjectValue, env: Environment, d
 
   const timeout = numberSetting('request_timeout');
   if (timeout !== undefined) {
-    const problem = timeoutProblem(timeout.value);
+    const problem = requestTimeoutProblem(timeout.value);
     if (problem) fail('Invalid request_timeout', `${origin('request_timeout', timeout.source)} is ${timeout.value}; it ${problem}.`, 'request_timeout');
   }
   const retries = numberSetting('max_retries');

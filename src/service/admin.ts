@@ -4,7 +4,7 @@
  * a JSON API. Every bad input throws {@link AdminError} before anything is written.
  */
 import { randomUUID } from 'node:crypto';
-import { isPermission, MAX_NAME_LENGTH, type Member, type Permission } from '../api';
+import { isPermission, MAX_NAME_LENGTH, realmNameProblem, type Member, type Permission } from '../api';
 import { generateSigningKey, type SigningKey } from './auth/jwt';
 import { hasControlCharacter } from './text-checks';
 import { generateClientId, generateClientSecret, hashSecret } from './auth/secrets';
@@ -85,8 +85,6 @@ export class AdminError extends Error {
   }
 }
 
-/** Realm names are DNS labels so that `<realm>.<domain>` works: lowercase letters, digits, hyphens. */
-const REALM_NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 /** A pragmatic email check: one @, no spaces, a dot in the domain. */
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** Usernames the service itself uses for the users it creates. */
@@ -178,11 +176,9 @@ export class Admin {
 
   /** Creates a realm with a fresh RS256 signing key. */
   async createRealm(name: string, opts: { tokenLifetimeSeconds?: number; createAdminUser?: boolean } = {}): Promise<RealmInfo> {
-    if (typeof name !== 'string' || !REALM_NAME.test(name)) {
-      throw new AdminError(
-        `Realm name "${String(name)}" is not valid: use 1 to 63 lowercase letters, digits or hyphens, not starting or ending with a hyphen.`,
-      );
-    }
+    // Realm names are DNS labels so that `<realm>.<domain>` works (realmNameProblem).
+    const problem = typeof name === 'string' ? realmNameProblem(name) : 'is not a string';
+    if (problem) throw new AdminError(`Realm name "${String(name)}" ${problem}.`);
     const tokenLifetimeSeconds = opts.tokenLifetimeSeconds ?? DEFAULT_TOKEN_LIFETIME_SECONDS;
     checkTokenLifetime(tokenLifetimeSeconds);
     if (await this.store.getRealm(name)) throw new AdminError(`Realm "${name}" already exists.`);

@@ -85,13 +85,14 @@ describe('Organization', () => {
   it('reports every invalid prop at once, quoting the values given', () => {
     const stack = newStack();
     const error = validationError(
-      () => new Organization(stack, 'bad', { name: '', url: 'ftp://acme', domains: ['acme.com', 'not a domain', 'ACME.org'] }),
+      () => new Organization(stack, 'bad', { name: '', url: 'ftp://acme', domains: ['acme.com', 'not a domain', 'ACME.com.'] }),
     );
     expect(error.problems).toEqual([
       'name must not be empty (got "").',
-      'url must be an absolute http:// or https:// URL (got "ftp://acme").',
-      'domains[1] is not a valid DNS name (got "not a domain").',
-      'domains[2] must be lowercase (got "ACME.org"; write "acme.org").',
+      'url has the scheme "ftp"; only http and https are accepted (got "ftp://acme").',
+      'domains[1] is not a valid DNS name: the label "not a domain" is not letters, digits and inner hyphens of at most 63 characters (got "not a domain").',
+      // Case and the root dot do not count (src/api/validation.ts): "ACME.com." is "acme.com" again.
+      'domains[2] repeats the domain "acme.com".',
     ]);
     expect(error.message).toContain('test/bad');
     expect(error.message).toContain('4 problems');
@@ -125,7 +126,7 @@ describe('Organization', () => {
       'name must be at most 255 characters (got 256 characters).',
       'attributes must not have an empty key (got " ").',
       'attributes["tier"] must be a list of strings (got [1]).',
-      'realm must not be empty when given (got " "); leave it out to use the provider\'s realm.',
+      'realm is not valid: use 1 to 63 lowercase letters, digits or hyphens, not starting or ending with a hyphen (got " "); leave it out to use the provider\'s realm.',
       'existingOrganizationId must not be empty when given (got "").',
     ]);
   });
@@ -137,13 +138,19 @@ describe('Organization', () => {
     expect(() => new Organization(stack, 'bad', { name: 'fixed' })).not.toThrow();
   });
 
+  it('accepts domains in any case and with the root dot, as the provider and the service do (src/api/validation.ts)', () => {
+    const stack = newStack();
+    new Organization(stack, 'acme', { name: 'acme', domains: ['Acme.example.COM', 'other.example.'] });
+    expect(Testing.synth(stack)).toHaveResourceWithProperties(OrganizationResource, { domains: ['Acme.example.COM', 'other.example.'] });
+  });
+
   it('skips unresolved tokens in validation', () => {
     const stack = newStack();
     const other = new Organization(stack, 'other', { name: 'other' });
     const tokens = { name: other.resource.displayName, url: other.resource.url, domains: other.resource.domains, realm: other.resource.realm };
     expect(() => new Organization(stack, 'tokens', tokens)).not.toThrow();
     // The same kinds of values, known and invalid, are refused: the tokens were skipped, not ignored by accident.
-    expect(validationError(() => new Organization(stack, 'known', { name: '', url: 'x', domains: ['A'], realm: '' })).problems).toHaveLength(4);
+    expect(validationError(() => new Organization(stack, 'known', { name: '', url: 'x', domains: ['a..b'], realm: '' })).problems).toHaveLength(4);
   });
 });
 

@@ -69,10 +69,10 @@ describe('OrgAdminProvider', () => {
     expect(error).toBeInstanceOf(ConstructValidationError);
     const { problems, message } = error as ConstructValidationError;
     expect(problems).toEqual([
-      'baseUrl must be an absolute http:// or https:// URL (got "not a url").',
-      'realm must not be empty when given (got "").',
-      'requestTimeout must be a positive number of seconds (got 0).',
-      'maxRetries must be a whole number of at least 0 (got 1.5).',
+      'baseUrl is not an absolute URL; write it with its scheme, e.g. `https://acme.example.com` (got "not a url").',
+      'realm is empty (got ""); leave it out to use the provider\'s realm.',
+      'requestTimeout must be a number of seconds above 0 and at most 3600 (got 0).',
+      'maxRetries must be a whole number from 0 to 20 (got 1.5).',
       'clientSecret and accessToken are two ways to authenticate; give one of them.',
     ]);
     expect(message).not.toContain('hunter2');

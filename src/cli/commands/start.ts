@@ -18,10 +18,10 @@
  * State stays under `.orgadmin/`, so a second run finds everything in place and applies nothing.
  * Each step prints a progress line; a failing step says which step failed and why.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { delimiter, dirname, join, relative, resolve } from 'node:path';
+import { redactKnownSecrets } from '../../api/redaction';
 import { ClientCredentialsTokenSource, OrgAdminClient } from '../../client';
 import { installProvider, mirrorCliConfig, type InstalledProvider } from '../../provider/install';
 import { Admin } from '../../service/admin';
@@ -31,6 +31,7 @@ import { COMMON_FLAGS, resolveDataFile } from '../context';
 import { CliError, EXIT } from '../errors';
 import type { CliIO } from '../io';
 import { printJson } from '../output';
+import { runProcess, type ProcessResult } from '../process-runner';
 import { dashboardPath } from '../../service/login-paths';
 import { bootstrapDemo, DEMO_CREDENTIALS_FILE, type DemoBootstrap } from './demo-bootstrap';
 import { DEFAULT_PORT } from './serve';
@@ -74,28 +75,6 @@ export function checkRepositoryCheckout(root: string = PACKAGE_ROOT): void {
       'From an installed package, run "orgadmin demo" for the service with demo data and "orgadmin provider install" for the provider, ' +
       "then apply a stack of your own as the README's construct example shows",
   );
-}
-
-/** What one child process did. */
-interface ProcessResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs a command to completion, collecting its output; rejects only when it cannot start. */
-function runProcess(command: string, args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<ProcessResult> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    child.on('error', reject);
-    child.on('close', (code) =>
-      resolvePromise({ code: code ?? -1, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }),
-    );
-  });
 }
 
 /** Where this run keeps its files, all under the data file's directory (`.orgadmin/`). */
@@ -222,11 +201,9 @@ class Progress {
     return value;
   }
 
-  /** Removes secrets from text that is about to be shown. */
+  /** Removes the run's secrets from text that is about to be shown (`***` in their place). */
   redact(text: string): string {
-    let result = text;
-    for (const secret of this.secrets()) if (secret !== '') result = result.split(secret).join('***');
-    return result;
+    return redactKnownSecrets(text, this.secrets(), '***');
   }
 }
 

@@ -10,7 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Organization, OrganizationInput } from '../../api';
-import { MAX_NAME_LENGTH } from '../../api';
+import { displayNameProblem, domainProblem, nameProblem, normalizeDomain, urlProblem } from '../../api';
 import { ConflictError } from '../../client';
 import { callOptions, signalOf, type OrgAdminProviderContext } from '../context';
 import { isObjectNotFound, outcomeUnknown, reportError, reportingFor, serviceAnswer } from '../diagnostics';
@@ -31,58 +31,18 @@ import {
 /** The resource's type name. */
 export const ORGANIZATION_RESOURCE_TYPE = 'orgadmin_organization';
 
-/** Longest URL the service accepts. */
-const MAX_URL_LENGTH = 2048;
-
-/** One DNS label: letters, digits and inner hyphens, 1–63 characters. */
-const DNS_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
-
-/**
- * Why `domain` is not a DNS name the service accepts, or undefined when it is one. Case is not a
- * problem: domains are compared and sent lowercase.
- */
-export function domainProblem(domain: string): string | undefined {
-  const lower = domain.toLowerCase();
-  if (lower === '') return 'is empty';
-  if (lower.length > 253) return 'is longer than 253 characters';
-  if (lower.includes('://') || lower.includes('/')) return 'is a URL; write only the host name, e.g. `example.com`';
-  const labels = lower.split('.');
-  const bad = labels.find((label) => !DNS_LABEL.test(label));
-  if (bad !== undefined) {
-    return bad === ''
-      ? 'has an empty label (two dots in a row, or a leading or trailing dot)'
-      : `has the label ${quote(bad)}: labels are letters, digits and inner hyphens, up to 63 characters`;
-  }
-  return undefined;
-}
-
-/** Why `url` is not an absolute http(s) URL, or undefined when it is one. */
-export function urlProblem(url: string): string | undefined {
-  if (url.length > MAX_URL_LENGTH) return `is longer than ${MAX_URL_LENGTH} characters`;
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return 'is not an absolute URL; write it with its scheme, e.g. `https://example.com`';
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    return `has the scheme ${quote(parsed.protocol.replace(/:$/, ''))}; only http and https are accepted`;
-  }
-  return undefined;
-}
-
 /** Validates the organization's own attributes (shared by the resource's validate). */
 function validateOrganizationConfig(config: ObjectValue, diags: Diagnostics): void {
+  // Each problem names the value's length, not the value: a name of 300 characters is no help.
   const name = knownString(config['name']);
-  if (name !== undefined) {
-    if (name.trim() === '') diags.error('Invalid organization name', '`name` must not be empty.', ['name']);
-    else if (name.length > MAX_NAME_LENGTH) {
-      diags.error('Invalid organization name', `\`name\` has ${name.length} characters; at most ${MAX_NAME_LENGTH} are allowed.`, ['name']);
-    }
+  const nameIssue = name === undefined ? undefined : nameProblem(name);
+  if (name !== undefined && nameIssue) {
+    diags.error('Invalid organization name', `\`name\` ${nameIssue}${name.trim() === '' ? '' : ` (it has ${name.length})`}.`, ['name']);
   }
   const displayName = knownString(config['display_name']);
-  if (displayName !== undefined && displayName.length > MAX_NAME_LENGTH) {
-    diags.error('Invalid display name', `\`display_name\` has ${displayName.length} characters; at most ${MAX_NAME_LENGTH} are allowed.`, ['display_name']);
+  const displayNameIssue = displayName === undefined ? undefined : displayNameProblem(displayName);
+  if (displayName !== undefined && displayNameIssue) {
+    diags.error('Invalid display name', `\`display_name\` ${displayNameIssue} (it has ${displayName.length}).`, ['display_name']);
   }
   const url = knownString(config['url']);
   if (url !== undefined) {
@@ -99,12 +59,16 @@ function validateOrganizationConfig(config: ObjectValue, diags: Diagnostics): vo
         diags.error('Invalid domain', `The domain ${quote(domain)} ${problem}.`, ['domains']);
         continue;
       }
-      const lower = domain.toLowerCase();
-      const earlier = seen.get(lower);
+      const normalized = normalizeDomain(domain);
+      const earlier = seen.get(normalized);
       if (earlier !== undefined) {
-        diags.error('Duplicate domain', `The domains ${quote(earlier)} and ${quote(domain)} are the same domain (domains are not case-sensitive); keep one.`, ['domains']);
+        diags.error(
+          'Duplicate domain',
+          `The domains ${quote(earlier)} and ${quote(domain)} are the same domain (case, spaces and a trailing dot do not count); keep one.`,
+          ['domains'],
+        );
       }
-      seen.set(lower, domain);
+      seen.set(normalized, domain);
     }
   }
   const attributes = config['attributes'];
@@ -116,9 +80,9 @@ function validateOrganizationConfig(config: ObjectValue, diags: Diagnostics): vo
   validateRealm(config['realm'], diags);
 }
 
-/** Two domain lists name the same domains, ignoring case (the service stores them lowercase). */
+/** Two domain lists name the same domains in the form the service stores them (`normalizeDomain`). */
 function sameDomains(a: readonly string[], b: readonly string[]): boolean {
-  return sameStringSet(a.map((d) => d.toLowerCase()), b.map((d) => d.toLowerCase()));
+  return sameStringSet(a.map(normalizeDomain), b.map(normalizeDomain));
 }
 
 /**
@@ -156,7 +120,7 @@ function stateFromOrganization(org: Organization, realm: string, prior: ObjectVa
  * - Create, left out: planned as the service will hold them, an empty set and map (the service
  *   creates an organization without domains or attributes when the body leaves them out), so the
  *   plan shows known values and the applied state matches it.
- * - Configured domains equal to the prior state's ignoring case: planned as the prior value.
+ * - Configured domains equal to the prior state's once normalized: planned as the prior value.
  *   Terraform accepts the prior value for a configured attribute ("semantically equal"); it keeps
  *   an import (which holds the service's lowercase spelling) or a case-only edit from planning an
  *   update that would change nothing on the service.
@@ -320,7 +284,7 @@ function organizationInput(planned: ObjectValue, config: ObjectValue): Organizat
     url: knownString(planned['url']) ?? null,
   };
   const domains = isManaged(config, 'domains') ? knownStringList(planned['domains']) : undefined;
-  if (domains !== undefined) input.domains = [...new Set(domains.map((d) => d.toLowerCase()))];
+  if (domains !== undefined) input.domains = [...new Set(domains.map(normalizeDomain))];
   const attributes = isManaged(config, 'attributes') ? knownStringListMap(planned['attributes']) : undefined;
   if (attributes !== undefined) input.attributes = attributes;
   return input;
@@ -407,7 +371,7 @@ export const organizationResource: Resource<OrgAdminProviderContext> = {
       url: {
         type: 'string',
         optional: true,
-        description: 'The organization\'s web address: an absolute `http` or `https` URL.',
+        description: 'The organization\'s web address: an absolute `http` or `https` URL of at most 2048 characters.',
       },
       domains: {
         type: ['set', 'string'],
@@ -415,8 +379,9 @@ export const organizationResource: Resource<OrgAdminProviderContext> = {
         computed: true,
         useStateForUnknown: true,
         description:
-          'The organization\'s DNS domains, e.g. `["example.com"]`. Compared without regard to case and sent lowercase; ' +
-          'a domain that differs from the service\'s only in case is not a change. ' +
+          'The organization\'s DNS domains, e.g. `["example.com"]`. Compared and sent in the form the service stores ' +
+          '(lowercase, without surrounding spaces or a trailing dot); a domain that differs from the service\'s only in ' +
+          'that form is not a change, and two such spellings of one domain are an error. ' +
           'Left out: not managed (domains set outside Terraform are kept and not reported as drift); the attribute ' +
           'still reads the organization\'s current domains. Set to `[]` to remove every domain.',
       },

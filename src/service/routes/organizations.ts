@@ -20,6 +20,10 @@ import {
   type Attributes,
   type Organization,
   type OrganizationInput,
+  domainProblem,
+  nameProblem,
+  normalizeDomain,
+  urlProblem,
 } from '../../api';
 import { bearerHook, realmHook } from '../auth/guards';
 import { realmOf, requestUrlOf, type ServiceContext } from '../context';
@@ -31,9 +35,6 @@ const RealmParams = Type.Object({ realm: Type.String() });
 const OrgParams = Type.Object({ realm: Type.String(), orgId: Type.String() });
 const CountQuery = Type.Object({ search: Type.Optional(Type.String()), q: Type.Optional(Type.String()) });
 
-/** A DNS name: labels of letters, digits and inner hyphens, 1–63 characters each, 253 in all. */
-const DNS_NAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
-
 const invalidBody = (description: string): ServiceError => new ServiceError(400, 'invalid_body', description);
 
 /**
@@ -43,29 +44,26 @@ const invalidBody = (description: string): ServiceError => new ServiceError(400,
  */
 export const RESERVED_ORGANIZATION_IDS: readonly string[] = ['me', 'count', ...UNSUPPORTED_ORGS_SEGMENTS];
 
-/** Domains: lowercased, valid DNS names, duplicates dropped (first occurrence kept). */
+/**
+ * Domains in the form the service stores (`normalizeDomain`: trimmed, lowercase, no trailing dot),
+ * each a valid DNS name (`domainProblem`); duplicates are dropped, the first occurrence kept.
+ */
 export function normalizeDomains(domains: string[]): string[] {
   const out: string[] = [];
   for (const raw of domains) {
-    const domain = raw.trim().toLowerCase().replace(/\.$/, '');
-    if (!DNS_NAME.test(domain)) throw invalidBody(`Domain "${raw}" is not a valid DNS name.`);
+    const problem = domainProblem(raw);
+    if (problem) throw invalidBody(`Domain "${raw}" ${problem}.`);
+    const domain = normalizeDomain(raw);
     if (!out.includes(domain)) out.push(domain);
   }
   return out;
 }
 
-/** `url`: null/absent, or an absolute http(s) URL. */
+/** `url`: null/absent, or an absolute http(s) URL (`urlProblem`). */
 function normalizeUrl(url: string | null | undefined): string | null {
   if (url === undefined || url === null) return null;
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw invalidBody(`url "${url}" is not an absolute http or https URL.`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw invalidBody(`url "${url}" is not an absolute http or https URL.`);
-  }
+  const problem = urlProblem(url);
+  if (problem) throw invalidBody(`url "${url}" ${problem}.`);
   return url;
 }
 
@@ -77,7 +75,8 @@ function readInput(body: OrganizationInput): {
   attributes: Attributes;
   domains?: string[];
 } {
-  if (body.name.trim() === '') throw invalidBody('name must not be blank.');
+  const problem = nameProblem(body.name);
+  if (problem) throw invalidBody(`name ${problem}.`);
   return {
     name: body.name,
     displayName: body.displayName ?? null,

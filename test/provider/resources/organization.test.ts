@@ -373,6 +373,16 @@ describe('orgadmin_organization', () => {
       expect(diagnosticsText(diagnostics)).toContain('Duplicate domain');
     });
 
+    it('accepts a domain in any case, with surrounding spaces or a trailing dot, as the service does (src/api/validation.ts)', async () => {
+      expect(await validate({ name: 'x', domains: ['Example.COM', 'other.example.', ' third.example '] })).toEqual([]);
+      const diagnostics = await validate({ name: 'x', domains: ['example.com', 'EXAMPLE.com.'] });
+      expect(errorsOf(diagnostics)).toEqual([expect.objectContaining({ summary: 'Duplicate domain', path: ['domains'] })]);
+    });
+
+    it('reports a realm that is not a realm name the service can have on realm', async () => {
+      expect(errorsOf(await validate({ name: 'x', realm: 'Acme' }))).toEqual([expect.objectContaining({ summary: 'Invalid realm', path: ['realm'] })]);
+    });
+
     it('skips values that are unknown', async () => {
       expect(await validate({ name: UNKNOWN, url: UNKNOWN, domains: UNKNOWN, attributes: UNKNOWN, realm: UNKNOWN })).toEqual([]);
     });

@@ -407,6 +407,10 @@ describe('parseAttributeQuery', () => {
 });
 
 describe('normalizeDomains', () => {
+  it('says why a domain is refused in the words the provider and the constructs use (src/api/validation.ts)', () => {
+    expect(() => normalizeDomains(['a..b'])).toThrow('Domain "a..b" is not a valid DNS name: it has an empty label (two dots in a row, or a leading dot).');
+  });
+
   it('lowercases, trims a trailing dot and drops duplicates in order', () => {
     expect(normalizeDomains(['B.example.com', 'a.example.com.', 'b.EXAMPLE.com'])).toEqual(['b.example.com', 'a.example.com']);
   });

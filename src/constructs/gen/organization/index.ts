@@ -20,7 +20,7 @@ export interface OrganizationConfig extends cdktf.TerraformMetaArguments {
   */
   readonly displayName?: string;
   /**
-  * The organization's DNS domains, e.g. `["example.com"]`. Compared without regard to case and sent lowercase; a domain that differs from the service's only in case is not a change. Left out: not managed (domains set outside Terraform are kept and not reported as drift); the attribute still reads the organization's current domains. Set to `[]` to remove every domain.
+  * The organization's DNS domains, e.g. `["example.com"]`. Compared and sent in the form the service stores (lowercase, without surrounding spaces or a trailing dot); a domain that differs from the service's only in that form is not a change, and two such spellings of one domain are an error. Left out: not managed (domains set outside Terraform are kept and not reported as drift); the attribute still reads the organization's current domains. Set to `[]` to remove every domain.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/orgadmin/orgadmin/0.1.0/docs/resources/organization#domains Organization#domains}
   */
@@ -38,7 +38,7 @@ export interface OrganizationConfig extends cdktf.TerraformMetaArguments {
   */
   readonly realm?: string;
   /**
-  * The organization's web address: an absolute `http` or `https` URL.
+  * The organization's web address: an absolute `http` or `https` URL of at most 2048 characters.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/orgadmin/orgadmin/0.1.0/docs/resources/organization#url Organization#url}
   */

@@ -1,0 +1,146 @@
+/**
+ * The rules for values that the service stores and the provider and constructs check before they
+ * send them: names, domains, URLs, realm names and the provider's limits. Each rule is written
+ * here once; the service answers a broken value with a 400, the provider with a diagnostic on the
+ * attribute and the constructs with a ConstructValidationError, each in its own words around the
+ * same problem text.
+ *
+ * Every `…Problem` function returns undefined for a valid value, else a phrase that reads after
+ * the value's name (`name must not be empty`, `the domain "a..b" has an empty label`).
+ *
+ * Decisions (docs/guides/service.md, docs/guides/constructs.md):
+ * - Domains are not case-sensitive and a DNS name may be written with its root dot
+ *   (`Example.COM.`): surrounding spaces, case and one trailing dot are normalized away
+ *   ({@link normalizeDomain}) everywhere, because that is what the service stores and compares.
+ * - Realm names are what the service can create: DNS labels, because a realm is also the first
+ *   label of its host name. Checking the same rule in the provider and the constructs turns a
+ *   typo into a plan-time error instead of a 404 at apply.
+ */
+
+/** Longest name, display name, id or path parameter the service accepts. */
+export const MAX_NAME_LENGTH = 255;
+
+/** Longest organization URL the service accepts. */
+export const MAX_URL_LENGTH = 2048;
+
+/** Longest DNS name (RFC 1035 §2.3.4, without the root dot). */
+export const MAX_DOMAIN_LENGTH = 253;
+
+/** The most retries a provider configuration may ask for (each may wait up to 10 s). */
+export const MAX_RETRIES_LIMIT = 20;
+
+/** The longest request timeout a provider configuration may ask for, in seconds. */
+export const MAX_REQUEST_TIMEOUT_SECONDS = 3600;
+
+/** One DNS label: letters, digits and inner hyphens, 1–63 characters (lowercase after normalizing). */
+const DNS_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** A realm name: one lowercase DNS label. */
+const REALM_NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** Quotes a value for a problem phrase. */
+const quoted = (value: string): string => JSON.stringify(value);
+
+/**
+ * Why `name` cannot name an organization (or another named object), or undefined: it must hold
+ * something other than whitespace and have at most {@link MAX_NAME_LENGTH} characters. Names are
+ * compared exactly (`Acme` and `acme` are two names), so nothing is normalized.
+ */
+export function nameProblem(name: string): string | undefined {
+  if (name.trim() === '') return 'must not be empty';
+  if (name.length > MAX_NAME_LENGTH) return `must be at most ${MAX_NAME_LENGTH} characters`;
+  return undefined;
+}
+
+/** Why `displayName` cannot be an organization's display name (at most {@link MAX_NAME_LENGTH} characters; empty is allowed), or undefined. */
+export function displayNameProblem(displayName: string): string | undefined {
+  return displayName.length > MAX_NAME_LENGTH ? `must be at most ${MAX_NAME_LENGTH} characters` : undefined;
+}
+
+/**
+ * The form the service stores a domain in: without surrounding spaces, lowercase, without the
+ * root's trailing dot. Two domains are the same domain when their normalized forms are equal.
+ */
+export function normalizeDomain(domain: string): string {
+  return domain.trim().toLowerCase().replace(/\.$/, '');
+}
+
+/**
+ * Why `domain` is not a DNS name the service accepts, or undefined when it is one. The check is
+ * on {@link normalizeDomain}'s form: case, surrounding spaces and one trailing dot are no problem.
+ */
+export function domainProblem(domain: string): string | undefined {
+  const normalized = normalizeDomain(domain);
+  if (normalized === '') return 'is empty';
+  if (normalized.includes('/')) return 'is a URL; write only the host name, e.g. `example.com`';
+  if (normalized.length > MAX_DOMAIN_LENGTH) return `is longer than ${MAX_DOMAIN_LENGTH} characters`;
+  const bad = normalized.split('.').find((label) => !DNS_LABEL.test(label));
+  if (bad === undefined) return undefined;
+  return bad === ''
+    ? 'is not a valid DNS name: it has an empty label (two dots in a row, or a leading dot)'
+    : `is not a valid DNS name: the label ${quoted(bad)} is not letters, digits and inner hyphens of at most 63 characters`;
+}
+
+/** Why `url` cannot be an organization's URL (absolute http or https, at most {@link MAX_URL_LENGTH} characters), or undefined. */
+export function urlProblem(url: string): string | undefined {
+  if (url.length > MAX_URL_LENGTH) return `is longer than ${MAX_URL_LENGTH} characters`;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return 'is not an absolute URL; write it with its scheme, e.g. `https://example.com`';
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    return `has the scheme ${quoted(parsed.protocol.replace(/:$/, ''))}; only http and https are accepted`;
+  }
+  return undefined;
+}
+
+/**
+ * Why `url` cannot be the base address of the service in the provider (`base_url`) and
+ * the constructs (`baseUrl`), or undefined: an absolute http(s) URL without credentials, query or
+ * fragment (a path prefix is allowed). The phrase never repeats the URL, which may hold a password.
+ */
+export function baseUrlProblem(url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return 'is not an absolute URL; write it with its scheme, e.g. `https://acme.example.com`';
+  }
+  if (parsed.username || parsed.password) {
+    return 'holds a user name or password; remove them from the URL and use `client_id`/`client_secret` or `access_token`';
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    return `has the scheme ${quoted(parsed.protocol.replace(/:$/, ''))}; only http and https are supported`;
+  }
+  if (parsed.search || parsed.hash) return 'has a query or fragment; give only the scheme, host, port and optional path prefix';
+  return undefined;
+}
+
+/**
+ * Why `realm` cannot name a realm, or undefined: a realm name is a DNS label (1–63 lowercase
+ * letters, digits or hyphens, not starting or ending with a hyphen), because it is also the
+ * first label of the realm's host name.
+ */
+export function realmNameProblem(realm: string): string | undefined {
+  if (realm === '') return 'is empty';
+  if (!REALM_NAME.test(realm)) {
+    return 'is not valid: use 1 to 63 lowercase letters, digits or hyphens, not starting or ending with a hyphen';
+  }
+  return undefined;
+}
+
+/** Why `retries` cannot be the provider's `max_retries` (a whole number from 0 to {@link MAX_RETRIES_LIMIT}), or undefined. */
+export function retriesProblem(retries: number): string | undefined {
+  return Number.isInteger(retries) && retries >= 0 && retries <= MAX_RETRIES_LIMIT
+    ? undefined
+    : `must be a whole number from 0 to ${MAX_RETRIES_LIMIT}`;
+}
+
+/** Why `seconds` cannot be the provider's `request_timeout` (above 0, at most {@link MAX_REQUEST_TIMEOUT_SECONDS}), or undefined. */
+export function requestTimeoutProblem(seconds: number): string | undefined {
+  return Number.isFinite(seconds) && seconds > 0 && seconds <= MAX_REQUEST_TIMEOUT_SECONDS
+    ? undefined
+    : `must be a number of seconds above 0 and at most ${MAX_REQUEST_TIMEOUT_SECONDS}`;
+}
