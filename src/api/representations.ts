@@ -143,6 +143,8 @@ export const TokenResponseSchema = Type.Object({
   refresh_expires_in: Type.Number(),
   'not-before-policy': Type.Number(),
   scope: Type.String(),
+  /** Only for the authorization code flow with the `openid` scope: the OpenID Connect ID token. */
+  id_token: Type.Optional(Type.String()),
 });
 /** A successful token endpoint answer. */
 export type TokenResponse = Static<typeof TokenResponseSchema>;
@@ -190,3 +192,63 @@ export type UsersQuery = Static<typeof UsersQuerySchema>;
 export const ORGS_PAGE = { default: 100, cap: 100 } as const;
 /** Default and cap of `max` on member and user lists. */
 export const MEMBERS_PAGE = { default: 100, cap: 1000 } as const;
+
+/**
+ * The OpenID Connect discovery document: the members every client reads are required; the
+ * service lists more (grant types, scopes, algorithms), which clients may use when present.
+ */
+export const DiscoveryDocumentSchema = Type.Object({
+  issuer: Type.String(),
+  authorization_endpoint: Type.String(),
+  token_endpoint: Type.String(),
+  jwks_uri: Type.String(),
+  userinfo_endpoint: Type.String(),
+  introspection_endpoint: Type.String(),
+  revocation_endpoint: Type.String(),
+  end_session_endpoint: Type.String(),
+  grant_types_supported: Type.Array(Type.String()),
+  response_types_supported: Type.Array(Type.String()),
+  token_endpoint_auth_methods_supported: Type.Array(Type.String()),
+  id_token_signing_alg_values_supported: Type.Array(Type.String()),
+});
+
+/** The realm's JSON Web Key Set: its RSA signing key (RFC 7517). */
+export const JwksSchema = Type.Object({
+  keys: Type.Array(
+    Type.Object({
+      kty: Type.Literal('RSA'),
+      kid: Type.String(),
+      n: Type.String(),
+      e: Type.String(),
+      use: Type.Optional(Type.String()),
+      alg: Type.Optional(Type.String()),
+    }),
+  ),
+});
+
+/** The userinfo answer (OpenID Connect Core §5.3): `sub` always, the profile claims when known. */
+export const UserinfoSchema = Type.Object({
+  sub: Type.String(),
+  preferred_username: Type.Optional(Type.String()),
+  email: Type.Optional(Type.String()),
+  email_verified: Type.Optional(Type.Boolean()),
+  given_name: Type.Optional(Type.String()),
+  family_name: Type.Optional(Type.String()),
+  name: Type.Optional(Type.String()),
+});
+
+/** The token introspection answer (RFC 7662 §2.2): `active`, and the token's claims when it is. */
+export const IntrospectionSchema = Type.Object({
+  active: Type.Boolean(),
+  scope: Type.Optional(Type.String()),
+  client_id: Type.Optional(Type.String()),
+  username: Type.Optional(Type.String()),
+  token_type: Type.Optional(Type.String()),
+  exp: Type.Optional(Type.Number()),
+  iat: Type.Optional(Type.Number()),
+  nbf: Type.Optional(Type.Number()),
+  sub: Type.Optional(Type.String()),
+  aud: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
+  iss: Type.Optional(Type.String()),
+  jti: Type.Optional(Type.String()),
+});

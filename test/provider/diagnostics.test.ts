@@ -6,6 +6,7 @@ import {
   NetworkError,
   NotFoundError,
   RateLimitedError,
+  recordAttempts,
   ServerError,
   TimeoutError,
   TokenError,
@@ -34,6 +35,27 @@ const update: Operation = {
 const http = { method: 'PUT', path: '/realms/acme/orgs/42' };
 
 describe('describeError', () => {
+  it('says exactly how many requests were sent and what each got, and why no more were sent', () => {
+    const error = recordAttempts(new ServerError({ status: 502, ...http }), {
+      outcomes: ['HTTP 503', 'timed out after 2000 ms', 'HTTP 502'],
+      stoppedBecause: 'gave up after 3 attempts (max_retries = 2)',
+    });
+    const text = describeError(error, update, env);
+    expect(text.detail).toContain(
+      'The request was sent 3 times: 1. HTTP 503; 2. timed out after 2000 ms; 3. HTTP 502; gave up after 3 attempts (max_retries = 2).',
+    );
+  });
+
+  it('says a request sent once was not retried, and why', () => {
+    const error = recordAttempts(new TimeoutError({ method: 'POST', path: '/realms/acme/orgs', timeoutMs: 2000 }), {
+      outcomes: ['timed out after 2000 ms'],
+      stoppedBecause: 'not retried: the request may have been carried out, and sending it again could do it twice',
+    });
+    expect(describeError(error, update, env).detail).toContain(
+      'The request was sent once (timed out after 2000 ms); not retried: the request may have been carried out, and sending it again could do it twice.',
+    );
+  });
+
   it('names the operation, the request, the status, the service\'s text and the missing permission for a 403', () => {
     const text = describeError(
       new ForbiddenError({ status: 403, error: 'insufficient_scope', errorDescription: 'The token lacks manage-organizations.', ...http }),

@@ -1,6 +1,6 @@
 /**
- * Every one of the 13 operations answers what its response schema (from `src/api`, declared on
- * its route) allows, and the service refuses to send an answer that does not match.
+ * Every one of the 13 operations, and the OpenID Connect endpoints, answers what its response
+ * schema (from `src/api`, declared on its route) allows, and the service refuses to send an answer that does not match.
  */
 import Fastify, { type FastifyInstance, type FastifySchema } from 'fastify';
 import type { TSchema } from '@sinclair/typebox';
@@ -22,6 +22,15 @@ import {
   portalLinkPath,
   PortalLinkSchema,
   tokenPath,
+  certsPath,
+  discoveryPath,
+  DiscoveryDocumentSchema,
+  introspectionPath,
+  IntrospectionSchema,
+  JwksSchema,
+  TokenResponseSchema,
+  userinfoPath,
+  UserinfoSchema,
 } from '../../src/api';
 import { PUBLIC_CLIENT_ID } from '../../src/service/auth/public-client';
 import { installErrorHandling } from '../../src/service/errors';
@@ -102,6 +111,24 @@ describe('the 13 operations against their response schemas', () => {
 
     await op('DELETE', memberPath('acme', id, user.id), 204, NoBodySchema);
     await op('DELETE', orgPath('acme', id), 204, NoBodySchema);
+  });
+
+  it('the OpenID Connect endpoints answer within their schemas too', async () => {
+    const key = await svc.admin.createApiKey('acme', { name: 'oidc-schemas', permissions: ['view-organizations'] });
+    const tokenAnswer = await postForm(svc, tokenPath('acme'), { grant_type: 'client_credentials', client_id: key.clientId, client_secret: key.clientSecret });
+    expectAnswer('POST', tokenPath('acme'), tokenAnswer, 200, TokenResponseSchema);
+    const discovery = await call(svc, { method: 'GET', url: discoveryPath('acme') });
+    expectAnswer('GET', discoveryPath('acme'), discovery, 200, DiscoveryDocumentSchema);
+    const jwks = await call(svc, { method: 'GET', url: certsPath('acme') });
+    expectAnswer('GET', certsPath('acme'), jwks, 200, JwksSchema);
+    const introspected = await postForm(svc, introspectionPath('acme'), { token: tokenAnswer.json.access_token, client_id: key.clientId, client_secret: key.clientSecret });
+    expectAnswer('POST', introspectionPath('acme'), introspected, 200, IntrospectionSchema);
+    expect(introspected.json.active).toBe(true);
+    await svc.admin.createUser('acme', { username: 'una', email: 'una@example.com', password: 'pw-una-123456' });
+    const userToken = await postForm(svc, tokenPath('acme'), { grant_type: 'password', client_id: PUBLIC_CLIENT_ID, username: 'una', password: 'pw-una-123456' });
+    const info = await call(svc, { method: 'GET', url: userinfoPath('acme'), token: userToken.json.access_token });
+    expectAnswer('GET', userinfoPath('acme'), info, 200, UserinfoSchema);
+    expect(info.json).toMatchObject({ preferred_username: 'una', email: 'una@example.com' });
   });
 });
 

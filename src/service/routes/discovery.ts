@@ -3,7 +3,7 @@
  * authorization and end-session endpoints and verify the service's tokens.
  */
 import type { FastifyInstance } from 'fastify';
-import { certsPath, introspectionPath, issuer, revocationPath, tokenPath, userinfoPath } from '../../api';
+import { certsPath, DiscoveryDocumentSchema, introspectionPath, issuer, JwksSchema, revocationPath, tokenPath, userinfoPath } from '../../api';
 import { realmHook } from '../auth/guards';
 import { publicJwk } from '../auth/jwt';
 import { PKCE_METHOD } from '../auth/pkce';
@@ -17,7 +17,7 @@ export async function discoveryRoutes(app: FastifyInstance, opts: { ctx: Service
 
   app.get<{ Params: { realm: string } }>(
     '/realms/:realm/.well-known/openid-configuration',
-    { onRequest: realmHook(ctx) },
+    { onRequest: realmHook(ctx), schema: { response: { 200: DiscoveryDocumentSchema } } },
     async (request) => {
       const realm = realmOf(request);
       const base = baseUrlOf(request, ctx);
@@ -50,7 +50,7 @@ export async function discoveryRoutes(app: FastifyInstance, opts: { ctx: Service
 
   app.get<{ Params: { realm: string } }>(
     '/realms/:realm/protocol/openid-connect/certs',
-    { onRequest: realmHook(ctx) },
+    { onRequest: realmHook(ctx), schema: { response: { 200: JwksSchema } } },
     async (request) => ({ keys: [publicJwk(realmOf(request))] }),
   );
 }

@@ -10,7 +10,7 @@
  * same throttle, same timing); they answer `Cache-Control: no-store`.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { introspectionPath, revocationPath, userinfoPath } from '../../api';
+import { IntrospectionSchema, introspectionPath, revocationPath, UserinfoSchema, userinfoPath } from '../../api';
 import { authenticateApiKey, presentedClient, readForm } from '../auth/client-auth';
 import { acceptedAccessToken, invalidToken, realmHook } from '../auth/guards';
 import type { TokenClaims } from '../auth/jwt';
@@ -63,10 +63,12 @@ export async function oidcRoutes(app: FastifyInstance, opts: { ctx: ServiceConte
       ...(name !== '' ? { name } : {}),
     };
   };
-  app.get<{ Params: { realm: string } }>(pattern(userinfoPath), { onRequest: realmHook(ctx) }, userinfo);
-  app.post<{ Params: { realm: string } }>(pattern(userinfoPath), { onRequest: realmHook(ctx) }, userinfo);
+  const userinfoOptions = { onRequest: realmHook(ctx), schema: { response: { 200: UserinfoSchema } } };
+  app.get<{ Params: { realm: string } }>(pattern(userinfoPath), userinfoOptions, userinfo);
+  app.post<{ Params: { realm: string } }>(pattern(userinfoPath), userinfoOptions, userinfo);
 
-  app.post<{ Params: { realm: string } }>(pattern(introspectionPath), { onRequest: realmHook(ctx) }, async (request) => {
+  const introspectionOptions = { onRequest: realmHook(ctx), schema: { response: { 200: IntrospectionSchema } } };
+  app.post<{ Params: { realm: string } }>(pattern(introspectionPath), introspectionOptions, async (request) => {
     const realm = realmOf(request);
     refuseDisabled(realm);
     const form = readForm(request);

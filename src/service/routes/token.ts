@@ -10,7 +10,7 @@
  * counts only requests whose credentials were right, so a guesser cannot spend a client's budget.
  */
 import type { FastifyInstance } from 'fastify';
-import type { Permission, TokenResponse } from '../../api';
+import { TokenResponseSchema, type Permission, type TokenResponse } from '../../api';
 import { issueAccessToken, issueIdToken } from '../auth/access-tokens';
 import { redeemAuthorizationCode } from '../auth/authorization-codes';
 import { authenticateApiKey, presentedClient, readForm } from '../auth/client-auth';
@@ -51,7 +51,7 @@ export async function tokenRoutes(app: FastifyInstance, opts: { ctx: ServiceCont
 
   app.post<{ Params: { realm: string } }>(
     '/realms/:realm/protocol/openid-connect/token',
-    { onRequest: realmHook(ctx) },
+    { onRequest: realmHook(ctx), schema: { response: { 200: TokenResponseSchema } } },
     async (request, reply) => {
       const realm = realmOf(request);
       if (!realm.enabled) throw new ServiceError(403, 'access_denied', `Realm ${realm.name} is disabled.`);
