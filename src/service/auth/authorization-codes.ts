@@ -18,15 +18,8 @@ export const AUTHORIZATION_CODE_LIFETIME_MS = 60_000;
 
 const hashOf = (code: string): string => createHash('sha256').update(code).digest('base64url');
 
-/** What a login grants: to whom, for which client and redirect, under which PKCE challenge. */
-export interface CodeGrant {
-  clientId: string;
-  redirectUri: string;
-  userId: string;
-  codeChallenge: string;
-  nonce: string | null;
-  scope: string;
-}
+/** What a login grants: to whom, for which client and redirect, under which PKCE challenge (as stored). */
+export type CodeGrant = Pick<AuthorizationCodeRecord, 'clientId' | 'redirectUri' | 'userId' | 'codeChallenge' | 'nonce' | 'scope'>;
 
 /** Issues a code for a completed login and returns it (256 random bits, base64url). */
 export async function issueAuthorizationCode(ctx: ServiceContext, realm: RealmRecord, grant: CodeGrant): Promise<string> {
