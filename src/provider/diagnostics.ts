@@ -206,33 +206,6 @@ export function reportError(diags: Diagnostics, error: unknown, op: Operation, e
   diags.error(summary, detail, op.path);
 }
 
-/**
- * True when a failed write may nevertheless have happened: the answer never arrived (a timeout or
- * a dropped connection) or a gateway failed between us and the service. The caller then checks
- * what the service holds instead of reporting a failure that may not be one.
- */
-export function outcomeUnknown(error: unknown): boolean {
-  return error instanceof TimeoutError || error instanceof NetworkError || (error instanceof ServerError && error.status !== 500);
-}
-
-/**
- * Settles a membership change whose answer was lost: asks the service whether `userId` is now a
- * member of `organizationId` and returns that, or undefined when the check fails too.
- */
-export async function membershipAfterUnknownOutcome(
-  ctx: OrgAdminProviderContext,
-  organizationId: string,
-  userId: string,
-  options: { realm: string; signal?: AbortSignal },
-): Promise<boolean | undefined> {
-  try {
-    return await ctx.client.isMember(organizationId, userId, options);
-  } catch (error) {
-    ctx.logger.warn('could not check a membership whose change got no answer', { realm: options.realm, error: String(error) });
-    return undefined;
-  }
-}
-
 /** True when `error` is the SDK's 404 answer (not a realm problem, which needs a real error). */
 export function isObjectNotFound(error: unknown): boolean {
   return error instanceof NotFoundError && error.error !== 'realm_not_found' && error.error !== 'realm_mismatch';

@@ -10,24 +10,13 @@ import { PERMISSIONS, tokenPath } from '../../src/api';
 import { realmAudience, signJwt } from '../../src/service/auth/jwt';
 import { createTestRealm, getToken, startTestService, type TestService } from '../helpers/service';
 import { isJsonError, parseAnswer, rawRequest } from './raw-http';
+import { seededRandom } from '../helpers/seeded-random';
 
 const SEED = 0x5eed2026;
 const INJECTED_REQUESTS = 3000;
 const RAW_REQUESTS = 300;
 
-/** mulberry32: a small, fast, seedable generator (uniform in [0, 1)). */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const random = generator(SEED);
+const random = seededRandom(SEED);
 const int = (max: number): number => Math.floor(random() * max);
 const pick = <T>(items: readonly T[]): T => items[int(items.length)];
 const chance = (p: number): boolean => random() < p;

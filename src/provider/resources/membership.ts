@@ -9,7 +9,8 @@
 import { orgAdminUsername } from '../../api';
 import { ForbiddenError } from '../../client';
 import { callOptions, signalOf, type OrgAdminProviderContext } from '../context';
-import { isObjectNotFound, membershipAfterUnknownOutcome, outcomeUnknown, reportError, reportingFor, serviceAnswer } from '../diagnostics';
+import { isObjectNotFound, reportError, reportingFor, serviceAnswer } from '../diagnostics';
+import { membershipAfterFailure } from '../outcome';
 import type { Diagnostics, ObjectValue, Resource } from '../framework/types';
 import { parseImportId } from '../import-id';
 import { planRealm, resourceRealmAttribute, validateRealm } from '../realm';
@@ -153,7 +154,7 @@ export const membershipResource: Resource<OrgAdminProviderContext> = {
       await ctx.client.addMember(key.organizationId, key.userId, options);
     } catch (error) {
       // The add may have happened although its answer was lost: the service knows.
-      if (outcomeUnknown(error) && (await membershipAfterUnknownOutcome(ctx, key.organizationId, key.userId, options)) === true) {
+      if ((await membershipAfterFailure(ctx, error, key.organizationId, key.userId, options)) === true) {
         return stateOf(key);
       }
       if (isObjectNotFound(error)) await reportUnknownUserOrOrganization(ctx, key, diags);

@@ -13,7 +13,8 @@
 import type { Member } from '../../api';
 import { MAX_NAME_LENGTH, MEMBERS_PAGE, orgAdminUsername } from '../../api';
 import { callOptions, signalOf, type OrgAdminProviderContext } from '../context';
-import { describeError, isObjectNotFound, membershipAfterUnknownOutcome, outcomeUnknown, reportError, reportingFor } from '../diagnostics';
+import { describeError, isObjectNotFound, reportError, reportingFor } from '../diagnostics';
+import { membershipAfterFailure } from '../outcome';
 import type { Diagnostics, ObjectValue, Resource } from '../framework/types';
 import { parseImportId } from '../import-id';
 import { planRealm, resourceRealmAttribute, validateRealm } from '../realm';
@@ -173,8 +174,8 @@ async function applyChanges(
 
   const options = callOptions(target.realm, target.signal);
   // A change whose answer was lost may have happened: the service is asked before reporting it.
-  const settled = async (error: unknown, userId: string): Promise<boolean | undefined> =>
-    outcomeUnknown(error) ? membershipAfterUnknownOutcome(ctx, target.organizationId, userId, options) : undefined;
+  const settled = (error: unknown, userId: string): Promise<boolean | undefined> =>
+    membershipAfterFailure(ctx, error, target.organizationId, userId, options);
   await forEachConcurrently(toAdd, async (userId) => {
     try {
       await ctx.client.addMember(target.organizationId, userId, options);

@@ -8,24 +8,13 @@ import * as protobuf from 'protobufjs';
 import type { DescriptorNode } from '../../../src/provider/protocol/protobuf';
 import { PROTOCOL_DESCRIPTOR } from '../../../src/provider/protocol/descriptor';
 import { ProtoCodec, type ProtoMessage } from '../../../src/provider/protocol/protobuf';
+import { seededRandom } from '../../helpers/seeded-random';
 
 const CASES_PER_TYPE = 300;
 /** Change it to explore other messages; a failure names the seed of its case. */
 const BASE_SEED = 0x5eed;
 /** Nesting depth after which messages are left out (the schema types are recursive). */
 const MAX_DEPTH = 4;
-
-/** mulberry32: a small seeded generator, so every failure can be replayed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function seedOf(text: string): number {
   let hash = BASE_SEED;
@@ -199,7 +188,7 @@ describe('ProtoCodec against protobufjs, on random messages of every type', () =
   });
 
   it.each(types.map((type) => [type.fullName.slice(1), type] as const))('%s', (name, type) => {
-    const gen = new Generator(random(seedOf(name)));
+    const gen = new Generator(seededRandom(seedOf(name)));
     let checked = 0;
     for (let i = 0; i < CASES_PER_TYPE; i++) {
       const original = message(gen, type, 0);

@@ -10,17 +10,16 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ClientCredentialsTokenSource, OrgAdminClient } from '../../../src/client';
-import { defaultBundlePath, executableName, PROVIDER_TYPE, providerVersion } from '../../../src/provider/distribution/package-info';
+import { executableName, PROVIDER_TYPE, providerVersion } from '../../../src/provider/distribution/package-info';
 import { parsePlatforms } from '../../../src/provider/distribution/platforms';
-import { releaseProvider, type Release } from '../../../src/provider/distribution/release';
+import type { Release } from '../../../src/provider/distribution/release';
 import { TERRAFORM_BIN } from '../../e2e/helpers/terraform';
 import { REPO_ROOT } from '../../e2e/helpers/bundle';
-import { createTestRealm, startTestService, type TestService } from '../../helpers/service';
-import { bareTerraformEnv, createTestCa, ensureExecutables, EXECUTABLES_DIR, generateGpgKey, hostPlatform, startRegistry, type GpgKey, type Registry, type TestCa } from './helpers';
+import type { TestService } from '../../helpers/service';
+import { bareTerraformEnv, ensureExecutables, hostPlatform, startReleaseFixture, type Registry, type ReleaseFixture, type TestCa } from './helpers';
 
 const version = providerVersion();
 // cdktf locks linux_amd64 whatever the machine is: the mirror carries it besides this machine's platform.
@@ -29,40 +28,22 @@ const platforms = [...new Set([hostPlatform().name, CDKTF_LOCK_PLATFORM])].flatM
 const CDKTF_BIN = join(REPO_ROOT, 'node_modules', 'cdktf-cli', 'bundle', 'bin', 'cdktf');
 const ORG_NAME = 'deployed-by-cdktf';
 let work: string;
-let key: GpgKey;
 let ca: TestCa;
 let release: Release;
 let registry: Registry;
 let svc: TestService;
 let realm: { realm: string; clientId: string; clientSecret: string };
 
+let fixture: ReleaseFixture | undefined;
+
 beforeAll(async () => {
   ensureExecutables(platforms);
-  work = await mkdtemp(join(tmpdir(), 'orgadmin-cdktf-'));
-  key = generateGpgKey(await mkdtemp('/tmp/gpg-'));
-  ca = await createTestCa(await mkdtemp(join(work, 'ca-')));
-  release = await releaseProvider({
-    outDir: join(work, 'release'),
-    version,
-    bundle: await readFile(defaultBundlePath()),
-    platforms,
-    executablesDir: EXECUTABLES_DIR,
-    signingKey: key.fingerprint,
-    gpgEnv: key.env,
-  });
-  registry = await startRegistry({ ca, releaseDir: release.dir, version, platforms, key });
-  svc = await startTestService();
-  realm = await createTestRealm(svc, 'cdktf');
+  fixture = await startReleaseFixture({ prefix: 'orgadmin-cdktf-', platforms, realmName: 'cdktf' });
+  ({ work, ca, release, registry, svc, realm } = fixture);
 }, 240_000);
 
 afterAll(async () => {
-  await registry?.close();
-  await svc?.close();
-  if (key) {
-    key.close();
-    await rm(key.env.GNUPGHOME!, { recursive: true, force: true });
-  }
-  if (work) await rm(work, { recursive: true, force: true });
+  await fixture?.close();
 });
 
 /** What one cdktf command did: exit code and its stdout and stderr, interleaved. */

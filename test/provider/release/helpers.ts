@@ -6,16 +6,18 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { generateCertificate } from '../../../src/provider/protocol/certificate';
 import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from '../../../src/provider/protocol/plugin-server';
-import { executableName, PROVIDER_TYPE } from '../../../src/provider/distribution/package-info';
+import { defaultBundlePath, executableName, PROVIDER_TYPE, providerVersion } from '../../../src/provider/distribution/package-info';
 import { hostExecutablePlatform, type ExecutablePlatform } from '../../../src/provider/distribution/platforms';
-import { releaseFileNames, PROTOCOL_VERSIONS } from '../../../src/provider/distribution/release';
+import { releaseFileNames, releaseProvider, PROTOCOL_VERSIONS, type Release } from '../../../src/provider/distribution/release';
 import { ensureProviderBundle, REPO_ROOT } from '../../e2e/helpers/bundle';
+import { createTestRealm, startTestService, type TestService } from '../../helpers/service';
 
 /** Where scripts/build-sea.mjs writes the executables. */
 export const EXECUTABLES_DIR = join(REPO_ROOT, 'dist', 'provider', 'executables');
@@ -258,5 +260,77 @@ export async function handshake(command: string, args: readonly string[], socket
   } finally {
     child.kill('SIGTERM');
     await exited;
+  }
+}
+
+/** A signed release of the provider served over HTTPS (registry and network mirror), and a service to point it at. */
+export interface ReleaseFixture {
+  /** A temporary working directory (removed by {@link ReleaseFixture.close}). */
+  work: string;
+  /** The throwaway signing key. */
+  key: GpgKey;
+  /** The throwaway CA that signed the registry's certificate. */
+  ca: TestCa;
+  /** The release as written by `orgadmin provider release`. */
+  release: Release;
+  /** The HTTPS registry and network mirror serving it. */
+  registry: Registry;
+  /** A real service on port 0. */
+  svc: TestService;
+  /** A realm of that service with an all-permissions API key. */
+  realm: { realm: string; clientId: string; clientSecret: string };
+  /** The `ORGADMIN_*` settings that point the provider at `realm`. */
+  providerEnv: Record<string, string>;
+  /** Stops the registry and the service, removes the key and the working directory. */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds a release of `platforms` signed with a throwaway key (executables must exist: see
+ * {@link ensureExecutables}), serves it over HTTPS with a throwaway CA, and starts a service with a
+ * realm named `realmName`.
+ */
+export async function startReleaseFixture(options: {
+  prefix: string;
+  platforms: readonly ExecutablePlatform[];
+  realmName: string;
+}): Promise<ReleaseFixture> {
+  const work = await mkdtemp(join(tmpdir(), options.prefix));
+  // gpg-agent's socket lives in GNUPGHOME, whose path must stay short.
+  const key = generateGpgKey(await mkdtemp('/tmp/gpg-'));
+  let registry: Registry | undefined;
+  let svc: TestService | undefined;
+  const close = async (): Promise<void> => {
+    await registry?.close();
+    await svc?.close();
+    key.close();
+    await rm(key.env.GNUPGHOME!, { recursive: true, force: true });
+    await rm(work, { recursive: true, force: true });
+  };
+  try {
+    const version = providerVersion();
+    const ca = await createTestCa(await mkdtemp(join(work, 'ca-')));
+    const release = await releaseProvider({
+      outDir: join(work, 'release'),
+      version,
+      bundle: await readFile(defaultBundlePath()),
+      platforms: options.platforms,
+      executablesDir: EXECUTABLES_DIR,
+      signingKey: key.fingerprint,
+      gpgEnv: key.env,
+    });
+    registry = await startRegistry({ ca, releaseDir: release.dir, version, platforms: options.platforms, key });
+    svc = await startTestService();
+    const realm = await createTestRealm(svc, options.realmName);
+    const providerEnv = {
+      ORGADMIN_BASE_URL: svc.baseUrl,
+      ORGADMIN_REALM: realm.realm,
+      ORGADMIN_CLIENT_ID: realm.clientId,
+      ORGADMIN_CLIENT_SECRET: realm.clientSecret,
+    };
+    return { work, key, ca, release, registry, svc, realm, providerEnv, close };
+  } catch (error) {
+    await close();
+    throw error;
   }
 }

@@ -6,23 +6,21 @@
  * need no Node.js.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PROVIDER_TYPE, defaultBundlePath, executableName, providerVersion } from '../../../src/provider/distribution/package-info';
-import { releaseFileNames, releaseProvider, type Release } from '../../../src/provider/distribution/release';
+import { PROVIDER_TYPE, executableName, providerVersion } from '../../../src/provider/distribution/package-info';
+import { releaseFileNames, type Release } from '../../../src/provider/distribution/release';
 import { runTerraform } from '../../e2e/helpers/terraform';
-import { createTestRealm, startTestService, type TestService } from '../../helpers/service';
+import type { TestService } from '../../helpers/service';
 import {
   bareTerraformEnv,
-  createTestCa,
   ensureHostExecutable,
-  EXECUTABLES_DIR,
-  generateGpgKey,
   hostPlatform,
   startRegistry,
+  startReleaseFixture,
   type GpgKey,
   type Registry,
+  type ReleaseFixture,
   type TestCa,
 } from './helpers';
 
@@ -36,40 +34,16 @@ let registry: Registry;
 let svc: TestService;
 let providerEnv: Record<string, string>;
 
+let fixture: ReleaseFixture | undefined;
+
 beforeAll(async () => {
   ensureHostExecutable(version);
-  work = await mkdtemp(join(tmpdir(), 'orgadmin-registry-'));
-  // gpg-agent's socket lives in GNUPGHOME, whose path must stay short.
-  key = generateGpgKey(await mkdtemp('/tmp/gpg-'));
-  ca = await createTestCa(await mkdtemp(join(work, 'ca-')));
-  release = await releaseProvider({
-    outDir: join(work, 'release'),
-    version,
-    bundle: await readFile(defaultBundlePath()),
-    platforms: [platform],
-    executablesDir: EXECUTABLES_DIR,
-    signingKey: key.fingerprint,
-    gpgEnv: key.env,
-  });
-  registry = await startRegistry({ ca, releaseDir: release.dir, version, platforms: [platform], key });
-  svc = await startTestService();
-  const realm = await createTestRealm(svc, 'registry');
-  providerEnv = {
-    ORGADMIN_BASE_URL: svc.baseUrl,
-    ORGADMIN_REALM: realm.realm,
-    ORGADMIN_CLIENT_ID: realm.clientId,
-    ORGADMIN_CLIENT_SECRET: realm.clientSecret,
-  };
+  fixture = await startReleaseFixture({ prefix: 'orgadmin-registry-', platforms: [platform], realmName: 'registry' });
+  ({ work, key, ca, release, registry, svc, providerEnv } = fixture);
 }, 240_000);
 
 afterAll(async () => {
-  await registry?.close();
-  await svc?.close();
-  if (key) {
-    key.close();
-    await rm(key.env.GNUPGHOME!, { recursive: true, force: true });
-  }
-  if (work) await rm(work, { recursive: true, force: true });
+  await fixture?.close();
 });
 
 /** A working directory and HOME with a CLI configuration holding `cliConfig`. */
