@@ -315,8 +315,7 @@ public final class ClientCredentialsTokenSource implements TokenSource {
          * @return this builder
          */
         public Builder timeout(Duration timeout) {
-            if (timeout == null || timeout.isZero() || timeout.isNegative()) throw new IllegalArgumentException("timeout must be > 0");
-            this.timeout = timeout;
+            this.timeout = SettingChecks.positiveTimeout(timeout);
             return this;
         }
 
@@ -343,8 +342,7 @@ public final class ClientCredentialsTokenSource implements TokenSource {
          * @return this builder
          */
         public Builder maxRetries(int maxRetries) {
-            if (maxRetries < 0) throw new IllegalArgumentException("maxRetries must be >= 0, got " + maxRetries);
-            this.maxRetries = maxRetries;
+            this.maxRetries = SettingChecks.maxRetries(maxRetries);
             return this;
         }
 
@@ -353,8 +351,7 @@ public final class ClientCredentialsTokenSource implements TokenSource {
          * @return this builder
          */
         public Builder retryBaseDelay(Duration delay) {
-            if (delay == null || delay.isNegative()) throw new IllegalArgumentException("retryBaseDelay must be >= 0");
-            this.retryBaseDelay = delay;
+            this.retryBaseDelay = SettingChecks.nonNegativeDelay("retryBaseDelay", delay);
             return this;
         }
 
@@ -363,8 +360,7 @@ public final class ClientCredentialsTokenSource implements TokenSource {
          * @return this builder
          */
         public Builder retryMaxDelay(Duration delay) {
-            if (delay == null || delay.isNegative()) throw new IllegalArgumentException("retryMaxDelay must be >= 0");
-            this.retryMaxDelay = delay;
+            this.retryMaxDelay = SettingChecks.nonNegativeDelay("retryMaxDelay", delay);
             return this;
         }
 
