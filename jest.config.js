@@ -11,9 +11,6 @@
 const shared = {
   testEnvironment: 'node',
   testMatch: ['**/*.test.ts'],
-  // fastify's inject() needs `cookie@2`, shipped as ESM-flavoured JS that jest's CommonJS runtime
-  // cannot load untransformed; let SWC transform that one package too.
-  transformIgnorePatterns: ['/node_modules/(?!cookie/)'],
   transform: {
     '^.+\\.(t|j)s$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
   },

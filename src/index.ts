@@ -1,7 +1,7 @@
 /**
- * orgadmin: organizations and memberships as code. The package's public API is what this module
- * exports by name; each part adds its own line.
+ * orgadmin: organizations and memberships as code. The package root is the SDK (the same as
+ * `orgadmin/client`). The other parts have their own entry points, loaded only by those who use
+ * them: `orgadmin/constructs` (CDK for Terraform), `orgadmin/cdktn` (CDK Terrain),
+ * `orgadmin/service` (needs the orgadmin-service package) and `orgadmin/api`.
  */
 export * from './client';
-/** CDK for Terraform constructs (also available as `orgadmin/constructs`). */
-export * as constructs from './constructs';

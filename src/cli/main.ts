@@ -5,13 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runClientsCommand } from './commands/clients';
-import { runDemoCommand } from './commands/demo';
-import { runKeysCommand } from './commands/keys';
-import { runRealmsCommand } from './commands/realms';
-import { runServeCommand } from './commands/serve';
-import { runStart } from './commands/start';
-import { runUsersCommand } from './commands/users';
+import { missingServicePackages, SERVICE_PACKAGE } from '../service/runtime-dependencies';
 import { CliError, EXIT, reportError, UsageError } from './errors';
 import type { CliIO, Command } from './io';
 
@@ -57,20 +51,38 @@ export function lazyCommand(modulePath: string, exportName: string, unavailable:
 /** `orgadmin provider ...`: dispatched to the provider module when this build has it. */
 const runProviderCommand = lazyCommand(PROVIDER_MODULE, 'runProviderCommand', 'provider commands are not available in this build.');
 
+/**
+ * A command that runs the service or opens its store. Its module is loaded on first use, after
+ * checking that the service's runtime packages are installed: the orgadmin package alone (the SDK,
+ * the constructs, the provider) leaves them out, and `orgadmin provider install` must work there.
+ */
+function serviceCommand(word: string, load: () => Promise<Command>): Command {
+  return async (argv, io) => {
+    const missing = missingServicePackages();
+    if (missing.length > 0) {
+      throw new CliError(
+        `"orgadmin ${word}" runs the Organization Administration Service, whose packages are not installed ` +
+          `(${missing.join(', ')}): run "npm install ${SERVICE_PACKAGE}" and try again.`,
+      );
+    }
+    return (await load())(argv, io);
+  };
+}
+
 /** The top-level commands, in the order `orgadmin --help` lists them. */
 const COMMANDS: ReadonlyArray<{ word: string; summary: string; run: Command }> = [
-  { word: 'serve', summary: 'Run the Organization Administration Service.', run: runServeCommand },
-  { word: 'realms', summary: 'Create and list realms (tenants).', run: runRealmsCommand },
-  { word: 'keys', summary: 'Create, list, update (permissions) and revoke API keys.', run: runKeysCommand },
-  { word: 'users', summary: 'Create and list the users of a realm; give and take the realm administrator role.', run: runUsersCommand },
-  { word: 'clients', summary: 'Register the public OpenID Connect clients of a realm (browser login).', run: runClientsCommand },
+  { word: 'serve', summary: 'Run the Organization Administration Service.', run: serviceCommand('serve', async () => (await import('./commands/serve')).runServeCommand) },
+  { word: 'realms', summary: 'Create and list realms (tenants).', run: serviceCommand('realms', async () => (await import('./commands/realms')).runRealmsCommand) },
+  { word: 'keys', summary: 'Create, list, update (permissions) and revoke API keys.', run: serviceCommand('keys', async () => (await import('./commands/keys')).runKeysCommand) },
+  { word: 'users', summary: 'Create and list the users of a realm; give and take the realm administrator role.', run: serviceCommand('users', async () => (await import('./commands/users')).runUsersCommand) },
+  { word: 'clients', summary: 'Register the public OpenID Connect clients of a realm (browser login).', run: serviceCommand('clients', async () => (await import('./commands/clients')).runClientsCommand) },
   { word: 'provider', summary: 'Install the Terraform provider.', run: runProviderCommand },
   {
     word: 'start',
     summary: 'Run the whole loop once: service, provider, examples/basic applied, an empty second plan.',
-    run: runStart,
+    run: serviceCommand('start', async () => (await import('./commands/start')).runStart),
   },
-  { word: 'demo', summary: 'Run the service with a ready-to-use demo realm, key and users.', run: runDemoCommand },
+  { word: 'demo', summary: 'Run the service with a ready-to-use demo realm, key and users.', run: serviceCommand('demo', async () => (await import('./commands/demo')).runDemoCommand) },
 ];
 
 /** The top-level help text. */

@@ -2,6 +2,18 @@
  * The Organization Administration Service: build the app, run the server, administer realms, API
  * keys and users, and the store contract with its SQLite implementation.
  */
+// First, before any module that requires the service's runtime packages: a missing one is reported
+// as what to install, not as Node's "Cannot find module".
+import { assertServiceInstalled } from './runtime-dependencies';
+assertServiceInstalled();
+
+export {
+  SERVICE_PACKAGE,
+  SERVICE_RUNTIME_PACKAGES,
+  ServiceNotInstalledError,
+  missingServicePackages,
+  assertServiceInstalled,
+} from './runtime-dependencies';
 export { buildApp, BODY_LIMIT_BYTES, DEFAULT_PORTAL_LINK_LIFETIME_SECONDS, type AppOptions } from './app';
 export { startServer, type ServerOptions, type RunningServer } from './server';
 export {

@@ -1,0 +1,102 @@
+/**
+ * The package as users get it: `npm pack` of this checkout (built) and of packages/orgadmin-service,
+ * installed with npm into new empty apps. For tests of what an install brings and what works from it.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ensureBuilt, ROOT } from '../cli/compiled-cli';
+
+/** The directory of the service package. */
+export const SERVICE_PACKAGE_DIR = join(ROOT, 'packages', 'orgadmin-service');
+
+/** What a child process printed. */
+export interface Output {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs `command` and collects its output; never rejects for a non-zero exit. */
+export function run(command: string, args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv; input?: string }): Promise<Output> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+/** Like {@link run}, but throws with the output when the exit code is not 0. */
+export async function runOk(command: string, args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<Output> {
+  const result = await run(command, args, options);
+  if (result.code !== 0) throw new Error(`${command} ${args.join(' ')} exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
+  return result;
+}
+
+/** The two tarballs. */
+export interface PackedPackages {
+  readonly orgadmin: string;
+  readonly service: string;
+}
+
+/** Packs the built package and the service package into `dir`. */
+export async function packPackages(dir: string): Promise<PackedPackages> {
+  ensureBuilt();
+  await mkdir(dir, { recursive: true });
+  const pack = async (cwd: string): Promise<string> => {
+    const { stdout } = await runOk('npm', ['pack', '--silent', '--pack-destination', dir], { cwd });
+    const name = stdout.trim().split('\n').pop() ?? '';
+    const path = join(dir, name);
+    if (!existsSync(path)) throw new Error(`npm pack in ${cwd} printed "${name}", which is not in ${dir}`);
+    return path;
+  };
+  return { orgadmin: await pack(ROOT), service: await pack(SERVICE_PACKAGE_DIR) };
+}
+
+/** A new empty app (a package.json and nothing else) under `parent`. */
+export async function emptyApp(parent: string, name: string): Promise<string> {
+  const dir = await mkdtemp(join(parent, `${name}-`));
+  await writeFile(join(dir, 'package.json'), `${JSON.stringify({ name, version: '1.0.0', private: true }, null, 2)}\n`);
+  return dir;
+}
+
+/**
+ * `npm install specs...` in `appDir`. `npm` is the command line to run (by default the machine's
+ * npm; tests on another Node.js pass that Node with npm's script). Returns npm's output.
+ */
+export function npmInstall(appDir: string, specs: readonly string[], options: { npm?: readonly string[]; env?: NodeJS.ProcessEnv } = {}): Promise<Output> {
+  const [command, ...prefix] = options.npm ?? ['npm'];
+  return runOk(command!, [...prefix, 'install', '--no-audit', '--no-fund', '--prefer-offline', ...specs], {
+    cwd: appDir,
+    env: { ...(options.env ?? process.env), npm_config_update_notifier: 'false' },
+  });
+}
+
+/** Files under `dir` (recursively, symlinks not followed) for which `match` holds, relative to `dir`. */
+export function findFiles(dir: string, match: (name: string) => boolean, prefix = ''): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync(join(dir, prefix), { withFileTypes: true })) {
+    const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) found.push(...findFiles(dir, match, relative));
+    else if (entry.isFile() && match(entry.name)) found.push(relative);
+  }
+  return found;
+}
+
+/** Installed package names directly under `node_modules` (scoped ones as `@scope/name`). */
+export function installedPackages(appDir: string): string[] {
+  const modules = join(appDir, 'node_modules');
+  const names: string[] = [];
+  for (const entry of readdirSync(modules, { withFileTypes: true })) {
+    if (entry.name.startsWith('.')) continue;
+    if (entry.name.startsWith('@')) for (const scoped of readdirSync(join(modules, entry.name))) names.push(`${entry.name}/${scoped}`);
+    else names.push(entry.name);
+  }
+  return names.sort();
+}
