@@ -7,7 +7,8 @@
  *
  * What is not run literally: `npm install` of the named packages, which would fetch this package
  * from the registry; instead each named package is linked to this repository's copy (the package
- * itself to the repository, whose `exports` point at the built dist/). The pinned versions are
+ * itself to the repository, whose `exports` point at the built dist/, and orgadmin-service to
+ * packages/orgadmin-service). test/package/ installs the packed tarballs for real. The pinned versions are
  * checked against the repository's own. `HOME` is a temporary directory, so the provider install
  * goes where the README says without touching the real one, and the port 8080 is swapped for a
  * free one.
@@ -49,6 +50,7 @@ npm() {
       case "$spec" in --*) continue ;; esac
       name="\${spec%@*}"
       if [ "$name" = orgadmin ]; then ln -sfn ${JSON.stringify(ROOT)} node_modules/orgadmin
+      elif [ "$name" = orgadmin-service ]; then ln -sfn ${JSON.stringify(join(ROOT, 'packages', 'orgadmin-service'))} node_modules/orgadmin-service
       else ln -sfn ${JSON.stringify(join(ROOT, 'node_modules'))}/"$name" node_modules/"$name"; fi
     done
   else
@@ -151,6 +153,8 @@ describe("the README's construct example", () => {
     expect(pkg.devDependencies.cdktf).toMatch(new RegExp(`^\\^${pinned('cdktf')!.replace('.', '\\.')}\\.`));
     expect(pkg.devDependencies.constructs).toMatch(new RegExp(`^\\^${pinned('constructs')}\\.`));
     expect(setup).toMatch(/^npx orgadmin provider install\b/m);
+    // The bootstrap runs the local service, which the orgadmin package alone does not bring.
+    expect(setup).toMatch(/^npm install (--save-dev )?orgadmin-service\b/m);
   });
 
   it('runs as written from an empty directory: the organization exists with alice, and a second plan is empty', async () => {

@@ -41,9 +41,11 @@ describe('OrgAdminClient against the real service', () => {
   let client: OrgAdminClient;
   let ann: Member;
   let bob: Member;
+  /** How far the service's clock runs ahead of the real one (tests move it instead of waiting). */
+  let serviceClockAheadMs = 0;
 
   beforeAll(async () => {
-    svc = await startTestService();
+    svc = await startTestService({ now: () => Date.now() + serviceClockAheadMs });
     tokenAgent = new Agent();
     key = await createTestRealm(svc, 'acme');
     ann = await svc.admin.createUser('acme', { username: 'ann', email: 'ann@example.com', firstName: 'Ann', password: 'ann-pw' });
@@ -255,7 +257,7 @@ describe('OrgAdminClient against the real service', () => {
 
   it('fetches a fresh token and retries once when the service rejects an expired one', async () => {
     // Two seconds: a token is then good for at least one second after it is issued, so only the
-    // deliberate wait below can expire it.
+    // deliberate move of the service's clock below can expire it.
     const shortLived = await createTestRealm(svc, 'brief', { tokenLifetimeSeconds: 2 });
     // A clock that stands still: the cache believes its token is still good after it expired.
     const frozen = Date.now();
@@ -271,7 +273,7 @@ describe('OrgAdminClient against the real service', () => {
     try {
       await briefClient.countOrganizations();
       expect(stale.tokenRequests).toBe(1);
-      await new Promise((resolve) => setTimeout(resolve, 2_100));
+      serviceClockAheadMs += 2_100; // the token expires for the service; the client's clock stands still
 
       await expect(briefClient.countOrganizations()).resolves.toBe(0);
 

@@ -118,9 +118,18 @@ describe('a bundled provider started with the handshake environment', () => {
         TF_PLUGIN_MAGIC_COOKIE: MAGIC_COOKIE_VALUE,
         PLUGIN_PROTOCOL_VERSIONS: '5,6',
         PLUGIN_CLIENT_CERT: generateCertificate().certPem,
+        // The SIGINT handler logs at debug level: the test waits for that line instead of a timer.
+        TF_LOG_PROVIDER: 'debug',
       },
-      stdio: ['ignore', 'pipe', 'ignore'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
+    let logged = '';
+    const interruptHandled = new Promise<void>((resolve) =>
+      child.stderr!.on('data', (chunk) => {
+        logged += chunk;
+        if (logged.includes('ignoring SIGINT')) resolve();
+      }),
+    );
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     const line = await new Promise<string>((resolve) => {
       let text = '';
@@ -133,8 +142,10 @@ describe('a bundled provider started with the handshake environment', () => {
     expect(address.startsWith(socketTmp)).toBe(true);
     expect(existsSync(address)).toBe(true);
     child.kill('SIGINT');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The handler ran (so the signal was delivered and handled), and the process is still there.
+    await interruptHandled;
     expect(child.exitCode).toBeNull();
+    expect(child.signalCode).toBeNull();
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(readdirSync(socketTmp)).toEqual([]);
@@ -147,15 +158,22 @@ describe('startPluginServer', () => {
   let client: TestClient | undefined;
   let exitCodes: number[];
   let lines: string[];
+  /** Resolves with the first exit code the server asks for. */
+  let exited: Promise<number>;
 
   async function start(env: NodeJS.ProcessEnv): Promise<PluginServer> {
     exitCodes = [];
     lines = [];
+    let onExit: (code: number) => void = () => undefined;
+    exited = new Promise<number>((resolve) => (onExit = resolve));
     server = await startPluginServer({
       env: { TF_PLUGIN_MAGIC_COOKIE: MAGIC_COOKIE_VALUE, PLUGIN_PROTOCOL_VERSIONS: '5,6', ...env },
       logger: silentLogger,
       writeHandshake: (line) => lines.push(line),
-      exit: (code) => exitCodes.push(code),
+      exit: (code) => {
+        exitCodes.push(code);
+        onExit(code);
+      },
       register: () => undefined,
     });
     return server;
@@ -205,7 +223,7 @@ describe('startPluginServer', () => {
     const started = await start({ PLUGIN_CLIENT_CERT: clientCertificate.certPem });
     client = new TestClient(parseHandshake(lines[0]!), clientCertificate);
     await expect(client.call('plugin.GRPCController', 'Shutdown', {})).resolves.toEqual({});
-    for (let i = 0; i < 50 && exitCodes.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await exited).toBe(0);
     expect(exitCodes).toEqual([0]);
     expect(existsSync(started.socketPath)).toBe(false);
   });
