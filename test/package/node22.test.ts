@@ -14,7 +14,7 @@ import { ROOT } from '../cli/compiled-cli';
 import { ensureNode22, node22Env, npmCliScript, type Node22 } from '../helpers/node22';
 import { emptyApp, findFiles, npmInstall, packPackages, runOk, type Output } from '../helpers/packed-package';
 
-jest.setTimeout(600_000);
+jest.setTimeout(1_200_000);
 
 function devVersion(name: string): string {
   return (require(join(ROOT, 'node_modules', name, 'package.json')) as { version: string }).version;
