@@ -12,7 +12,7 @@
  * written once, in toolkit.ts. The build fails when any other copied file names `cdktf` as a
  * module, since that would put cdktf classes into a cdktn stack.
  *
- * Usage: node scripts/build-cdktn.mjs
+ * Usage: node scripts/build-cdktn.mjs [--dist DIR]   (default: dist/ of this repository)
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -76,8 +76,11 @@ export function buildCdktn(distDir = join(root, 'dist')) {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   try {
-    const files = buildCdktn();
-    process.stdout.write(`build-cdktn: wrote ${files.length} files to dist/cdktn\n`);
+    const args = process.argv.slice(2);
+    if (args.length > 0 && !(args.length === 2 && args[0] === '--dist')) throw new Error('usage: build-cdktn.mjs [--dist DIR]');
+    const distDir = args.length === 2 ? resolve(args[1]) : join(root, 'dist');
+    const files = buildCdktn(distDir);
+    process.stdout.write(`build-cdktn: wrote ${files.length} files to ${join(distDir, 'cdktn')}\n`);
   } catch (error) {
     process.stderr.write(`build-cdktn: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 1;
