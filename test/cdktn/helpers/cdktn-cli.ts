@@ -45,11 +45,22 @@ function npmCli(): string {
   return found;
 }
 
+/**
+ * The environment of an install: the caller's, with `path` as PATH and without the `npm_config_*`
+ * variables an `npm test` parent sets for its own run (they would override the cache's prefix and
+ * settings; npm reads the same user and global configuration files without them).
+ */
+function installEnv(path: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) if (!name.toLowerCase().startsWith('npm_config_')) env[name] = value;
+  return { ...env, PATH: path };
+}
+
 /** Runs npm install in the cache with `node`; throws with npm's output when it fails. */
 function npmInstall(node: string, packages: readonly string[], path: string): void {
   const result = spawnSync(node, [npmCli(), 'install', '--no-save', '--no-audit', '--no-fund', '--no-package-lock', '--prefix', CDKTN_CLI_CACHE, ...packages], {
     cwd: CDKTN_CLI_CACHE,
-    env: { ...process.env, PATH: path },
+    env: installEnv(path),
     encoding: 'utf8',
     timeout: 540_000,
   });
