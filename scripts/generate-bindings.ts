@@ -148,9 +148,6 @@ export const DEFAULT_OUT_DIRS: Readonly<Record<Toolkit, string>> = {
   cdktn: resolve(__dirname, '..', 'src', 'cdktn', 'gen'),
 };
 
-/** Where `npm run generate` writes the cdktf bindings. */
-export const DEFAULT_OUT_DIR = DEFAULT_OUT_DIRS.cdktf;
-
 /** Parses the command line of `npm run generate` into one run per toolkit. */
 function parseCommandLine(argv: readonly string[]): GenerateBindingsOptions[] {
   let outDir: string | undefined;

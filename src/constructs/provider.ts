@@ -64,11 +64,12 @@ export interface OrgAdminProviderProps {
  * The orgadmin provider (`registry.terraform.io/orgadmin/orgadmin`). A stack needs one before any
  * organization, membership or user look-up; cdktf refuses to synthesize otherwise.
  *
- * When the stack is synthesized into an output directory that has no `.terraform.lock.hcl` yet and
- * the required provider version is installed in `~/.terraform.d/plugins` (`orgadmin provider
- * install`), it writes a lock file naming that version, without checksums, so that
- * `cdktf deploy`/`diff` (and cdktn's) skip their `terraform providers lock` step, which cannot read
- * local mirrors; `terraform init` records the installed package's checksum into it.
+ * When the stack is synthesized into an output directory whose `.terraform.lock.hcl` does not lock
+ * the required provider version (a fresh one has none) and that version is installed in
+ * `~/.terraform.d/plugins` (`orgadmin provider install`), it writes the provider's lock entry
+ * naming that version, without checksums, so that `cdktf deploy`/`diff` (and cdktn's) skip their
+ * `terraform providers lock` step, which cannot read local mirrors; `terraform init` records the
+ * installed package's checksum into it.
  *
  * @example
  * new OrgAdminProvider(stack, 'orgadmin', { baseUrl: 'https://orgs.example.com', realm: 'acme' });

@@ -1,7 +1,8 @@
 /**
  * The starter lock file (src/constructs/lock-file.ts): written into a stack's fresh output
- * directory at synth when the required provider version is installed in the local mirror, never
- * over an existing lock file, never without a local installation. The CLIs' use of it is tested end
+ * directory at synth when the required provider version is installed in the local mirror; an
+ * existing lock file kept when it locks that version, its provider block replaced or added when
+ * not; nothing written without a local installation. The CLIs' use of it is tested end
  * to end in cdktf-cli.test.ts and test/cdktn/cli.test.ts.
  */
 import { execFileSync } from 'node:child_process';
@@ -40,12 +41,36 @@ describe('writeStarterLockFile', () => {
     expect(text).not.toContain('hashes');
   });
 
-  it('keeps an existing lock file, which holds the checksums of an earlier init', async () => {
+  it('keeps an existing lock file that locks the required version, with the checksums of an earlier init', async () => {
     const mirror = join(work, 'plugins');
     await installInto(mirror);
-    await writeFile(join(work, LOCK_FILE_NAME), 'an earlier lock file\n');
+    const earlier = `provider "${address}" {\n  version     = "${version}"\n  constraints = "${version}"\n  hashes = [\n    "h1:abc=",\n  ]\n}\n`;
+    await writeFile(join(work, LOCK_FILE_NAME), earlier);
     expect(writeStarterLockFile(work, { address, version }, mirror)).toBe('kept');
-    expect(await readFile(join(work, LOCK_FILE_NAME), 'utf8')).toBe('an earlier lock file\n');
+    expect(await readFile(join(work, LOCK_FILE_NAME), 'utf8')).toBe(earlier);
+  });
+
+  it("replaces only this provider's block when the lock file locks another version of it", async () => {
+    const mirror = join(work, 'plugins');
+    await installInto(mirror);
+    const other = 'provider "registry.terraform.io/hashicorp/random" {\n  version = "3.6.0"\n  hashes = [\n    "h1:xyz=",\n  ]\n}\n';
+    const old = `provider "${address}" {\n  version     = "0.0.9"\n  constraints = "0.0.9"\n  hashes = [\n    "h1:old=",\n  ]\n}\n`;
+    await writeFile(join(work, LOCK_FILE_NAME), `# header\n\n${old}\n${other}`);
+    expect(writeStarterLockFile(work, { address, version }, mirror)).toBe('updated');
+    expect(await readFile(join(work, LOCK_FILE_NAME), 'utf8')).toBe(
+      `# header\n\nprovider "${address}" {\n  version     = "${version}"\n  constraints = "${version}"\n}\n\n${other}`,
+    );
+  });
+
+  it("adds this provider's block to a lock file that does not name it", async () => {
+    const mirror = join(work, 'plugins');
+    await installInto(mirror);
+    const other = 'provider "registry.terraform.io/hashicorp/random" {\n  version = "3.6.0"\n}\n';
+    await writeFile(join(work, LOCK_FILE_NAME), other);
+    expect(writeStarterLockFile(work, { address, version }, mirror)).toBe('updated');
+    expect(await readFile(join(work, LOCK_FILE_NAME), 'utf8')).toBe(
+      `${other}\nprovider "${address}" {\n  version     = "${version}"\n  constraints = "${version}"\n}\n`,
+    );
   });
 
   it('writes nothing when the required version is not installed in the mirror (the CLIs then lock from a registry)', async () => {
@@ -54,6 +79,11 @@ describe('writeStarterLockFile', () => {
     expect(writeStarterLockFile(work, { address, version }, mirror)).toBe('not-installed-locally');
     expect(writeStarterLockFile(work, { address, version }, join(work, 'no-mirror'))).toBe('not-installed-locally');
     expect(existsSync(join(work, LOCK_FILE_NAME))).toBe(false);
+    // Nor over a lock file of another version: the CLIs' lock step can handle that provider source.
+    const old = `provider "${address}" {\n  version = "0.0.9"\n}\n`;
+    await writeFile(join(work, LOCK_FILE_NAME), old);
+    expect(writeStarterLockFile(work, { address, version }, mirror)).toBe('not-installed-locally');
+    expect(await readFile(join(work, LOCK_FILE_NAME), 'utf8')).toBe(old);
   });
 });
 
