@@ -19,11 +19,8 @@ import { BIN, ensureBuilt, ROOT } from '../../cli/compiled-cli';
 import { ensureProviderBundle } from '../../e2e/helpers/bundle';
 import { TERRAFORM_BIN, terraformEnv } from '../../e2e/helpers/terraform';
 
-/** The toolkits a project can use; the package subpath each imports the constructs from. */
-export const TOOLKIT_SUBPATHS = { cdktf: 'orgadmin/constructs', cdktn: 'orgadmin/cdktn' } as const;
-
-/** A toolkit with a CLI. */
-export type CliToolkit = keyof typeof TOOLKIT_SUBPATHS;
+/** A toolkit with a CLI: its package is linked into the project beside orgadmin. */
+export type CliToolkit = 'cdktf' | 'cdktn';
 
 /** What one process did: exit code and stdout and stderr, interleaved. */
 export interface ProcessOutput {
