@@ -1,21 +1,26 @@
 /**
- * Generates the CDK for Terraform bindings in `src/constructs/gen/` from the provider's own schema.
+ * Generates the bindings of both toolkits from the provider's own schema: CDK for Terraform
+ * (`cdktf`, into `src/constructs/gen/`) and CDK Terrain (`cdktn`, into `src/cdktn/gen/`), each
+ * with its own toolkit's generator, since bindings generated for one toolkit do not work in the
+ * other's stacks.
  *
  * The schema comes from the provider's code (`renderProviderSchemaJson`), in the format that
  * `terraform providers schema -json` prints, so the bindings never need a Terraform run or a
- * registry. `test/constructs/gen.test.ts` regenerates into a temporary directory and fails when
- * the checked-in files differ, and checks the schema against what Terraform itself prints.
+ * registry. `test/constructs/gen.test.ts` regenerates both into a temporary directory and fails
+ * when the checked-in files differ, and checks the schema against what Terraform itself prints.
  *
  * Usage (`npm run generate` runs the first form):
  *
  * ```sh
- * npm run generate                                   # cdktf bindings into src/constructs/gen
- * npm run generate -- --out /tmp/gen                 # somewhere else
- * npm run generate -- --toolkit cdktn --out gen-cdktn  # CDK Terrain bindings (needs @cdktn/provider-generator)
+ * npm run generate                                      # both toolkits, into their checked-in directories
+ * npm run generate -- --toolkit cdktn                   # one toolkit
+ * npm run generate -- --toolkit cdktf --out /tmp/gen    # one toolkit, somewhere else
  * ```
  *
- * The generator is loaded through its deep module path: the package's own entry point requires
- * `jsii-pacmak`, which it does not declare (checked when the bindings generator was first set up). Loading `@cdktf/commons` runs
+ * The generators are loaded through their deep module paths: the packages' own entry points
+ * require `jsii-pacmak`, which `@cdktf/provider-generator` does not declare (checked when the
+ * bindings generator was first set up). The two packages keep their compiled code in different
+ * folders (`lib/` for cdktf, `build/` for cdktn). Loading either commons module runs
  * `terraform version -json` once as a side effect.
  */
 import { existsSync } from 'node:fs';
@@ -27,6 +32,9 @@ import { renderProviderSchemaJson } from '../src/provider/framework/schema-json'
 
 /** Which CDK flavour the bindings are generated for; each needs its own generator package. */
 export type Toolkit = 'cdktf' | 'cdktn';
+
+/** Every toolkit, in the order `npm run generate` writes them. */
+export const TOOLKITS: readonly Toolkit[] = ['cdktf', 'cdktn'];
 
 /** Options of {@link generateBindings}. */
 export interface GenerateBindingsOptions {
@@ -68,10 +76,12 @@ function quietTerraformVersionCheck(): void {
   process.env.CHECKPOINT_DISABLE ??= '1';
 }
 
-/** Module paths of one toolkit's generator pieces. */
+/** Module paths of one toolkit's generator pieces (cdktf compiles into `lib/`, cdktn into `build/`). */
 function toolkitModules(toolkit: Toolkit): { generator: string; commons: string } {
-  const scope = toolkit === 'cdktf' ? '@cdktf' : '@cdktn';
-  return { generator: `${scope}/provider-generator/lib/get/generator/provider-generator`, commons: `${scope}/commons` };
+  if (toolkit === 'cdktf') {
+    return { generator: '@cdktf/provider-generator/lib/get/generator/provider-generator', commons: '@cdktf/commons' };
+  }
+  return { generator: '@cdktn/provider-generator/build/get/generator/provider-generator', commons: '@cdktn/commons' };
 }
 
 /**
@@ -93,7 +103,10 @@ export async function generateBindings(options: GenerateBindingsOptions): Promis
     TerraformProviderConstraint: new (spec: string) => unknown;
     Language: { TYPESCRIPT: unknown };
   };
-  const { CodeMaker } = require('codemaker') as { CodeMaker: new () => unknown };
+  // The CodeMaker the toolkit's generator was built against (cdktn pins a newer one than cdktf).
+  const { CodeMaker } = require(require.resolve('codemaker', { paths: [require.resolve(modules.generator)] })) as {
+    CodeMaker: new () => unknown;
+  };
   /* eslint-enable @typescript-eslint/no-require-imports */
 
   const code = new CodeMaker();
@@ -129,13 +142,16 @@ export async function listFiles(dir: string): Promise<string[]> {
     .sort();
 }
 
-/** Where `npm run generate` writes: the checked-in bindings. */
-export const DEFAULT_OUT_DIR = resolve(__dirname, '..', 'src', 'constructs', 'gen');
+/** Where `npm run generate` writes each toolkit's checked-in bindings. */
+export const DEFAULT_OUT_DIRS: Readonly<Record<Toolkit, string>> = {
+  cdktf: resolve(__dirname, '..', 'src', 'constructs', 'gen'),
+  cdktn: resolve(__dirname, '..', 'src', 'cdktn', 'gen'),
+};
 
-/** Parses the command line of `npm run generate`. */
-function parseCommandLine(argv: readonly string[]): GenerateBindingsOptions {
-  let outDir = DEFAULT_OUT_DIR;
-  let toolkit: Toolkit = 'cdktf';
+/** Parses the command line of `npm run generate` into one run per toolkit. */
+function parseCommandLine(argv: readonly string[]): GenerateBindingsOptions[] {
+  let outDir: string | undefined;
+  let toolkit: Toolkit | undefined;
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
     const value = argv[i + 1];
@@ -146,19 +162,24 @@ function parseCommandLine(argv: readonly string[]): GenerateBindingsOptions {
       toolkit = value;
       i += 1;
     } else {
-      throw new Error(`unexpected argument "${arg}"; usage: generate-bindings [--out DIR] [--toolkit cdktf|cdktn]`);
+      throw new Error(`unexpected argument "${arg}"; usage: generate-bindings [--toolkit cdktf|cdktn [--out DIR]]`);
     }
   }
-  return { outDir, toolkit };
+  if (outDir !== undefined && toolkit === undefined) {
+    throw new Error('--out needs --toolkit: each toolkit has its own bindings');
+  }
+  const toolkits = toolkit === undefined ? TOOLKITS : [toolkit];
+  return toolkits.map((one) => ({ toolkit: one, outDir: outDir ?? DEFAULT_OUT_DIRS[one] }));
 }
 
 if (require.main === module) {
-  const options = parseCommandLine(process.argv.slice(2));
-  generateBindings(options).then(
-    (files) => process.stdout.write(`generate-bindings: wrote ${files.length} files (${options.toolkit}) to ${options.outDir}\n`),
-    (error: unknown) => {
-      process.stderr.write(`generate-bindings: ${error instanceof Error ? error.message : String(error)}\n`);
-      process.exitCode = 1;
-    },
-  );
+  (async () => {
+    for (const options of parseCommandLine(process.argv.slice(2))) {
+      const files = await generateBindings(options);
+      process.stdout.write(`generate-bindings: wrote ${files.length} files (${options.toolkit}) to ${options.outDir}\n`);
+    }
+  })().catch((error: unknown) => {
+    process.stderr.write(`generate-bindings: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  });
 }

@@ -1,9 +1,10 @@
 /**
- * CDK for Terraform constructs for orgadmin (`orgadmin/constructs`), in the AWS CDK style:
- * `OrgAdminProvider`, `Organization` (with additive `addMember` or an authoritative member set),
- * `Membership`, and `User` look-ups by email or username.
+ * Constructs for orgadmin, in the AWS CDK style: `OrgAdminProvider`, `Organization` (with additive
+ * `addMember` or an authoritative member set), `Membership`, and `User` look-ups by email or
+ * username. The same module is `orgadmin/constructs` for CDK for Terraform (cdktf) and, built with
+ * its toolkit module pointed at CDK Terrain, `orgadmin/cdktn` (see ./toolkit.ts).
  *
- * The generated, one-to-one bindings of every resource and data source are under `gen`
+ * The generated, one-to-one bindings of every resource and data source (for the same toolkit) are under `gen`
  * (`OrgadminProvider`, `organization.Organization`, `dataOrgadminOrganizations...`) for what the
  * hand-written constructs do not cover.
  */

@@ -4,7 +4,7 @@
  * removes only this user.
  */
 import { Construct } from 'constructs';
-import type { TerraformProvider } from 'cdktf';
+import type { TerraformProvider } from './toolkit';
 import { Membership as MembershipResource } from './gen/membership';
 import type { IOrganization, OrganizationBase } from './organization';
 import { Problems, isUnresolved, quote } from './validation';

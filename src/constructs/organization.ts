@@ -13,7 +13,7 @@
  * additive members, and each apply of those adds them back. The constructs refuse it.
  */
 import { Construct, type IConstruct } from 'constructs';
-import { TerraformStack, type TerraformProvider } from 'cdktf';
+import { TerraformStack, type TerraformProvider } from './toolkit';
 import { Organization as OrganizationResource } from './gen/organization';
 import { OrganizationMembers as OrganizationMembersResource } from './gen/organization-members';
 import { Membership } from './membership';

@@ -1,9 +1,14 @@
 /**
  * The `OrgAdminProvider` construct: the orgadmin provider block of a stack, with camel-case props
- * for every provider setting and the environment variables each falls back to.
+ * for every provider setting and the environment variables each falls back to. At synth it also
+ * gives a fresh output directory the starter lock file of `./lock-file` when the provider is
+ * installed locally.
  */
+import { join } from 'node:path';
 import type { Construct } from 'constructs';
 import { OrgadminProvider } from './gen/provider';
+import { writeStarterLockFile } from './lock-file';
+import { addCustomSynthesis, TerraformStack, type ISynthesisSession } from './toolkit';
 import { Problems, checkBaseUrl, checkMaxRetries, checkRealm, checkRequestTimeout } from './validation';
 
 /**
@@ -59,6 +64,13 @@ export interface OrgAdminProviderProps {
  * The orgadmin provider (`registry.terraform.io/orgadmin/orgadmin`). A stack needs one before any
  * organization, membership or user look-up; cdktf refuses to synthesize otherwise.
  *
+ * When the stack is synthesized into an output directory whose `.terraform.lock.hcl` does not lock
+ * the required provider version (a fresh one has none) and that version is installed in
+ * `~/.terraform.d/plugins` (`orgadmin provider install`), it writes the provider's lock entry
+ * naming that version, without checksums, so that `cdktf deploy`/`diff` (and cdktn's) skip their
+ * `terraform providers lock` step, which cannot read local mirrors; `terraform init` records the
+ * installed package's checksum into it.
+ *
  * @example
  * new OrgAdminProvider(stack, 'orgadmin', { baseUrl: 'https://orgs.example.com', realm: 'acme' });
  * // client id and secret from ORGADMIN_CLIENT_ID / ORGADMIN_CLIENT_SECRET
@@ -87,5 +99,16 @@ export class OrgAdminProvider extends OrgadminProvider {
       maxRetries: props.maxRetries,
       alias: props.alias,
     });
+    addCustomSynthesis(this, { onSynthesize: (session) => this.writeLockFile(session) });
+  }
+
+  /** Gives the stack's output directory the starter lock file when it needs one (see `./lock-file`). */
+  private writeLockFile(session: ISynthesisSession): void {
+    const version = this.terraformGeneratorMetadata?.providerVersion;
+    const address = this.terraformProviderSource;
+    // The bindings always carry both; a provider without them has nothing to lock.
+    if (version === undefined || address === undefined) return;
+    const stackDir = join(session.outdir, session.manifest.forStack(TerraformStack.of(this)).workingDirectory);
+    writeStarterLockFile(stackDir, { address, version });
   }
 }

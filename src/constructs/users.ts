@@ -3,7 +3,7 @@
  * `alice@example.com`; {@link User.fromEmail} and {@link User.fromUsername} look the id up at plan
  * time through the `orgadmin_user` data source, so a configuration never carries raw ids.
  */
-import type { TerraformProvider } from 'cdktf';
+import type { TerraformProvider } from './toolkit';
 import { Construct, type IConstruct } from 'constructs';
 import { DataOrgadminUser } from './gen/data-orgadmin-user';
 import { Problems, isUnresolved, quote } from './validation';

@@ -9,7 +9,7 @@
  * The rules themselves (names, domains, URLs, realm names, limits) are the service's and the
  * provider's, from src/api/validation.ts; this file only words them for construct props.
  */
-import { Token } from 'cdktf';
+import { Token } from './toolkit';
 import {
   MAX_NAME_LENGTH,
   baseUrlProblem,

@@ -1,12 +1,12 @@
 /**
- * The checked-in bindings (`src/constructs/gen`) must be exactly what `npm run generate` writes
- * from the provider's current schema, and that schema JSON must be what Terraform itself reports
- * for the installed provider.
+ * The checked-in bindings of both toolkits (`src/constructs/gen` for cdktf, `src/cdktn/gen` for
+ * cdktn) must be exactly what `npm run generate` writes from the provider's current schema, and
+ * that schema JSON must be what Terraform itself reports for the installed provider.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_OUT_DIR, generateBindings, listFiles } from '../../scripts/generate-bindings';
+import { DEFAULT_OUT_DIRS, generateBindings, listFiles, TOOLKITS } from '../../scripts/generate-bindings';
 import { orgadminProvider, PROVIDER_SOURCE_ADDRESS } from '../../src/provider';
 import { renderProviderSchemaJson } from '../../src/provider/framework/schema-json';
 import { ensureProviderBundle } from '../e2e/helpers/bundle';
@@ -19,28 +19,39 @@ afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
-describe('generated bindings', () => {
+describe.each(TOOLKITS)('generated %s bindings', (toolkit) => {
+  const checkedInDir = DEFAULT_OUT_DIRS[toolkit];
+
   it('match a fresh generation from the provider schema (run `npm run generate` when this fails)', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'orgadmin-gen-'));
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
     const fresh = join(dir, 'gen');
-    const freshFiles = await generateBindings({ outDir: fresh });
-    const checkedIn = await listFiles(DEFAULT_OUT_DIR);
+    const freshFiles = await generateBindings({ outDir: fresh, toolkit });
+    const checkedIn = await listFiles(checkedInDir);
     expect(checkedIn).toEqual(freshFiles);
     const stale: string[] = [];
     for (const file of freshFiles) {
-      const [a, b] = await Promise.all([readFile(join(fresh, file), 'utf8'), readFile(join(DEFAULT_OUT_DIR, file), 'utf8')]);
+      const [a, b] = await Promise.all([readFile(join(fresh, file), 'utf8'), readFile(join(checkedInDir, file), 'utf8')]);
       if (a !== b) stale.push(file);
     }
     expect(stale).toEqual([]);
   });
 
   it('carry the provider source address and the package version', async () => {
-    const providerBinding = await readFile(join(DEFAULT_OUT_DIR, 'provider', 'index.ts'), 'utf8');
+    const providerBinding = await readFile(join(checkedInDir, 'provider', 'index.ts'), 'utf8');
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { version } = require('../../package.json') as { version: string };
     expect(providerBinding).toContain(`terraformProviderSource: '${PROVIDER_SOURCE_ADDRESS}'`);
     expect(providerBinding).toContain(`providerVersion: '${version}'`);
+  });
+
+  it(`import only from ${toolkit}, whose stacks they are for`, async () => {
+    const toolkitImports = new Set<string>();
+    for (const file of await listFiles(checkedInDir)) {
+      const text = await readFile(join(checkedInDir, file), 'utf8');
+      for (const match of text.matchAll(/from '(cdkt[fn])'/g)) toolkitImports.add(match[1]!);
+    }
+    expect([...toolkitImports]).toEqual([toolkit]);
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * `import { Organization } from 'orgadmin/constructs'` must type-check in a cdktf project as
+ * `import { Organization } from 'orgadmin/constructs'` (and from `orgadmin/cdktn`) must type-check in a cdktf project as
  * `cdktf init` makes it: `"module": "CommonJS"` with TypeScript's classic `node` resolution, which
  * ignores package.json `exports`. `typesVersions` is what maps the subpaths for it.
  */
@@ -22,8 +22,8 @@ const typedSubpaths = Object.entries(pkg.exports)
   .map(([subpath, target]) => [subpath.slice(2), (target as { types: string }).types.replace(/^\.\//, '')] as const);
 
 describe('package.json types for the classic node module resolution', () => {
-  it('exports orgadmin/constructs with types', () => {
-    expect(typedSubpaths.map(([subpath]) => subpath)).toContain('constructs');
+  it('exports orgadmin/constructs (cdktf) and orgadmin/cdktn with types', () => {
+    expect(typedSubpaths.map(([subpath]) => subpath)).toEqual(expect.arrayContaining(['constructs', 'cdktn']));
   });
 
   it.each(typedSubpaths)('resolves orgadmin/%s to the same declarations as its export', (subpath, types) => {
