@@ -1,6 +1,6 @@
 /**
- * The packed package (`npm pack`) installed into an empty CDK for Terraform app, as a user of the
- * constructs installs it: no native module, no service or gRPC packages, a package root that does
+ * The packed package (`npm pack`) installed into an empty CDK for Terraform app and into an empty
+ * CDK Terrain app, as a user of the constructs installs it: no native module, no service or gRPC packages, a package root that does
  * not load the constructs, constructs that type-check (with the compiler settings `cdktf init`
  * writes) and synthesize, `orgadmin provider install` working, and the service's commands saying
  * which package to add. Installing the service package beside it is checked without building:
@@ -22,8 +22,10 @@ function devVersion(name: string): string {
 /** Packages a constructs-only install must not bring. */
 const HEAVY = ['better-sqlite3', 'fastify', '@fastify/formbody', 'pg', '@grpc/grpc-js', '@grpc/proto-loader', 'protobufjs', 'orgadmin-service'];
 
-const MAIN_TS = `import { App, TerraformStack } from 'cdktf';
-import { Membership, OrgAdminProvider, Organization, User } from 'orgadmin/constructs';
+/** A stack with each construct, importing from `toolkit` and `entry` (the package subpath). */
+function mainTs(toolkit: string, entry: string): string {
+  return `import { App, TerraformStack } from '${toolkit}';
+import { Membership, OrgAdminProvider, Organization, User } from '${entry}';
 
 const app = new App();
 const stack = new TerraformStack(app, 'orgs');
@@ -32,14 +34,21 @@ const acme = new Organization(stack, 'acme', { name: 'acme', domains: ['acme.exa
 new Membership(stack, 'alice', { organization: acme, userId: User.fromEmail(stack, 'alice-user', 'alice@example.com').userId });
 app.synth();
 `;
+}
 
-/** The compiler settings `cdktf init --template typescript` writes (CommonJS, classic node resolution). */
+/** The two toolkits: the package each app installs and the subpath it imports the constructs from. */
+const TOOLKITS = [
+  { toolkit: 'cdktf', entry: 'orgadmin/constructs', other: 'cdktn' },
+  { toolkit: 'cdktn', entry: 'orgadmin/cdktn', other: 'cdktf' },
+] as const;
+
+/** The compiler settings `cdktf init --template typescript` writes (CommonJS, classic node resolution; cdktn's are the same). */
 const TSCONFIG = {
   compilerOptions: { target: 'ES2018', module: 'CommonJS', lib: ['es2018'], strict: true, declaration: true, skipLibCheck: true, experimentalDecorators: true },
   files: ['main.ts'],
 };
 
-describe('the packed package in an empty cdktf app', () => {
+describe.each(TOOLKITS)('the packed package in an empty $toolkit app', ({ toolkit, entry, other }) => {
   let work: string;
   let packed: PackedPackages;
   let app: string;
@@ -48,8 +57,8 @@ describe('the packed package in an empty cdktf app', () => {
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'orgadmin-packed-'));
     packed = await packPackages(join(work, 'packs'));
-    app = await emptyApp(work, 'cdktf-app');
-    install = await npmInstall(app, [packed.orgadmin, `cdktf@${devVersion('cdktf')}`, `constructs@${devVersion('constructs')}`]);
+    app = await emptyApp(work, `${toolkit}-app`);
+    install = await npmInstall(app, [packed.orgadmin, `${toolkit}@${devVersion(toolkit)}`, `constructs@${devVersion('constructs')}`]);
   });
 
   afterAll(async () => {
@@ -65,21 +74,21 @@ describe('the packed package in an empty cdktf app', () => {
     const modules = join(app, 'node_modules');
     expect(findFiles(modules, (name) => name.endsWith('.node') || name === 'binding.gyp')).toEqual([]);
     const installed = installedPackages(app);
-    expect(installed).toEqual(expect.arrayContaining(['orgadmin', 'cdktf', 'constructs', 'undici']));
-    for (const heavy of HEAVY) expect(installed).not.toContain(heavy);
+    expect(installed).toEqual(expect.arrayContaining(['orgadmin', toolkit, 'constructs', 'undici']));
+    for (const heavy of [...HEAVY, other]) expect(installed).not.toContain(heavy);
   });
 
-  it('does not load the constructs (or cdktf) from the package root', async () => {
+  it('does not load the constructs (or the toolkit) from the package root', async () => {
     const script =
       "const sdk = require('orgadmin');" +
       'const loaded = Object.keys(require.cache);' +
-      "console.log(JSON.stringify({ client: typeof sdk.OrgAdminClient, cdktf: loaded.some((f) => f.includes('/node_modules/cdktf/')), constructs: loaded.some((f) => f.includes('/dist/constructs/')) }));";
+      `console.log(JSON.stringify({ client: typeof sdk.OrgAdminClient, toolkit: loaded.some((f) => f.includes('/node_modules/${toolkit}/')), constructs: loaded.some((f) => /\\/dist\\/(constructs|cdktn)\\//.test(f)) }));`;
     const { stdout } = await runOk(process.execPath, ['-e', script], { cwd: app });
-    expect(JSON.parse(stdout)).toEqual({ client: 'function', cdktf: false, constructs: false });
+    expect(JSON.parse(stdout)).toEqual({ client: 'function', toolkit: false, constructs: false });
   });
 
-  it('type-checks and synthesizes a stack that uses orgadmin/constructs', async () => {
-    await writeFile(join(app, 'main.ts'), MAIN_TS);
+  it(`type-checks and synthesizes a stack that uses ${entry}`, async () => {
+    await writeFile(join(app, 'main.ts'), mainTs(toolkit, entry));
     await writeFile(join(app, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
     await runOk(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], { cwd: app });
     await runOk(process.execPath, ['main.js'], { cwd: app });
