@@ -11,6 +11,7 @@ import { Client } from 'pg';
 import { POSTGRES_MIGRATIONS_DIR, PostgresStore } from '../../../src/service/store/postgres-store';
 import type { UserRecord } from '../../../src/service/store/store';
 import { startPostgres, type TestPostgres } from '../../helpers/postgres';
+import { describeRealmCache } from './realm-cache-contract';
 
 const T0 = 1_764_000_000_000;
 
@@ -81,8 +82,8 @@ describe('PostgresStore.open', () => {
     const url = await postgres.createSchema();
     const stores = await Promise.all(Array.from({ length: 4 }, () => PostgresStore.open(url)));
     try {
-      for (const store of stores) expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }]);
-      expect(await query(url, 'SELECT count(*)::int AS n FROM schema_migrations')).toEqual([{ n: 4 }]);
+      for (const store of stores) expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }]);
+      expect(await query(url, 'SELECT count(*)::int AS n FROM schema_migrations')).toEqual([{ n: 5 }]);
     } finally {
       await Promise.all(stores.map((store) => store.close()));
     }
@@ -96,7 +97,7 @@ describe('PostgresStore.open', () => {
     const second = await PostgresStore.open(url);
     try {
       expect((await second.listRealms()).map((realm) => realm.name)).toEqual(['acme']);
-      expect(await second.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }]);
+      expect(await second.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }]);
     } finally {
       await second.close();
     }
@@ -130,7 +131,7 @@ describe('PostgresStore.open', () => {
         { t1: null, t2: null },
       ]);
       const store = await PostgresStore.open(url);
-      expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }]);
+      expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }]);
       await store.close();
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -193,4 +194,16 @@ describe('several instances on one database', () => {
     }
     expect(await query(url, "SELECT count(*)::int AS n FROM memberships WHERE organization_id = 'o3'")).toEqual([{ n: 0 }]);
   });
+});
+
+describeRealmCache('PostgresStore realm cache', async () => {
+  const url = await postgres.createSchema();
+  return {
+    open: (options) => PostgresStore.open(url, options),
+    setTokenLifetimeBehindTheStores: async (realm, seconds) => {
+      await query(url, `UPDATE realms SET token_lifetime_seconds = ${Number(seconds)} WHERE name = '${realm.replace(/'/g, "''")}'`);
+    },
+    // The schema goes with the cluster in afterAll.
+    cleanup: async () => undefined,
+  };
 });

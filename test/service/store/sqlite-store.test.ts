@@ -52,10 +52,10 @@ describe('SqliteStore', () => {
   });
 
   it('applies the migrations once, records them, and turns on WAL and foreign keys', async () => {
-    expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }]);
+    expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }]);
     await store.close();
     store = SqliteStore.open(file);
-    expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }]);
+    expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }]);
     const raw = new Database(file, { readonly: true });
     try {
       expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
@@ -86,7 +86,7 @@ describe('SqliteStore', () => {
     }
     const upgraded = SqliteStore.open(oldFile);
     try {
-      expect((await upgraded.appliedMigrations()).map((m) => m.version)).toEqual([1, 2, 3, 4]);
+      expect((await upgraded.appliedMigrations()).map((m) => m.version)).toEqual([1, 2, 3, 4, 5]);
       expect((await upgraded.getRealm('legacy'))?.rateLimit).toBeNull();
       expect((await upgraded.updateRealm('legacy', { rateLimit: { requests: 3, windowSeconds: 9 } }))?.rateLimit).toEqual({ requests: 3, windowSeconds: 9 });
     } finally {
