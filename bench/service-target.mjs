@@ -10,7 +10,8 @@
  * an API key and a token; `bench-org` with one member, `bench-user` (the membership checks);
  * `big-org` with ORGANIZATION_SIZE users as members (the large refresh), users created through
  * {@link Admin.createUser} with emails and timed; in realm `plain` as many users without emails,
- * timed too (the floor of creating users with emails).
+ * timed too (the floor of creating users with emails); `small-org` with the first 100 of those users
+ * (the floor of a page's cost).
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -85,6 +86,9 @@ try {
   const bigOrgId = await createOrganization(server, authorization, 'big-org');
   const now = Date.now();
   for (const [index, id] of withEmails.ids.entries()) await server.store.addMember('acme', bigOrgId, id, now + index);
+  // The floor of a page's cost: an organization of one full page (100 members and its admin user).
+  const smallOrgId = await createOrganization(server, authorization, 'small-org');
+  for (const [index, id] of withEmails.ids.slice(0, 100).entries()) await server.store.addMember('acme', smallOrgId, id, now + index);
 
   const emailPath = '/admin/realms/acme/users?email=member-05000%40example.com&exact=true';
   const usernamePath = '/admin/realms/acme/users?username=MEMBER-05000&exact=true';
@@ -99,6 +103,7 @@ try {
       authorization,
       memberPath,
       membersPath: `/realms/acme/orgs/${encodeURIComponent(bigOrgId)}/members`,
+      smallMembersPath: `/realms/acme/orgs/${encodeURIComponent(smallOrgId)}/members`,
       emailPath,
       usernamePath,
       createUsersWithEmailsSeconds: withEmails.seconds,

@@ -11,7 +11,7 @@ import { Client } from 'pg';
 import { POSTGRES_MIGRATIONS_DIR, PostgresStore } from '../../../src/service/store/postgres-store';
 import type { UserRecord } from '../../../src/service/store/store';
 import { startPostgres, type TestPostgres } from '../../helpers/postgres';
-import { describeRealmCache } from './realm-cache-contract';
+import { describeSharedDatabase } from './shared-database-contract';
 
 const T0 = 1_764_000_000_000;
 
@@ -196,7 +196,7 @@ describe('several instances on one database', () => {
   });
 });
 
-describeRealmCache('PostgresStore realm cache', async () => {
+describeSharedDatabase('PostgresStore on a database shared with other instances', async () => {
   const url = await postgres.createSchema();
   return {
     open: (options) => PostgresStore.open(url, options),

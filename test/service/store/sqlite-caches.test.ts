@@ -3,9 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteStore } from '../../../src/service/store/sqlite-store';
-import { cachedRealm, describeRealmCache } from './realm-cache-contract';
+import { cachedRealm, describeSharedDatabase } from './shared-database-contract';
 
-describeRealmCache('SqliteStore realm cache', async () => {
+describeSharedDatabase('SqliteStore on a database shared with other stores', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'orgadmin-sqlite-caches-'));
   const file = join(dir, 'store.db');
   return {

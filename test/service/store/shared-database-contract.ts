@@ -1,7 +1,8 @@
 /**
- * The realm cache (src/service/store/realm-cache.ts) as every store must keep it, written once and
- * run against SQLite (sqlite-caches.test.ts) and PostgreSQL (postgres-store.test.ts): several
- * stores on one database stand for the service, the CLI and other service instances.
+ * What every store must get right when several stores share one database (the service, the CLI,
+ * other service instances): the realm cache (src/service/store/realm-cache.ts) and the member page
+ * boundaries (src/service/store/member-pages.ts), each remembered per store. Written once and run
+ * against SQLite (sqlite-caches.test.ts) and PostgreSQL (postgres-store.test.ts).
  */
 import { generateSigningKey } from '../../../src/service/auth/jwt';
 import { DEFAULT_REALM_RECHECK_MS } from '../../../src/service/store/realm-cache';
@@ -15,7 +16,7 @@ export function cachedRealm(name: string): RealmRecord {
 }
 
 /** One database that several stores open. */
-export interface RealmCacheDatabase {
+export interface SharedDatabase {
   /** Opens one more store on the database with these realm cache options. */
   open(options: { realmRecheckMs?: number; now?: () => number }): Promise<Store>;
   /** Sets a realm's token lifetime with plain SQL on a connection of its own, as another program would. */
@@ -24,10 +25,10 @@ export interface RealmCacheDatabase {
   cleanup(): Promise<void>;
 }
 
-/** Registers the realm cache tests under `describe(name)`; `database()` gives a fresh, empty database each test. */
-export function describeRealmCache(name: string, database: () => Promise<RealmCacheDatabase>): void {
+/** Registers the shared-database tests under `describe(name)`; `database()` gives a fresh, empty database each test. */
+export function describeSharedDatabase(name: string, database: () => Promise<SharedDatabase>): void {
   describe(name, () => {
-    let db: RealmCacheDatabase;
+    let db: SharedDatabase;
     let store: Store;
     const opened: Store[] = [];
     /** An hour: longer than any test, so only the store's own invalidation can refresh a realm. */
@@ -135,6 +136,31 @@ export function describeRealmCache(name: string, database: () => Promise<RealmCa
       const [, read] = await Promise.all([store.updateRealm('acme', { tokenLifetimeSeconds: 77 }), store.getRealmSettings('acme')]);
       expect([300, 77]).toContain(read?.tokenLifetimeSeconds);
       expect((await store.getRealmSettings('acme'))?.tokenLifetimeSeconds).toBe(77);
+    });
+
+    it('keeps member pages right when another store changes the list between pages', async () => {
+      const other = await open({});
+      const organization = { id: 'o1', name: 'one', displayName: null, url: null, domains: [], attributes: {}, realm: 'acme' };
+      await store.createOrganization(organization);
+      const user = (id: string) => ({
+        id, realm: 'acme', username: id, email: null, firstName: null, lastName: null, emailVerified: false, enabled: true,
+        createdTimestamp: 1, kind: 'user' as const, adminOfOrganization: null, passwordHash: null, realmAdmin: false,
+      });
+      for (let i = 0; i < 12; i += 1) {
+        await store.createUser(user(`m${i}`));
+        await store.addMember('acme', 'o1', `m${i}`, i);
+      }
+      const ids = async (first: number) => (await store.listMembers('acme', 'o1', { first, max: 4 })).map((u) => u.id);
+      expect(await ids(0)).toEqual(['m0', 'm1', 'm2', 'm3']);
+      expect(await ids(4)).toEqual(['m4', 'm5', 'm6', 'm7']);
+      // The other store (another instance) removes a member this one has already listed.
+      expect(await other.removeMember('acme', 'o1', 'm1')).toBe(true);
+      expect(await ids(8)).toEqual(['m9', 'm10', 'm11']);
+      // And removes one and adds it back: as many members, a new order.
+      expect(await other.removeMember('acme', 'o1', 'm9')).toBe(true);
+      expect(await other.addMember('acme', 'o1', 'm9', 99)).toBe(true);
+      expect(await ids(4)).toEqual(['m5', 'm6', 'm7', 'm8']);
+      expect(await ids(8)).toEqual(['m10', 'm11', 'm9']);
     });
   });
 }
