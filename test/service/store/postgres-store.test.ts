@@ -119,6 +119,49 @@ describe('PostgresStore.open', () => {
     }
   });
 
+  it('upgrades a database made before keyset member pages and the realm change counter', async () => {
+    const url = await postgres.createSchema();
+    const dir = mkdtempSync(join(tmpdir(), 'orgadmin-pg-migrations-'));
+    try {
+      cpSync(POSTGRES_MIGRATIONS_DIR, dir, { recursive: true });
+      await rm(join(dir, '005_hot_paths.sql'));
+      const old = await PostgresStore.open(url, { migrationsDir: dir });
+      try {
+        await seed(old);
+        await old.createOrganization({ id: 'o1', name: 'one', displayName: null, url: null, domains: [], attributes: {}, realm: 'acme' });
+        for (let i = 0; i < 9; i += 1) {
+          await old.createUser({ ...endUser(`u${i}`), email: `User${i}@Example.com` });
+          await old.addMember('acme', 'o1', `u${i}`, i);
+        }
+      } finally {
+        await old.close();
+      }
+      const upgraded = await PostgresStore.open(url);
+      try {
+        expect((await upgraded.appliedMigrations()).map((m) => m.version)).toEqual([1, 2, 3, 4, 5]);
+        const pages = [];
+        for (let first = 0; first < 9; first += 4) pages.push((await upgraded.listMembers('acme', 'o1', { first, max: 4 })).map((u) => u.id));
+        expect(pages).toEqual([['u0', 'u1', 'u2', 'u3'], ['u4', 'u5', 'u6', 'u7'], ['u8']]);
+        expect((await upgraded.findUsers('acme', { email: 'user7@example.COM', exact: true })).map((u) => u.id)).toEqual(['u7']);
+        const version = async () => (await query(url, "SELECT members_version::int AS v FROM organizations WHERE id = 'o1'"))[0]!.v;
+        expect(await version()).toBe(0);
+        await upgraded.removeMember('acme', 'o1', 'u2');
+        await upgraded.addMember('acme', 'o1', 'u2', 10);
+        expect(await version()).toBe(2);
+        expect((await upgraded.listMembers('acme', 'o1', { first: 4, max: 4 })).map((u) => u.id)).toEqual(['u5', 'u6', 'u7', 'u8']);
+        const changes = async () => (await query(url, 'SELECT version::int AS v FROM realm_changes'))[0]!.v;
+        const counted = await changes();
+        await upgraded.updateRealm('acme', { enabled: false });
+        expect(await changes()).toBe(counted + 1);
+        expect((await upgraded.getRealmSettings('acme'))?.enabled).toBe(false);
+      } finally {
+        await upgraded.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('leaves the schema untouched when a migration fails', async () => {
     const url = await postgres.createSchema();
     const dir = mkdtempSync(join(tmpdir(), 'orgadmin-pg-migrations-'));

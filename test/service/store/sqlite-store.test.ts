@@ -94,6 +94,46 @@ describe('SqliteStore', () => {
     }
   });
 
+  it('upgrades a database made before keyset member pages: its lists page as before and count their changes', async () => {
+    const before = join(dir, 'migrations-before-005');
+    cpSync(SQLITE_MIGRATIONS_DIR, before, { recursive: true });
+    rmSync(join(before, '005_hot_paths.sql'));
+    const oldFile = join(dir, 'old-004.db');
+    const old = SqliteStore.open(oldFile, { migrationsDir: before });
+    try {
+      await old.createRealm(realm('acme'));
+      await old.createOrganization(org('o1', 'one'));
+      for (let i = 0; i < 9; i += 1) {
+        await old.createUser(user(`u${i}`, `user${i}`, { email: `User${i}@Example.com` }));
+        await old.addMember('acme', 'o1', `u${i}`, i);
+      }
+    } finally {
+      await old.close();
+    }
+    const upgraded = SqliteStore.open(oldFile);
+    try {
+      expect((await upgraded.appliedMigrations()).map((m) => m.version)).toEqual([1, 2, 3, 4, 5]);
+      const pages = [];
+      for (let first = 0; first < 9; first += 4) pages.push((await upgraded.listMembers('acme', 'o1', { first, max: 4 })).map((u) => u.id));
+      expect(pages).toEqual([['u0', 'u1', 'u2', 'u3'], ['u4', 'u5', 'u6', 'u7'], ['u8']]);
+      expect((await upgraded.findUsers('acme', { email: 'user7@example.COM', exact: true })).map((u) => u.id)).toEqual(['u7']);
+      const raw = new Database(oldFile);
+      try {
+        const version = () => (raw.prepare("SELECT members_version AS v FROM organizations WHERE id = 'o1'").get() as { v: number }).v;
+        expect(version()).toBe(0);
+        await upgraded.removeMember('acme', 'o1', 'u2');
+        await upgraded.addMember('acme', 'o1', 'u2', 10);
+        expect(version()).toBe(2);
+        expect(raw.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'memberships_organization_order'").all()).toHaveLength(1);
+      } finally {
+        raw.close();
+      }
+      expect((await upgraded.listMembers('acme', 'o1', { first: 4, max: 4 })).map((u) => u.id)).toEqual(['u5', 'u6', 'u7', 'u8']);
+    } finally {
+      await upgraded.close();
+    }
+  });
+
   it('refuses a rate limit pair the columns cannot mean, in the schema itself', async () => {
     const raw = new Database(file);
     try {
