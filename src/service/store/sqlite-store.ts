@@ -84,6 +84,7 @@ function page(first: number | undefined, max: number | undefined): [number, numb
  */
 const MAX_CACHED_STATEMENTS = 256;
 
+/** Re-exported where callers of {@link SqliteStore.open} have always found it. */
 export { DEFAULT_REALM_RECHECK_MS } from './realm-cache';
 
 /** Options of {@link SqliteStore.open}. */

@@ -149,7 +149,7 @@ describe('PostgresStore.open', () => {
         await upgraded.addMember('acme', 'o1', 'u2', 10);
         expect(await version()).toBe(2);
         expect((await upgraded.listMembers('acme', 'o1', { first: 4, max: 4 })).map((u) => u.id)).toEqual(['u5', 'u6', 'u7', 'u8']);
-        const changes = async () => (await query(url, 'SELECT version::int AS v FROM realm_changes'))[0]!.v;
+        const changes = async () => (await query(url, 'SELECT version::int AS v FROM realm_changes'))[0]!.v as number;
         const counted = await changes();
         await upgraded.updateRealm('acme', { enabled: false });
         expect(await changes()).toBe(counted + 1);
