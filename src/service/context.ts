@@ -9,7 +9,8 @@ import type { CredentialThrottle } from './auth/credential-throttle';
 import type { RevocationList } from './auth/revocations';
 import type { VerifiedTokenCache } from './auth/verified-tokens';
 import type { RateLimiter } from './rate-limit';
-import type { RealmRecord, Store } from './store/store';
+import { ServiceError } from './errors';
+import type { RealmRecord, RealmSettings, Store } from './store/store';
 
 /** The authenticated caller of a bearer-protected request. */
 export interface AuthContext {
@@ -23,8 +24,8 @@ export interface AuthContext {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The realm addressed by the path (set by the realm hook). */
-    realm?: RealmRecord;
+    /** The realm addressed by the path (set by the realm hook); without its private key (see {@link signingRealm}). */
+    realm?: RealmSettings;
     /** The authenticated caller (set by the bearer hook). */
     auth?: AuthContext;
     /** The client id behind the request, when known (bearer token's `azp`, or the token request's client). */
@@ -77,9 +78,20 @@ export function requestUrlOf(request: FastifyRequest, ctx: ServiceContext): stri
 }
 
 /** The realm of a request; the realm hook guarantees it on every realm route. */
-export function realmOf(request: FastifyRequest): RealmRecord {
+export function realmOf(request: FastifyRequest): RealmSettings {
   if (!request.realm) throw new Error('realm hook did not run for this route');
   return request.realm;
+}
+
+/**
+ * A realm with its private signing key, for the routes that sign tokens: read from
+ * the store on each call, so the key never sits in the realm cache of the request path. A realm
+ * gone since the realm hook ran is a 404 like any unknown realm.
+ */
+export async function signingRealm(ctx: ServiceContext, realm: RealmSettings): Promise<RealmRecord> {
+  const signing = await ctx.store.getRealm(realm.name);
+  if (!signing) throw new ServiceError(404, 'realm_not_found', 'Realm does not exist');
+  return signing;
 }
 
 /** The caller of a request; the bearer hook guarantees it on every protected route. */

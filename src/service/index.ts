@@ -39,6 +39,7 @@ export {
   type NewUser,
   type OrganizationFilter,
   type RealmRecord,
+  type RealmSettings,
   type RealmUpdate,
   type Store,
   type UserFilter,

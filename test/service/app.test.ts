@@ -90,7 +90,7 @@ describe('internal errors', () => {
   it('answers 500 internal_error with a generic sentence and no internals', async () => {
     const real = SqliteStore.open(':memory:');
     const broken: Store = Object.create(real);
-    broken.getRealm = async () => {
+    broken.getRealmSettings = async () => {
       throw new Error('SQLITE_CORRUPT: secret path /var/lib/db');
     };
     let app: FastifyInstance | undefined;

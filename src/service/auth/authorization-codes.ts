@@ -10,7 +10,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { nowSeconds, type ServiceContext } from '../context';
 import { ServiceError } from '../errors';
-import type { AuthorizationCodeRecord, RealmRecord, UserRecord } from '../store/store';
+import type { AuthorizationCodeRecord, RealmSettings, UserRecord } from '../store/store';
 import { verifierMatches } from './pkce';
 
 /** Lifetime of an authorization code: long enough for a redirect and one exchange. */
@@ -22,7 +22,7 @@ const hashOf = (code: string): string => createHash('sha256').update(code).diges
 export type CodeGrant = Pick<AuthorizationCodeRecord, 'clientId' | 'redirectUri' | 'userId' | 'codeChallenge' | 'nonce' | 'scope'>;
 
 /** Issues a code for a completed login and returns it (256 random bits, base64url). */
-export async function issueAuthorizationCode(ctx: ServiceContext, realm: RealmRecord, grant: CodeGrant): Promise<string> {
+export async function issueAuthorizationCode(ctx: ServiceContext, realm: RealmSettings, grant: CodeGrant): Promise<string> {
   const code = randomBytes(32).toString('base64url');
   const now = ctx.now();
   await ctx.store.saveAuthorizationCode(
@@ -49,7 +49,7 @@ const invalidGrant = (description: string): ServiceError => new ServiceError(400
  */
 export async function redeemAuthorizationCode(
   ctx: ServiceContext,
-  realm: RealmRecord,
+  realm: RealmSettings,
   exchange: CodeExchange,
 ): Promise<{ code: AuthorizationCodeRecord; user: UserRecord }> {
   if (!exchange.code) throw new ServiceError(400, 'invalid_request', 'Missing form parameter: code.');

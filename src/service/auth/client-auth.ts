@@ -8,7 +8,7 @@
  * apart; the error codes stay as the wire contract says (they follow Keycloak).
  */
 import type { FastifyRequest } from 'fastify';
-import type { RealmRecord, ApiKeyRecord } from '../store/store';
+import type { RealmSettings, ApiKeyRecord } from '../store/store';
 import type { ServiceContext } from '../context';
 import { ServiceError } from '../errors';
 import { hasControlCharacter } from '../text-checks';
@@ -84,7 +84,7 @@ export const unauthorizedClient = (): ServiceError => new ServiceError(401, 'una
 export async function authenticateApiKey(
   ctx: ServiceContext,
   request: FastifyRequest,
-  realm: RealmRecord,
+  realm: RealmSettings,
   client: PresentedClient,
 ): Promise<ApiKeyRecord> {
   const throttle = throttleKey(realm.name, `client:${client.clientId}`, request.ip);

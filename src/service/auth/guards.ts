@@ -11,7 +11,7 @@ import { ServiceError } from '../errors';
 import { hasControlCharacter } from '../text-checks';
 import { realmAudience, TokenError, type TokenClaims } from './jwt';
 import { PUBLIC_CLIENT_ID } from './public-client';
-import type { RealmRecord } from '../store/store';
+import type { RealmSettings } from '../store/store';
 
 /** The realm a Host header pins to, or undefined when the host is the bare domain, an IP or foreign. */
 export function realmPinnedByHost(host: string | undefined, domain: string): string | undefined {
@@ -62,7 +62,7 @@ export function realmHook(ctx: ServiceContext): onRequestAsyncHookHandler {
     if (pinned !== undefined && pinned !== name) {
       throw new ServiceError(404, 'realm_mismatch', `This host serves realm ${pinned}, not ${name}.`);
     }
-    const realm = await ctx.store.getRealm(name);
+    const realm = await ctx.store.getRealmSettings(name);
     if (!realm) throw new ServiceError(404, 'realm_not_found', 'Realm does not exist');
     request.realm = realm;
   };
@@ -89,7 +89,7 @@ export function insufficientScope(realm: string, needed: string): ServiceError {
  */
 export async function acceptedAccessToken(
   ctx: ServiceContext,
-  realm: Pick<RealmRecord, 'name' | 'publicKeyPem' | 'keyId'>,
+  realm: Pick<RealmSettings, 'name' | 'publicKeyPem' | 'keyId'>,
   token: string,
 ): Promise<TokenClaims> {
   const realmName = realm.name;

@@ -11,7 +11,7 @@
 import type { FastifyRequest } from 'fastify';
 import { baseUrlOf, type ServiceContext } from '../context';
 import { dashboardCallbackPath } from '../login-paths';
-import type { RealmRecord } from '../store/store';
+import type { RealmSettings } from '../store/store';
 import { PUBLIC_CLIENT_ID } from './public-client';
 
 /** Client id of the dashboard. */
@@ -33,7 +33,7 @@ export interface CodeFlowClient {
 export async function codeFlowClient(
   ctx: ServiceContext,
   request: FastifyRequest,
-  realm: RealmRecord,
+  realm: RealmSettings,
   clientId: string,
 ): Promise<CodeFlowClient | undefined> {
   if (clientId === DASHBOARD_CLIENT_ID) {

@@ -5,7 +5,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../context';
-import type { RealmRecord, UserRecord } from '../store/store';
+import type { RealmSettings, UserRecord } from '../store/store';
 import { hasControlCharacter } from '../text-checks';
 import { throttleKey } from './credential-throttle';
 import { verifyPassword } from './secrets';
@@ -18,7 +18,7 @@ import { verifyPassword } from './secrets';
 export async function authenticateUser(
   ctx: ServiceContext,
   request: FastifyRequest,
-  realm: RealmRecord,
+  realm: RealmSettings,
   username: string,
   password: string,
 ): Promise<UserRecord | undefined> {

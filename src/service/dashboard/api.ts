@@ -9,7 +9,7 @@ import type { FastifyRequest } from 'fastify';
 import { issueAccessToken } from '../auth/access-tokens';
 import { DASHBOARD_CLIENT_ID } from '../auth/oidc-clients';
 import { permissionsOfUser } from '../auth/realm-admin';
-import type { ServiceContext } from '../context';
+import { signingRealm, type ServiceContext } from '../context';
 import type { DashboardCaller } from './session-guard';
 
 /** An answer of the API. */
@@ -29,7 +29,7 @@ export async function callApi(
   body?: unknown,
 ): Promise<ApiAnswer> {
   const permissions = permissionsOfUser(caller.user);
-  const { token } = issueAccessToken(ctx, request, caller.realm, {
+  const { token } = issueAccessToken(ctx, request, await signingRealm(ctx, caller.realm), {
     subject: caller.user.id,
     clientId: DASHBOARD_CLIENT_ID,
     permissions,

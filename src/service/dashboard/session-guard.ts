@@ -29,7 +29,7 @@ import {
 import { baseUrlOf, realmOf, type ServiceContext } from '../context';
 import { ServiceError } from '../errors';
 import { authorizationPath, dashboardCallbackPath, dashboardPath } from '../login-paths';
-import type { RealmRecord, UserRecord } from '../store/store';
+import type { RealmSettings, UserRecord } from '../store/store';
 import { clearCookie, readCookies, setCookie } from '../web/cookies';
 import { html, layout, sendPage } from '../web/html';
 
@@ -39,7 +39,7 @@ const LOGIN_SECONDS = 30 * 60;
 
 /** Everything a dashboard page needs about its caller. */
 export interface DashboardCaller {
-  realm: RealmRecord;
+  realm: RealmSettings;
   user: UserRecord;
   session: Session;
   /** The CSRF token every form of the page must carry. */
@@ -52,7 +52,7 @@ export interface DashboardCaller {
 export const sessionCookiePath = (realm: string): string => `/realms/${encodeURIComponent(realm)}/`;
 
 /** Redirects to the authorization endpoint, remembering where to come back to. */
-async function startLogin(ctx: ServiceContext, request: FastifyRequest, reply: FastifyReply, realm: RealmRecord): Promise<FastifyReply> {
+async function startLogin(ctx: ServiceContext, request: FastifyRequest, reply: FastifyReply, realm: RealmSettings): Promise<FastifyReply> {
   const state = randomBytes(16).toString('base64url');
   const verifier = randomBytes(32).toString('base64url');
   const path = request.url.split('?')[0];
@@ -77,7 +77,7 @@ async function startLogin(ctx: ServiceContext, request: FastifyRequest, reply: F
 }
 
 /** A page that tells the caller why it was refused. */
-export function refusalPage(reply: FastifyReply, status: number, title: string, message: string, realm: RealmRecord): FastifyReply {
+export function refusalPage(reply: FastifyReply, status: number, title: string, message: string, realm: RealmSettings): FastifyReply {
   return sendPage(
     reply,
     status,

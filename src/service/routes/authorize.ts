@@ -29,7 +29,7 @@ import { authenticateUser } from '../auth/user-auth';
 import { baseUrlOf, realmOf, type ServiceContext } from '../context';
 import { ServiceError } from '../errors';
 import { authorizationPath, dashboardPath, endSessionPath } from '../login-paths';
-import type { RealmRecord, UserRecord } from '../store/store';
+import type { RealmSettings, UserRecord } from '../store/store';
 import { clearCookie, readCookies, setCookie } from '../web/cookies';
 import { html, layout, sendPage, type Html } from '../web/html';
 
@@ -71,7 +71,7 @@ type Checked =
   | { ok: false; untrusted: false; client: CodeFlowClient; redirectUri: string; error: string; description: string };
 
 /** Applies the authorization request rules in order (see the module comment). */
-async function checkRequest(ctx: ServiceContext, request: FastifyRequest, realm: RealmRecord, params: AuthorizationParams): Promise<Checked> {
+async function checkRequest(ctx: ServiceContext, request: FastifyRequest, realm: RealmSettings, params: AuthorizationParams): Promise<Checked> {
   if (!params.client_id) return { ok: false, untrusted: true, message: 'The request names no client (client_id).' };
   const client = await codeFlowClient(ctx, request, realm, params.client_id);
   if (!client) return { ok: false, untrusted: true, message: `Client ${params.client_id} is not registered in realm ${realm.name}.` };
@@ -96,7 +96,7 @@ async function loginPage(
   ctx: ServiceContext,
   request: FastifyRequest,
   reply: FastifyReply,
-  realm: RealmRecord,
+  realm: RealmSettings,
   checked: Extract<Checked, { ok: true }>,
   opts: { status?: number; error?: string; username?: string } = {},
 ): Promise<FastifyReply> {
@@ -244,7 +244,7 @@ ${carried.map((name) => html`<input type="hidden" name="${name}" value="${values
 }
 
 /** The claims of an ID token this realm signed (expired ones too, as RP-initiated logout allows), or undefined. */
-function idTokenHint(realm: RealmRecord, token: string): { sub: string; aud: string } | undefined {
+function idTokenHint(realm: RealmSettings, token: string): { sub: string; aud: string } | undefined {
   try {
     const claims = verifySignature(token, realm);
     if (claims.typ !== ID_TOKEN_TYPE || realmOfIssuer(claims.iss) !== realm.name) return undefined;

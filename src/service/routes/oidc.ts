@@ -18,13 +18,13 @@ import { PUBLIC_CLIENT_ID } from '../auth/public-client';
 import { realmOf, type ServiceContext } from '../context';
 import { ServiceError } from '../errors';
 import { asOAuthEndpoint } from './oauth-endpoint';
-import type { RealmRecord } from '../store/store';
+import type { RealmSettings } from '../store/store';
 
 /** Route pattern of a realm path builder (`{realm}` → `:realm`). */
 const pattern = (path: (realm: string) => string): string => path(':realm').replace('/%3Arealm/', '/:realm/');
 
 /** The claims of a token valid in the realm now, or undefined (any reason: bad, expired, revoked). */
-async function activeClaims(ctx: ServiceContext, realm: RealmRecord, token: string | undefined): Promise<TokenClaims | undefined> {
+async function activeClaims(ctx: ServiceContext, realm: RealmSettings, token: string | undefined): Promise<TokenClaims | undefined> {
   if (!token) return undefined;
   try {
     return await acceptedAccessToken(ctx, realm, token);
@@ -34,7 +34,7 @@ async function activeClaims(ctx: ServiceContext, realm: RealmRecord, token: stri
   }
 }
 
-const refuseDisabled = (realm: RealmRecord): void => {
+const refuseDisabled = (realm: RealmSettings): void => {
   if (!realm.enabled) throw new ServiceError(403, 'access_denied', `Realm ${realm.name} is disabled.`);
 };
 

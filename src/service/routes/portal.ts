@@ -13,7 +13,7 @@ import { Type } from '@sinclair/typebox';
 import { issuer, orgAdminUsername, orgPath, PortalLinkSchema, type Organization } from '../../api';
 import { bearerHook, realmHook } from '../auth/guards';
 import { signJwt, TokenError, verifyJwt } from '../auth/jwt';
-import { authOf, baseUrlOf, nowSeconds, realmOf, type ServiceContext } from '../context';
+import { authOf, baseUrlOf, nowSeconds, realmOf, signingRealm, type ServiceContext } from '../context';
 import { handleError, notFound, sendError, ServiceError } from '../errors';
 import { hasControlCharacter } from '../text-checks';
 import type { UserRecord } from '../store/store';
@@ -114,7 +114,7 @@ export async function portalRoutes(app: FastifyInstance, opts: { ctx: ServiceCon
       if (!user) throw notFound(`User ${userId} does not exist.`);
       const base = baseUrlOf(request, ctx);
       const now = nowSeconds(ctx);
-      const token = signJwt(realm, {
+      const token = signJwt(await signingRealm(ctx, realm), {
         iss: issuer(base, realm.name),
         sub: user.id,
         azp: authOf(request).clientId,

@@ -19,7 +19,7 @@ import { PUBLIC_CLIENT_ID } from '../auth/public-client';
 import { permissionsOfUser } from '../auth/realm-admin';
 import { grantScope } from '../auth/scopes';
 import { authenticateUser } from '../auth/user-auth';
-import { realmOf, type ServiceContext } from '../context';
+import { realmOf, signingRealm, type ServiceContext } from '../context';
 import { ServiceError } from '../errors';
 import { asOAuthEndpoint } from './oauth-endpoint';
 import { hasControlCharacter } from '../text-checks';
@@ -75,13 +75,14 @@ export async function tokenRoutes(app: FastifyInstance, opts: { ctx: ServiceCont
         });
         ctx.rateLimiter.hit(realm, rateLimitKey(realm.name, client.clientId, user.id));
         const granted = grantScope(code.scope, permissionsOfUser(user));
-        const access = issueAccessToken(ctx, request, realm, {
+        const signing = await signingRealm(ctx, realm);
+        const access = issueAccessToken(ctx, request, signing, {
           subject: user.id,
           clientId: client.clientId,
           permissions: granted.permissions,
           scope: granted.scope,
         });
-        const idToken = issueIdToken(ctx, request, realm, user, { clientId: client.clientId, nonce: code.nonce, authTime: code.authTime });
+        const idToken = issueIdToken(ctx, request, signing, user, { clientId: client.clientId, nonce: code.nonce, authTime: code.authTime });
         return reply.status(200).send({ ...tokenBody(access.token, access.expiresIn, granted.scope), id_token: idToken });
       }
 
@@ -118,7 +119,7 @@ export async function tokenRoutes(app: FastifyInstance, opts: { ctx: ServiceCont
       ctx.rateLimiter.hit(realm, rateLimitKey(realm.name, client.clientId, subject));
 
       const granted = grantScope(form.scope, held);
-      const access = issueAccessToken(ctx, request, realm, {
+      const access = issueAccessToken(ctx, request, await signingRealm(ctx, realm), {
         subject,
         clientId: client.clientId,
         permissions: granted.permissions,

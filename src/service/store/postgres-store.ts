@@ -18,6 +18,7 @@ import {
   type OidcClientRecord,
   type OrganizationFilter,
   type RealmRecord,
+  type RealmSettings,
   type RealmUpdate,
   type RevokedToken,
   type Store,
@@ -26,7 +27,9 @@ import {
   type UserUpdate,
 } from './store';
 import { readMigrations, type Migration } from './migrations';
-import { realmRateLimitColumns, rowReaders, JSON_PARSED } from './rows';
+import { realmRateLimitColumns, rowReaders, JSON_PARSED, REALM_SETTINGS_COLUMNS } from './rows';
+import { RealmCache, checkedRecheckMs } from './realm-cache';
+import { MemberPageBoundaries } from './member-pages';
 
 /**
  * Directory of the `.sql` migrations. The same relative path works from `src/` (jest through SWC)
@@ -54,6 +57,13 @@ export interface PostgresStoreOptions {
    * the default is to ignore them; without a listener such an error would end the process.
    */
   onIdleConnectionError?: (error: Error) => void;
+  /**
+   * Most milliseconds between checks for realm changes made by other instances or connections
+   * (default `DEFAULT_REALM_RECHECK_MS` of realm-cache.ts); 0 checks on every read.
+   */
+  realmRecheckMs?: number;
+  /** The clock of the realm recheck in milliseconds (default `performance.now`); tests inject one. */
+  now?: () => number;
 }
 
 type Row = QueryResultRow;
@@ -117,7 +127,7 @@ function assertStorable(what: string, ...values: Array<string | null | undefined
 const int = (value: unknown): number => Number(value);
 
 // `pg` parses jsonb columns already.
-const { realmFromRow, userFromRow, orgFromRow, apiKeyFromRow, revokedTokenFromRow, oidcClientFromRow, authorizationCodeFromRow } =
+const { realmFromRow, realmSettingsFromRow, userFromRow, orgFromRow, apiKeyFromRow, revokedTokenFromRow, oidcClientFromRow, authorizationCodeFromRow } =
   rowReaders(JSON_PARSED);
 
 /** Collects positional parameters (`$1`, `$2`, …) while a statement is assembled. */
@@ -189,9 +199,27 @@ function memberWhere(params: Params, realm: string, orgId: string, filter: Membe
 export class PostgresStore implements Store {
   private readonly pool: Pool;
   private closing: Promise<void> | undefined;
+  /**
+   * Realm settings read before (realm-cache.ts). Changes made by other instances are noticed
+   * through the `realm_changes` counter, which a trigger on `realms` bumps (migration 005).
+   */
+  private readonly realmCache: RealmCache;
+  /** Remembered page boundaries of member lists (member-pages.ts). */
+  private readonly memberPages = new MemberPageBoundaries();
 
-  private constructor(pool: Pool) {
+  private constructor(pool: Pool, options: PostgresStoreOptions) {
     this.pool = pool;
+    this.realmCache = new RealmCache(
+      {
+        changeMark: async () => String((await this.rows('SELECT version FROM realm_changes'))[0]?.version),
+        readSettings: async (name) => {
+          if (unmatchable(name)) return undefined;
+          const [row] = await this.rows(`SELECT ${REALM_SETTINGS_COLUMNS} FROM realms WHERE name = $1`, [name]);
+          return row && realmSettingsFromRow(row);
+        },
+      },
+      { recheckMs: options.realmRecheckMs, now: options.now },
+    );
   }
 
   /**
@@ -207,10 +235,11 @@ export class PostgresStore implements Store {
    * const store = await PostgresStore.open('postgres://orgadmin@db.internal/orgadmin');
    */
   static async open(connectionString: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
+    checkedRecheckMs(options.realmRecheckMs);
     const migrations = readMigrations(options.migrationsDir ?? POSTGRES_MIGRATIONS_DIR);
     const pool = new Pool({ ...options.pool, connectionString });
     pool.on('error', (error) => options.onIdleConnectionError?.(error));
-    const store = new PostgresStore(pool);
+    const store = new PostgresStore(pool, options);
     try {
       await store.migrate(migrations);
     } catch (error) {
@@ -297,12 +326,17 @@ export class PostgresStore implements Store {
         ],
       ),
     );
+    this.realmCache.forget();
   }
 
   async getRealm(name: string): Promise<RealmRecord | undefined> {
     if (unmatchable(name)) return undefined;
     const [row] = await this.rows('SELECT * FROM realms WHERE name = $1', [name]);
     return row && realmFromRow(row);
+  }
+
+  async getRealmSettings(name: string): Promise<RealmSettings | undefined> {
+    return this.realmCache.get(name);
   }
 
   async listRealms(): Promise<RealmRecord[]> {
@@ -325,8 +359,12 @@ export class PostgresStore implements Store {
       sets.length > 0
         ? `UPDATE realms SET ${sets.join(', ')} WHERE name = ${params.add(name)} RETURNING *`
         : `SELECT * FROM realms WHERE name = ${params.add(name)}`;
-    const [row] = await this.rows(sql, params.values);
-    return row && realmFromRow(row);
+    try {
+      const [row] = await this.rows(sql, params.values);
+      return row && realmFromRow(row);
+    } finally {
+      this.realmCache.forget();
+    }
   }
 
   // Users ----------------------------------------------------------------------------------------
@@ -381,7 +419,11 @@ export class PostgresStore implements Store {
       ['email', filter.email],
     ] as const) {
       if (value === undefined) continue;
-      where.push(filter.exact ? `lower(${column}) = lower(${params.add(value)})` : contains(column, params.add(value)));
+      // `IS NOT NULL` changes no answer (lower(NULL) matches nothing) and lets the planner use the
+      // case-insensitive partial index users_realm_email (realm, lower(email)) WHERE email IS NOT NULL.
+      where.push(
+        filter.exact ? `${column} IS NOT NULL AND lower(${column}) = lower(${params.add(value)})` : contains(column, params.add(value)),
+      );
     }
     if (search !== undefined) {
       const term = params.add(search);
@@ -716,16 +758,47 @@ export class PostgresStore implements Store {
   }
 
   async listMembers(realm: string, orgId: string, filter: MemberFilter): Promise<UserRecord[]> {
+    const start = this.memberPages.start(orgId, filter);
+    let page = await this.memberPage(realm, orgId, filter, start.afterSeq, start.offset);
+    if (page === undefined) return [];
+    if (start.version !== undefined && start.version !== page.version) {
+      // The list changed since the boundary was taken: the page is read again by position.
+      page = await this.memberPage(realm, orgId, filter, 0, Math.max(filter.first ?? 0, 0));
+      if (page === undefined) return [];
+    }
+    const last = page.rows.at(-1);
+    this.memberPages.remember(orgId, filter, page.version, page.rows.length, last && int(last.membership_seq));
+    return page.rows.map(userFromRow);
+  }
+
+  /**
+   * One page of members after membership `afterSeq`, skipping `offset` rows, together with the
+   * member list's version, in one statement (so from one snapshot); undefined when the
+   * organization does not exist in the realm.
+   */
+  private async memberPage(
+    realm: string,
+    orgId: string,
+    filter: MemberFilter,
+    afterSeq: number,
+    offset: number,
+  ): Promise<{ version: number; rows: Row[] } | undefined> {
     const params = new Params();
     const where = memberWhere(params, realm, orgId, filter);
-    if (where === undefined) return [];
+    if (where === undefined) return undefined;
+    const limit = filter.max === undefined || filter.max < 0 ? '' : ` LIMIT ${params.add(filter.max)}`;
     const rows = await this.rows(
-      `SELECT u.* FROM memberships AS m JOIN users AS u ON u.id = m.user_id
-         JOIN organizations AS o ON o.id = m.organization_id
-       WHERE ${where} ORDER BY m.seq${page(params, filter.first, filter.max)}`,
+      `SELECT o.members_version AS page_version, p.* FROM organizations AS o
+       LEFT JOIN LATERAL (
+         SELECT u.*, m.seq AS membership_seq FROM memberships AS m JOIN users AS u ON u.id = m.user_id
+         WHERE ${where} AND m.seq > ${params.add(afterSeq)} ORDER BY m.seq${limit} OFFSET ${params.add(offset)}
+       ) AS p ON true
+       WHERE o.realm = ${params.add(realm)} AND o.id = ${params.add(orgId)}
+       ORDER BY p.membership_seq`,
       params.values,
     );
-    return rows.map(userFromRow);
+    if (rows.length === 0) return undefined;
+    return { version: int(rows[0].page_version), rows: rows.filter((row) => row.membership_seq !== null) };
   }
 
   async countMembers(realm: string, orgId: string, filter: MemberFilter): Promise<number> {

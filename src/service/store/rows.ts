@@ -6,7 +6,7 @@
  */
 import type { Attributes, Organization, Permission } from '../../api';
 import type { RealmRateLimit } from '../rate-limit';
-import type { ApiKeyRecord, AuthorizationCodeRecord, OidcClientRecord, RealmRecord, RevokedToken, UserKind, UserRecord } from './store';
+import type { ApiKeyRecord, AuthorizationCodeRecord, OidcClientRecord, RealmRecord, RealmSettings, RevokedToken, UserKind, UserRecord } from './store';
 
 /** A row as a driver returns it: column name → value. */
 export type Row = Record<string, unknown>;
@@ -46,9 +46,18 @@ export function realmRateLimitFromColumns(requests: unknown, windowSeconds: unkn
   return { requests: int(requests), windowSeconds: int(windowSeconds) };
 }
 
+/**
+ * The columns of {@link RealmSettings}, the only ones the realm cache reads: never the private key,
+ * so it does not travel from the database or sit in memory for the request path.
+ */
+export const REALM_SETTINGS_COLUMNS =
+  'name, enabled, token_lifetime_seconds, create_admin_user, rate_limit_requests, rate_limit_window_seconds, created_timestamp, public_key_pem, key_id';
+
 /** The row readers of one driver. */
 export interface RowReaders {
   realmFromRow(row: Row): RealmRecord;
+  /** A row of {@link REALM_SETTINGS_COLUMNS}. */
+  realmSettingsFromRow(row: Row): RealmSettings;
   userFromRow(row: Row): UserRecord;
   orgFromRow(row: Row): Organization;
   apiKeyFromRow(row: Row): ApiKeyRecord;
@@ -59,18 +68,19 @@ export interface RowReaders {
 
 /** Builds the row readers for a driver's way of handing over JSON columns. */
 export function rowReaders(columns: JsonColumns): RowReaders {
+  const realmSettingsFromRow = (row: Row): RealmSettings => ({
+    name: String(row.name),
+    enabled: bool(row.enabled),
+    tokenLifetimeSeconds: int(row.token_lifetime_seconds),
+    createAdminUser: bool(row.create_admin_user),
+    rateLimit: realmRateLimitFromColumns(row.rate_limit_requests, row.rate_limit_window_seconds),
+    createdTimestamp: int(row.created_timestamp),
+    publicKeyPem: String(row.public_key_pem),
+    keyId: String(row.key_id),
+  });
   return {
-    realmFromRow: (row) => ({
-      name: String(row.name),
-      enabled: bool(row.enabled),
-      tokenLifetimeSeconds: int(row.token_lifetime_seconds),
-      createAdminUser: bool(row.create_admin_user),
-      rateLimit: realmRateLimitFromColumns(row.rate_limit_requests, row.rate_limit_window_seconds),
-      createdTimestamp: int(row.created_timestamp),
-      privateKeyPem: String(row.private_key_pem),
-      publicKeyPem: String(row.public_key_pem),
-      keyId: String(row.key_id),
-    }),
+    realmFromRow: (row) => ({ ...realmSettingsFromRow(row), privateKeyPem: String(row.private_key_pem) }),
+    realmSettingsFromRow,
     userFromRow: (row) => ({
       id: String(row.id),
       realm: String(row.realm),

@@ -18,6 +18,7 @@ import {
   type OidcClientRecord,
   type OrganizationFilter,
   type RealmRecord,
+  type RealmSettings,
   type RealmUpdate,
   type RevokedToken,
   type Store,
@@ -26,7 +27,9 @@ import {
   type UserUpdate,
 } from './store';
 import { readMigrations, type Migration } from './migrations';
-import { realmRateLimitColumns, rowReaders, JSON_AS_TEXT } from './rows';
+import { realmRateLimitColumns, rowReaders, JSON_AS_TEXT, REALM_SETTINGS_COLUMNS } from './rows';
+import { RealmCache, checkedRecheckMs } from './realm-cache';
+import { MemberPageBoundaries } from './member-pages';
 
 /**
  * Directory of the `.sql` migrations. The same relative path works from `src/` (jest through SWC)
@@ -67,7 +70,7 @@ function mapConflicts<T>(fn: () => T): T {
 
 
 // JSON columns are stored as text.
-const { realmFromRow, userFromRow, orgFromRow, apiKeyFromRow, revokedTokenFromRow, oidcClientFromRow, authorizationCodeFromRow } =
+const { realmFromRow, realmSettingsFromRow, userFromRow, orgFromRow, apiKeyFromRow, revokedTokenFromRow, oidcClientFromRow, authorizationCodeFromRow } =
   rowReaders(JSON_AS_TEXT);
 
 /** `LIMIT ? OFFSET ?` values; SQLite reads LIMIT -1 as "no limit". */
@@ -81,13 +84,8 @@ function page(first: number | undefined, max: number | undefined): [number, numb
  */
 const MAX_CACHED_STATEMENTS = 256;
 
-/**
- * Default most milliseconds a realm changed by another connection (e.g. disabled with the CLI while
- * `serve` runs) may still be served as it was. Short enough to be unnoticeable by a person running
- * a command, long enough that the check costs nothing under load. Changes made through the same
- * store show at once.
- */
-export const DEFAULT_REALM_RECHECK_MS = 200;
+/** Re-exported where callers of {@link SqliteStore.open} have always found it. */
+export { DEFAULT_REALM_RECHECK_MS } from './realm-cache';
 
 /** Options of {@link SqliteStore.open}. */
 export interface SqliteStoreOptions {
@@ -95,7 +93,7 @@ export interface SqliteStoreOptions {
   migrationsDir?: string;
   /**
    * Most milliseconds between checks for realm changes committed by other connections
-   * (default {@link DEFAULT_REALM_RECHECK_MS}); 0 checks on every read.
+   * (default `DEFAULT_REALM_RECHECK_MS` of realm-cache.ts); 0 checks on every read.
    */
   realmRecheckMs?: number;
   /**
@@ -105,9 +103,6 @@ export interface SqliteStoreOptions {
   now?: () => number;
 }
 
-/** Most realms kept in a store's realm cache; past it, further realms are read per call. */
-const MAX_CACHED_REALMS = 1000;
-
 /** The SQLite implementation of {@link Store}. */
 export class SqliteStore implements Store {
   private readonly db: Database.Database;
@@ -115,32 +110,25 @@ export class SqliteStore implements Store {
   /** Prepared statements by SQL text (see {@link SqliteStore.statement}). */
   private readonly statements = new Map<string, Database.Statement>();
   /**
-   * Realms read before. Why: every realm request reads its realm, and under load each SQLite read
-   * costs a pair of lock system calls, as much as the membership check itself.
-   *
-   * How it stays correct: this connection's own changes to realms go only through
-   * {@link SqliteStore.createRealm} and {@link SqliteStore.updateRealm}, which empty the cache, so
-   * they show on the next read. Changes committed by another connection (the CLI in another process
-   * while `serve` runs, another store on the same file) are noticed through SQLite's
-   * `PRAGMA data_version`, which changes on every such commit; it is read at most once per
-   * {@link SqliteStore.realmRecheckMs} (default {@link DEFAULT_REALM_RECHECK_MS}), so such a change
-   * (e.g. a disabled realm) shows within that time, not later. Absent realms are never remembered,
-   * so a new realm shows at once.
+   * Realm settings read before (realm-cache.ts). Changes committed by other connections are noticed
+   * through SQLite's `PRAGMA data_version`, which changes on every such commit.
    */
-  private readonly realms = new Map<string, RealmRecord>();
-  /** `data_version` the cached realms belong to; undefined forces a check on the next read. */
-  private realmsDataVersion: number | undefined = undefined;
-  /** When (by {@link SqliteStore.now}) `data_version` was last read. */
-  private realmsCheckedAt = 0;
+  private readonly realmCache: RealmCache;
+  /** Remembered page boundaries of member lists (member-pages.ts). */
+  private readonly memberPages = new MemberPageBoundaries();
 
-  private constructor(
-    db: Database.Database,
-    /** Most milliseconds between checks for realm changes by other connections (0: every read). */
-    private readonly realmRecheckMs: number,
-    /** The recheck clock (milliseconds). */
-    private readonly now: () => number,
-  ) {
+  private constructor(db: Database.Database, options: SqliteStoreOptions) {
     this.db = db;
+    this.realmCache = new RealmCache(
+      {
+        changeMark: async () => Number((this.statement('PRAGMA data_version').get() as Row).data_version),
+        readSettings: async (name) => {
+          const row = this.statement(`SELECT ${REALM_SETTINGS_COLUMNS} FROM realms WHERE name = ?`).get(name) as Row | undefined;
+          return row && realmSettingsFromRow(row);
+        },
+      },
+      { recheckMs: options.realmRecheckMs, now: options.now },
+    );
   }
 
   /**
@@ -148,8 +136,7 @@ export class SqliteStore implements Store {
    * applies pending migrations. `':memory:'` gives a private in-memory database.
    */
   static open(file: string, options: SqliteStoreOptions = {}): SqliteStore {
-    const realmRecheckMs = options.realmRecheckMs ?? DEFAULT_REALM_RECHECK_MS;
-    if (!(realmRecheckMs >= 0)) throw new Error(`realmRecheckMs must be 0 or more milliseconds, got ${realmRecheckMs}.`);
+    checkedRecheckMs(options.realmRecheckMs);
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     const db = new Database(file);
     try {
@@ -162,7 +149,7 @@ export class SqliteStore implements Store {
       db.close();
       throw error;
     }
-    return new SqliteStore(db, realmRecheckMs, options.now ?? (() => performance.now()));
+    return new SqliteStore(db, options);
   }
 
   /** Applies every migration newer than the recorded version, each in its own transaction. */
@@ -209,7 +196,6 @@ export class SqliteStore implements Store {
   // Realms ---------------------------------------------------------------------------------------
 
   async createRealm(realm: RealmRecord): Promise<void> {
-    this.forgetRealms();
     mapConflicts(() =>
       this.statement(
         `INSERT INTO realms (name, enabled, token_lifetime_seconds, create_admin_user, rate_limit_requests,
@@ -227,33 +213,16 @@ export class SqliteStore implements Store {
         realm.keyId,
       ),
     );
+    this.realmCache.forget();
   }
 
   async getRealm(name: string): Promise<RealmRecord | undefined> {
-    const now = this.now();
-    if (this.realmsDataVersion === undefined || now - this.realmsCheckedAt >= this.realmRecheckMs) {
-      const dataVersion = Number((this.statement('PRAGMA data_version').get() as Row).data_version);
-      if (dataVersion !== this.realmsDataVersion) {
-        this.forgetRealms();
-        this.realmsDataVersion = dataVersion;
-      }
-      this.realmsCheckedAt = now;
-    }
-    let realm = this.realms.get(name);
-    if (realm === undefined) {
-      const row = this.statement('SELECT * FROM realms WHERE name = ?').get(name) as Row | undefined;
-      if (!row) return undefined; // Absent realms are not remembered: creating one must show at once.
-      realm = realmFromRow(row);
-      if (this.realms.size < MAX_CACHED_REALMS) this.realms.set(name, realm);
-    }
-    // A copy, as before the cache: a caller changing its record must not change the next caller's.
-    return { ...realm };
+    const row = this.statement('SELECT * FROM realms WHERE name = ?').get(name) as Row | undefined;
+    return row && realmFromRow(row);
   }
 
-  /** Empties the realm cache (this connection changed realms, or another connection changed the file). */
-  private forgetRealms(): void {
-    this.realms.clear();
-    this.realmsDataVersion = undefined;
+  async getRealmSettings(name: string): Promise<RealmSettings | undefined> {
+    return this.realmCache.get(name);
   }
 
   async listRealms(): Promise<RealmRecord[]> {
@@ -261,7 +230,14 @@ export class SqliteStore implements Store {
   }
 
   async updateRealm(name: string, update: RealmUpdate): Promise<RealmRecord | undefined> {
-    this.forgetRealms();
+    try {
+      return this.writeRealm(name, update);
+    } finally {
+      this.realmCache.forget();
+    }
+  }
+
+  private writeRealm(name: string, update: RealmUpdate): RealmRecord | undefined {
     return this.db.transaction(() => {
       const sets: string[] = [];
       const values: unknown[] = [];
@@ -335,7 +311,10 @@ export class SqliteStore implements Store {
     ] as const) {
       if (value === undefined) continue;
       if (filter.exact) {
-        where.push(`lower(${column}) = lower(?)`);
+        // `IS NOT NULL` changes no answer (lower(NULL) matches nothing) but lets SQLite use the
+        // case-insensitive partial index users_realm_email (realm, lower(email)) WHERE email IS NOT
+        // NULL: SQLite proves a partial index's WHERE only from terms on the bare column.
+        where.push(`${column} IS NOT NULL AND lower(${column}) = lower(?)`);
         values.push(value);
       } else {
         where.push(`instr(lower(coalesce(${column}, '')), lower(?)) > 0`);
@@ -668,12 +647,28 @@ export class SqliteStore implements Store {
 
   async listMembers(realm: string, orgId: string, filter: MemberFilter): Promise<UserRecord[]> {
     const [where, values] = this.memberWhere(realm, orgId, filter);
-    const rows = this.statement(
-      `SELECT u.* FROM memberships AS m JOIN users AS u ON u.id = m.user_id
-         JOIN organizations AS o ON o.id = m.organization_id
-       WHERE ${where} ORDER BY m.seq LIMIT ? OFFSET ?`,
-    ).all(...values, ...page(filter.first, filter.max)) as Row[];
-    return rows.map(userFromRow);
+    const start = this.memberPages.start(orgId, filter);
+    // One read transaction: the list version and the page come from the same snapshot.
+    const page = this.db.transaction(() => {
+      const org = this.statement('SELECT members_version FROM organizations WHERE realm = ? AND id = ?').get(realm, orgId) as
+        | Row
+        | undefined;
+      if (org === undefined) return undefined;
+      const version = Number(org.members_version);
+      // A boundary of another version of the list says nothing about this one: read by position.
+      const { afterSeq, offset } =
+        start.version === undefined || start.version === version ? start : { afterSeq: 0, offset: Math.max(filter.first ?? 0, 0) };
+      const rows = this.statement(
+        `SELECT u.*, m.seq AS membership_seq FROM memberships AS m JOIN users AS u ON u.id = m.user_id
+           JOIN organizations AS o ON o.id = m.organization_id
+         WHERE ${where} AND m.seq > ? ORDER BY m.seq LIMIT ? OFFSET ?`,
+      ).all(...values, afterSeq, filter.max ?? -1, offset) as Row[];
+      return { version, rows };
+    })();
+    if (page === undefined) return [];
+    const last = page.rows.at(-1);
+    this.memberPages.remember(orgId, filter, page.version, page.rows.length, last && Number(last.membership_seq));
+    return page.rows.map(userFromRow);
   }
 
   async countMembers(realm: string, orgId: string, filter: MemberFilter): Promise<number> {

@@ -34,6 +34,12 @@ export interface RealmRecord {
   keyId: string;
 }
 
+/**
+ * A realm as the request path needs it: everything but the private half of its signing key, which
+ * only the routes that sign tokens read ({@link Store.getRealm}).
+ */
+export type RealmSettings = Omit<RealmRecord, 'privateKeyPem'>;
+
 /** Fields of a realm that can change after creation. */
 export interface RealmUpdate {
   enabled?: boolean;
@@ -159,7 +165,9 @@ export interface MemberFilter {
   searchTerms?: string[];
   /** Leave out organizations' default admin users. */
   excludeAdminAccounts?: boolean;
+  /** Offset into the list as it is now (default 0); a page costs its own rows, not its offset (store/member-pages.ts). Ignored by counts. */
   first?: number;
+  /** Page size (callers cap it). Ignored by counts. */
   max?: number;
 }
 
@@ -216,8 +224,13 @@ export interface Store {
 
   /** Inserts a realm. Throws {@link StoreConflictError} (`realm name`) when it exists. */
   createRealm(realm: RealmRecord): Promise<void>;
-  /** One realm by name. */
+  /** One realm by name, with its private signing key: read from the database on every call (for the routes that sign). */
   getRealm(name: string): Promise<RealmRecord | undefined>;
+  /**
+   * One realm's settings (no private key), for the request path: cached (store/realm-cache.ts), so
+   * a change made through another connection or instance shows within the store's recheck interval.
+   */
+  getRealmSettings(name: string): Promise<RealmSettings | undefined>;
   /** All realms ordered by name. */
   listRealms(): Promise<RealmRecord[]>;
   /** Changes the given fields; returns the updated realm, or undefined when it does not exist. */

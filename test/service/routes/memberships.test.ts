@@ -195,6 +195,35 @@ describe('memberships', () => {
     });
   });
 
+  describe('paging a large organization with the largest page', () => {
+    it('walks every member once, and a member leaving between pages moves the later ones up', async () => {
+      await svc.admin.createRealm('walk', { createAdminUser: false });
+      const key = await svc.admin.createApiKey('walk', { name: 'k', permissions: ['view-organizations', 'manage-organizations'] });
+      const walkToken = await getToken(svc, 'walk', key.clientId, key.clientSecret);
+      await svc.store.createOrganization({ id: 'walked', name: 'walked', displayName: null, url: null, domains: [], attributes: {}, realm: 'walk' });
+      const ids = Array.from({ length: 2500 }, (_, i) => `w${i}`);
+      for (const [i, id] of ids.entries()) {
+        await svc.store.createUser({
+          id, realm: 'walk', username: id, email: null, firstName: null, lastName: null, emailVerified: false, enabled: true,
+          createdTimestamp: 1, kind: 'user', adminOfOrganization: null, passwordHash: null,
+        });
+        await svc.store.addMember('walk', 'walked', id, i);
+      }
+      const page = async (first: number): Promise<string[]> => {
+        const res = await call(svc, { method: 'GET', url: `${membersPath('walk', 'walked')}?first=${first}&max=1000`, token: walkToken });
+        expect(res.status).toBe(200);
+        return (res.json as Array<{ id: string }>).map((member) => member.id);
+      };
+      expect([...(await page(0)), ...(await page(1000)), ...(await page(2000))]).toEqual(ids);
+      // Walk again; w10 (already read) leaves before the second page.
+      expect(await page(0)).toEqual(ids.slice(0, 1000));
+      expect((await call(svc, { method: 'DELETE', url: memberPath('walk', 'walked', 'w10'), token: walkToken })).status).toBe(204);
+      const rest = ids.filter((id) => id !== 'w10');
+      expect(await page(1000)).toEqual(rest.slice(1000, 2000));
+      expect(await page(2000)).toEqual(rest.slice(2000));
+    });
+  });
+
   describe('GET /realms/{realm}/orgs/{orgId}/members/count', () => {
     it('answers a bare integer that counts the default admin user unless excluded', async () => {
       const org = await createOrg('counting');

@@ -11,6 +11,7 @@ import { Client } from 'pg';
 import { POSTGRES_MIGRATIONS_DIR, PostgresStore } from '../../../src/service/store/postgres-store';
 import type { UserRecord } from '../../../src/service/store/store';
 import { startPostgres, type TestPostgres } from '../../helpers/postgres';
+import { describeSharedDatabase } from './shared-database-contract';
 
 const T0 = 1_764_000_000_000;
 
@@ -81,8 +82,8 @@ describe('PostgresStore.open', () => {
     const url = await postgres.createSchema();
     const stores = await Promise.all(Array.from({ length: 4 }, () => PostgresStore.open(url)));
     try {
-      for (const store of stores) expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }]);
-      expect(await query(url, 'SELECT count(*)::int AS n FROM schema_migrations')).toEqual([{ n: 4 }]);
+      for (const store of stores) expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }]);
+      expect(await query(url, 'SELECT count(*)::int AS n FROM schema_migrations')).toEqual([{ n: 5 }]);
     } finally {
       await Promise.all(stores.map((store) => store.close()));
     }
@@ -96,7 +97,7 @@ describe('PostgresStore.open', () => {
     const second = await PostgresStore.open(url);
     try {
       expect((await second.listRealms()).map((realm) => realm.name)).toEqual(['acme']);
-      expect(await second.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }]);
+      expect(await second.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }]);
     } finally {
       await second.close();
     }
@@ -118,6 +119,49 @@ describe('PostgresStore.open', () => {
     }
   });
 
+  it('upgrades a database made before keyset member pages and the realm change counter', async () => {
+    const url = await postgres.createSchema();
+    const dir = mkdtempSync(join(tmpdir(), 'orgadmin-pg-migrations-'));
+    try {
+      cpSync(POSTGRES_MIGRATIONS_DIR, dir, { recursive: true });
+      await rm(join(dir, '005_hot_paths.sql'));
+      const old = await PostgresStore.open(url, { migrationsDir: dir });
+      try {
+        await seed(old);
+        await old.createOrganization({ id: 'o1', name: 'one', displayName: null, url: null, domains: [], attributes: {}, realm: 'acme' });
+        for (let i = 0; i < 9; i += 1) {
+          await old.createUser({ ...endUser(`u${i}`), email: `User${i}@Example.com` });
+          await old.addMember('acme', 'o1', `u${i}`, i);
+        }
+      } finally {
+        await old.close();
+      }
+      const upgraded = await PostgresStore.open(url);
+      try {
+        expect((await upgraded.appliedMigrations()).map((m) => m.version)).toEqual([1, 2, 3, 4, 5]);
+        const pages = [];
+        for (let first = 0; first < 9; first += 4) pages.push((await upgraded.listMembers('acme', 'o1', { first, max: 4 })).map((u) => u.id));
+        expect(pages).toEqual([['u0', 'u1', 'u2', 'u3'], ['u4', 'u5', 'u6', 'u7'], ['u8']]);
+        expect((await upgraded.findUsers('acme', { email: 'user7@example.COM', exact: true })).map((u) => u.id)).toEqual(['u7']);
+        const version = async () => (await query(url, "SELECT members_version::int AS v FROM organizations WHERE id = 'o1'"))[0]!.v;
+        expect(await version()).toBe(0);
+        await upgraded.removeMember('acme', 'o1', 'u2');
+        await upgraded.addMember('acme', 'o1', 'u2', 10);
+        expect(await version()).toBe(2);
+        expect((await upgraded.listMembers('acme', 'o1', { first: 4, max: 4 })).map((u) => u.id)).toEqual(['u5', 'u6', 'u7', 'u8']);
+        const changes = async () => (await query(url, 'SELECT version::int AS v FROM realm_changes'))[0]!.v as number;
+        const counted = await changes();
+        await upgraded.updateRealm('acme', { enabled: false });
+        expect(await changes()).toBe(counted + 1);
+        expect((await upgraded.getRealmSettings('acme'))?.enabled).toBe(false);
+      } finally {
+        await upgraded.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('leaves the schema untouched when a migration fails', async () => {
     const url = await postgres.createSchema();
     const dir = mkdtempSync(join(tmpdir(), 'orgadmin-pg-migrations-'));
@@ -130,7 +174,7 @@ describe('PostgresStore.open', () => {
         { t1: null, t2: null },
       ]);
       const store = await PostgresStore.open(url);
-      expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }]);
+      expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }]);
       await store.close();
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -193,4 +237,16 @@ describe('several instances on one database', () => {
     }
     expect(await query(url, "SELECT count(*)::int AS n FROM memberships WHERE organization_id = 'o3'")).toEqual([{ n: 0 }]);
   });
+});
+
+describeSharedDatabase('PostgresStore on a database shared with other instances', async () => {
+  const url = await postgres.createSchema();
+  return {
+    open: (options) => PostgresStore.open(url, options),
+    setTokenLifetimeBehindTheStores: async (realm, seconds) => {
+      await query(url, `UPDATE realms SET token_lifetime_seconds = ${Number(seconds)} WHERE name = '${realm.replace(/'/g, "''")}'`);
+    },
+    // The schema goes with the cluster in afterAll.
+    cleanup: async () => undefined,
+  };
 });

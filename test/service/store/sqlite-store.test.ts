@@ -52,10 +52,10 @@ describe('SqliteStore', () => {
   });
 
   it('applies the migrations once, records them, and turns on WAL and foreign keys', async () => {
-    expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }]);
+    expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }]);
     await store.close();
     store = SqliteStore.open(file);
-    expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }]);
+    expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }]);
     const raw = new Database(file, { readonly: true });
     try {
       expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
@@ -86,9 +86,49 @@ describe('SqliteStore', () => {
     }
     const upgraded = SqliteStore.open(oldFile);
     try {
-      expect((await upgraded.appliedMigrations()).map((m) => m.version)).toEqual([1, 2, 3, 4]);
+      expect((await upgraded.appliedMigrations()).map((m) => m.version)).toEqual([1, 2, 3, 4, 5]);
       expect((await upgraded.getRealm('legacy'))?.rateLimit).toBeNull();
       expect((await upgraded.updateRealm('legacy', { rateLimit: { requests: 3, windowSeconds: 9 } }))?.rateLimit).toEqual({ requests: 3, windowSeconds: 9 });
+    } finally {
+      await upgraded.close();
+    }
+  });
+
+  it('upgrades a database made before keyset member pages: its lists page as before and count their changes', async () => {
+    const before = join(dir, 'migrations-before-005');
+    cpSync(SQLITE_MIGRATIONS_DIR, before, { recursive: true });
+    rmSync(join(before, '005_hot_paths.sql'));
+    const oldFile = join(dir, 'old-004.db');
+    const old = SqliteStore.open(oldFile, { migrationsDir: before });
+    try {
+      await old.createRealm(realm('acme'));
+      await old.createOrganization(org('o1', 'one'));
+      for (let i = 0; i < 9; i += 1) {
+        await old.createUser(user(`u${i}`, `user${i}`, { email: `User${i}@Example.com` }));
+        await old.addMember('acme', 'o1', `u${i}`, i);
+      }
+    } finally {
+      await old.close();
+    }
+    const upgraded = SqliteStore.open(oldFile);
+    try {
+      expect((await upgraded.appliedMigrations()).map((m) => m.version)).toEqual([1, 2, 3, 4, 5]);
+      const pages = [];
+      for (let first = 0; first < 9; first += 4) pages.push((await upgraded.listMembers('acme', 'o1', { first, max: 4 })).map((u) => u.id));
+      expect(pages).toEqual([['u0', 'u1', 'u2', 'u3'], ['u4', 'u5', 'u6', 'u7'], ['u8']]);
+      expect((await upgraded.findUsers('acme', { email: 'user7@example.COM', exact: true })).map((u) => u.id)).toEqual(['u7']);
+      const raw = new Database(oldFile);
+      try {
+        const version = () => (raw.prepare("SELECT members_version AS v FROM organizations WHERE id = 'o1'").get() as { v: number }).v;
+        expect(version()).toBe(0);
+        await upgraded.removeMember('acme', 'o1', 'u2');
+        await upgraded.addMember('acme', 'o1', 'u2', 10);
+        expect(version()).toBe(2);
+        expect(raw.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'memberships_organization_order'").all()).toHaveLength(1);
+      } finally {
+        raw.close();
+      }
+      expect((await upgraded.listMembers('acme', 'o1', { first: 4, max: 4 })).map((u) => u.id)).toEqual(['u5', 'u6', 'u7', 'u8']);
     } finally {
       await upgraded.close();
     }

@@ -238,6 +238,19 @@ export function describeStoreContract(name: string, open: () => Promise<OpenedSt
         expect(ids(await store.findUsers('acme', { username: 'ann', email: '.org' }))).toEqual(['u2']);
       });
 
+      it('looks a user up by exact email case-insensitively, never matching users without email', async () => {
+        await store.createUser(user('acme', 'u1', { username: 'anna', email: 'Anna.Lee@Example.COM' }));
+        await store.createUser(user('acme', 'u2', { username: 'no-mail' }));
+        await store.createUser(user('other', 'x1', { username: 'anna', email: 'anna.lee@example.com' }));
+        for (const email of ['anna.lee@example.com', 'ANNA.LEE@EXAMPLE.COM', 'Anna.Lee@Example.COM']) {
+          expect(ids(await store.findUsers('acme', { email, exact: true }))).toEqual(['u1']);
+          expect(await store.countUsers('acme', { email, exact: true })).toBe(1);
+        }
+        expect(ids(await store.findUsers('acme', { email: 'anna.lee@example.co', exact: true }))).toEqual([]);
+        expect(ids(await store.findUsers('acme', { email: '', exact: true }))).toEqual([]);
+        expect(ids(await store.findUsers('other', { email: 'Anna.Lee@example.com', exact: true }))).toEqual(['x1']);
+      });
+
       it('searches username, email, first and last name, treating % and _ literally', async () => {
         await store.createUser(user('acme', 'u1', { username: 'u1', firstName: 'Grace', lastName: 'Hopper' }));
         await store.createUser(user('acme', 'u2', { username: 'u2', email: 'grace@navy.mil' }));
@@ -580,6 +593,110 @@ export function describeStoreContract(name: string, open: () => Promise<OpenedSt
         expect((await store.listUserOrganizations('acme', 'u1')).map((o) => o.name)).toEqual(['Acme', 'Beta', 'zeta']);
         expect(await store.listUserOrganizations('other', 'u1')).toEqual([]);
         expect(await store.listUserOrganizations('acme', 'u9')).toEqual([]);
+      });
+    });
+
+    describe('member pages (keyset paging behind first and max)', () => {
+      /** Members in the list besides the organization's admin user. */
+      const SIZE = 60;
+      const MemberFilterKinds = [{}, { excludeAdminAccounts: true }, { searchTerms: ['-1', '-4'] }];
+
+      beforeEach(async () => {
+        const acme = org('acme', 'o1', 'Acme');
+        await store.createOrganization(acme, adminOf(acme), T0);
+        for (let i = 0; i < SIZE; i += 1) {
+          const id = `m-${String(i).padStart(2, '0')}`;
+          await store.createUser(user('acme', id));
+          // Joined in an order unlike the ids', so that no other order can pass for the join order.
+          await store.addMember('acme', 'o1', id, T0 + ((i * 37) % SIZE));
+        }
+      });
+
+      /** What `OFFSET first LIMIT max` over the list as it is now gives. */
+      async function byPosition(filter: { first: number; max: number; excludeAdminAccounts?: boolean; searchTerms?: string[] }): Promise<string[]> {
+        const { first, max, ...rest } = filter;
+        return ids(await store.listMembers('acme', 'o1', rest)).slice(first, first + max);
+      }
+
+      it('walks the list page by page, at every page size, exactly as positions in it', async () => {
+        const everyone = ids(await store.listMembers('acme', 'o1', {}));
+        expect(everyone).toHaveLength(SIZE + 1);
+        for (const max of [1, 7, 20, 61, 1000]) {
+          const walked: string[] = [];
+          for (let first = 0; ; first += max) {
+            const page = ids(await store.listMembers('acme', 'o1', { first, max }));
+            expect(page).toEqual(everyone.slice(first, first + max));
+            walked.push(...page);
+            if (page.length < max) break;
+          }
+          expect(walked).toEqual(everyone);
+        }
+      });
+
+      it('keeps first meaning a position in the list as it is now when members join or leave between pages', async () => {
+        const max = 10;
+        const seen: string[][] = [];
+        const page = async (first: number): Promise<string[]> => {
+          const answer = ids(await store.listMembers('acme', 'o1', { first, max }));
+          expect(answer).toEqual(await byPosition({ first, max }));
+          seen.push(answer);
+          return answer;
+        };
+        const first = await page(0);
+        await page(10);
+        // A member of a page already read leaves: everything after it moves up one place.
+        expect(await store.removeMember('acme', 'o1', first[3])).toBe(true);
+        await page(20);
+        // A member joins (at the end) and another leaves past the next page.
+        await store.createUser(user('acme', 'late'));
+        await store.addMember('acme', 'o1', 'late', T0 + 1000);
+        await page(30);
+        const later = await byPosition({ first: 55, max: 1 });
+        expect(await store.removeMember('acme', 'o1', later[0])).toBe(true);
+        await page(40);
+        // Leaving and joining again: same count, new place at the end.
+        expect(await store.removeMember('acme', 'o1', first[5])).toBe(true);
+        await store.addMember('acme', 'o1', first[5], T0 + 1001);
+        await page(50);
+        // 61 places, one left, one joined, one more left, one left and came back: 60 places.
+        expect(await page(60)).toEqual([]);
+        // Read again from the start, the pages are the list as it is now.
+        const again: string[] = [];
+        for (let at = 0; ; at += max) {
+          const answer = await page(at);
+          again.push(...answer);
+          if (answer.length < max) break;
+        }
+        expect(again).toEqual(ids(await store.listMembers('acme', 'o1', {})));
+        expect(again).toContain('late');
+        expect(again.at(-1)).toBe(first[5]);
+      });
+
+      it('pages each filter on its own, also when their walks interleave', async () => {
+        const max = 4;
+        const done = MemberFilterKinds.map(() => false);
+        for (let first = 0; done.includes(false); first += max) {
+          for (const [index, filter] of MemberFilterKinds.entries()) {
+            if (done[index]) continue;
+            const answer = ids(await store.listMembers('acme', 'o1', { ...filter, first, max }));
+            expect(answer).toEqual(await byPosition({ ...filter, first, max }));
+            if (answer.length < max) done[index] = true;
+          }
+        }
+        expect(await byPosition({ searchTerms: ['-1', '-4'], first: 0, max: 100 })).toHaveLength(20);
+      });
+
+      it('answers any position directly, before, after and between walks', async () => {
+        for (const [first, max] of [[37, 5], [0, 5], [5, 5], [37, 5], [42, 30], [61, 5], [99, 5], [10, 0]]) {
+          expect(ids(await store.listMembers('acme', 'o1', { first, max }))).toEqual(await byPosition({ first, max }));
+        }
+      });
+
+      it('answers nothing for an organization deleted between pages, and for another realm', async () => {
+        await store.listMembers('acme', 'o1', { first: 0, max: 10 });
+        expect(await store.listMembers('other', 'o1', { first: 10, max: 10 })).toEqual([]);
+        expect(await store.deleteOrganization('acme', 'o1')).toBe(true);
+        expect(await store.listMembers('acme', 'o1', { first: 10, max: 10 })).toEqual([]);
       });
     });
 
