@@ -14,6 +14,7 @@ import {
   rawBase64,
   startPluginServer,
   type PluginServer,
+  type PluginServerOptions,
 } from '../../../src/provider/protocol/plugin-server';
 import { parseHandshake, TestClient } from './grpc-test-client';
 
@@ -148,7 +149,7 @@ describe('startPluginServer', () => {
   let exitCodes: number[];
   let lines: string[];
 
-  async function start(env: NodeJS.ProcessEnv): Promise<PluginServer> {
+  async function start(env: NodeJS.ProcessEnv, options: Partial<PluginServerOptions> = {}): Promise<PluginServer> {
     exitCodes = [];
     lines = [];
     server = await startPluginServer({
@@ -157,6 +158,7 @@ describe('startPluginServer', () => {
       writeHandshake: (line) => lines.push(line),
       exit: (code) => exitCodes.push(code),
       register: () => undefined,
+      ...options,
     });
     return server;
   }
@@ -208,6 +210,20 @@ describe('startPluginServer', () => {
     for (let i = 0; i < 50 && exitCodes.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
     expect(exitCodes).toEqual([0]);
     expect(existsSync(started.socketPath)).toBe(false);
+  });
+
+  it('with exitOnShutdown, exits with 0 right after the Shutdown reply, without closing first', async () => {
+    const hooks: string[] = [];
+    const started = await start({ PLUGIN_CLIENT_CERT: clientCertificate.certPem }, { exitOnShutdown: true, beforeShutdown: async () => void hooks.push('beforeShutdown') });
+    client = new TestClient(parseHandshake(lines[0]!), clientCertificate);
+    await expect(client.call('plugin.GRPCController', 'Shutdown', {})).resolves.toEqual({});
+    for (let i = 0; i < 50 && exitCodes.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(exitCodes).toEqual([0]);
+    // Nothing was closed before the exit: the connection still answers (the kernel closes it at exit).
+    expect(hooks).toEqual([]);
+    await expect(client.call('grpc.health.v1.Health', 'Check', {})).resolves.toEqual({ status: 'SERVING' });
+    expect(existsSync(started.socketPath)).toBe(true);
+    await started.shutdown();
   });
 
   it('speaks cleartext when TF_DISABLE_PLUGIN_TLS is set (test knob), with an empty certificate field', async () => {
