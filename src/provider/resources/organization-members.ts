@@ -13,7 +13,8 @@
  *   in quadratic time, lists in linear time, and member sets run to thousands of ids.
  */
 import type { Member } from '../../api';
-import { MAX_NAME_LENGTH, MEMBERS_PAGE, orgAdminUsername } from '../../api';
+import { orgAdminUsername } from '../../api/paths';
+import { MAX_NAME_LENGTH } from '../../api/validation';
 import { callOptions, signalOf, type OrgAdminProviderContext } from '../context';
 import { describeError, isObjectNotFound, reportError, reportingFor } from '../diagnostics';
 import { membershipAfterFailure } from '../outcome';
@@ -56,10 +57,19 @@ export async function listManagedMembers(
 ): Promise<Member[]> {
   const members = await ctx.client.listAllMembers(
     organizationId,
-    { excludeAdminAccounts: true, pageSize: MEMBERS_PAGE.cap },
+    { excludeAdminAccounts: true, pageSize: largestMembersPage() },
     callOptions(realm, signal),
   );
   return members.filter((member) => !isDefaultAdmin(member, organizationId));
+}
+
+/**
+ * The largest page of members the service serves. Read when listing, not imported: its module holds
+ * the wire schemas, which only the SDK needs, and the provider processes that only answer schema
+ * and validation calls (two of Terraform's three per command) never load the SDK.
+ */
+function largestMembersPage(): number {
+  return (require('../../api/representations') as typeof import('../../api/representations')).MEMBERS_PAGE.cap;
 }
 
 /** Username prefix of the service's admin accounts, which `excludeAdminAccounts` leaves out. */
@@ -76,7 +86,7 @@ async function listedAdminAccounts(ctx: OrgAdminProviderContext, target: Target,
   const wanted = new Set(candidates);
   const admins = await ctx.client.listAllMembers(
     target.organizationId,
-    { search: ADMIN_USERNAME_PREFIX, pageSize: MEMBERS_PAGE.cap },
+    { search: ADMIN_USERNAME_PREFIX, pageSize: largestMembersPage() },
     callOptions(target.realm, target.signal),
   );
   return admins.filter((member) => member.username.startsWith(ADMIN_USERNAME_PREFIX) && wanted.has(member.id));
