@@ -155,7 +155,7 @@ export async function startPluginServer(options: PluginServerOptions): Promise<P
 
   // Exits right away (see exitOnShutdown); the socket directory goes with the 'exit' handler.
   const exitNow = (): void => {
-    logger.debug('plugin exiting on Shutdown');
+    logger.debug('plugin shutting down', { graceful: false });
     exit(0);
   };
   server.addService('plugin.GRPCController', {
