@@ -11,13 +11,22 @@
  *   (b) `terraform plan` wall time with 50 organizations and 500 memberships applied, with each
  *       installation, next to the same number (550) of `terraform_data` resources (Terraform's own
  *       cost per resource); target: at most 2x;
- *   (c) requests the provider sends per refresh, per resource, from the service's request log.
+ *   (c) requests the provider sends per refresh, per resource, from the service's request log;
+ *   (d) the small plan most pipelines run many times a day: 10 organizations + 100 memberships with
+ *       each installation, next to 110 `terraform_data`; target: at most 2x;
+ *   (e) each of the 3 provider starts of one small plan (schema, validate, configured run), split
+ *       into spawn to handshake, the RPCs, and shutdown to exit, from Terraform's own debug log;
+ *       and the provider's peak RSS (VmHWM of every provider process seen during those plans);
+ *   (f) one `orgadmin_organization_members` of 100, 1,000 and 10,000 users: apply from empty and
+ *       refresh plan, next to a `terraform_data` holding the same list; and the growth from
+ *       1,000 to 10,000 ids against 10x (target: within 2x of 10 times the 1,000-id time).
  *
  * Everything is real: the service from dist/ on a free port with a SQLite file in a temporary
  * directory, the provider installed by dist/provider/install.js into temporary mirrors, and
- * /usr/local/bin/terraform. Environment: BENCH_PLANS (plans per configuration, default 5).
+ * /usr/local/bin/terraform. Environment: BENCH_PLANS (plans per configuration, default 5),
+ * BENCH_SET_SIZES (member set sizes of (f), default 100,1000,10000).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -31,6 +40,10 @@ const TERRAFORM = process.env.TERRAFORM_BIN ?? '/usr/local/bin/terraform';
 const ORGS = 50;
 const USERS_PER_ORG = 10;
 const PLANS = Number(process.env.BENCH_PLANS ?? 5);
+const SMALL_ORGS = 10;
+const SET_SIZES = (process.env.BENCH_SET_SIZES ?? '100,1000,10000').split(',').map(Number);
+/** Plans per member-set size: fewer for the large sizes, whose plans take long. */
+const SET_PLANS = Math.min(PLANS, 3);
 
 function fromDist(path) {
   const full = join(ROOT, 'dist', path);
@@ -83,9 +96,9 @@ async function startupRows(targets) {
   return medians;
 }
 
-/** The two configurations of (b): same shape, orgadmin resources or terraform_data. */
-function planConfig(kind) {
-  const pairs = `{ for pair in setproduct(range(${ORGS}), var.user_ids) : "\${pair[0]}/\${pair[1]}" => pair }`;
+/** The configurations of (b) and (d): same shape, orgadmin resources or terraform_data. */
+function planConfig(kind, orgs = ORGS, prefix = 'bench') {
+  const pairs = `{ for pair in setproduct(range(${orgs}), var.user_ids) : "\${pair[0]}/\${pair[1]}" => pair }`;
   if (kind === 'orgadmin') {
     return `terraform {
   required_providers {
@@ -100,8 +113,8 @@ variable "user_ids" {
 }
 
 resource "orgadmin_organization" "org" {
-  count = ${ORGS}
-  name  = "bench-org-\${count.index}"
+  count = ${orgs}
+  name  = "${prefix}-org-\${count.index}"
 }
 
 resource "orgadmin_membership" "member" {
@@ -116,8 +129,8 @@ resource "orgadmin_membership" "member" {
 }
 
 resource "terraform_data" "org" {
-  count = ${ORGS}
-  input = "bench-org-\${count.index}"
+  count = ${orgs}
+  input = "${prefix}-org-\${count.index}"
 }
 
 resource "terraform_data" "member" {
@@ -125,6 +138,119 @@ resource "terraform_data" "member" {
   input    = { organization_id = terraform_data.org[each.value[0]].id, user_id = each.value[1] }
 }
 `;
+}
+
+/** The configurations of (f): one member set of `var.user_ids`, or a terraform_data holding it. */
+function setConfig(kind) {
+  if (kind === 'orgadmin') {
+    return `terraform {
+  required_providers {
+    orgadmin = { source = "orgadmin/orgadmin" }
+  }
+}
+
+provider "orgadmin" {}
+
+variable "name" {
+  type = string
+}
+
+variable "user_ids" {
+  type = list(string)
+}
+
+resource "orgadmin_organization" "org" {
+  name = var.name
+}
+
+resource "orgadmin_organization_members" "set" {
+  organization_id = orgadmin_organization.org.id
+  user_ids        = var.user_ids
+}
+`;
+  }
+  return `variable "name" {
+  type = string
+}
+
+variable "user_ids" {
+  type = list(string)
+}
+
+resource "terraform_data" "org" {
+  input = var.name
+}
+
+resource "terraform_data" "set" {
+  input = { organization_id = terraform_data.org.id, user_ids = var.user_ids }
+}
+`;
+}
+
+/** Names of the 3 provider starts of a plan, in the order Terraform makes them. */
+const START_NAMES = ['schema', 'validate', 'configured run'];
+
+/**
+ * The provider starts of one terraform run, from its debug log (TF_LOG=debug, TF_LOG_PATH): per
+ * start, ms from spawn to the handshake ("using plugin"), from the handshake to the provider's own
+ * "plugin shutting down" line (the RPCs), and from there to "plugin process exited".
+ */
+function providerStarts(log) {
+  const starts = [];
+  let current;
+  for (const line of log.split('\n')) {
+    const at = Date.parse(line.slice(0, 24));
+    if (!Number.isFinite(at)) continue;
+    if (line.includes('provider: starting plugin:') && line.includes('terraform-provider-orgadmin')) {
+      current = { spawn: at };
+      starts.push(current);
+    } else if (current && line.includes('provider: using plugin:')) current.handshake ??= at;
+    else if (current && line.includes('plugin shutting down')) current.shutdown ??= at;
+    else if (current && line.includes('provider: plugin process exited:')) current.exited ??= at;
+  }
+  return starts
+    .filter((s) => s.handshake !== undefined && s.shutdown !== undefined && s.exited !== undefined)
+    .map((s) => ({ handshakeMs: s.handshake - s.spawn, rpcMs: s.shutdown - s.handshake, exitMs: s.exited - s.shutdown, totalMs: s.exited - s.spawn }));
+}
+
+/**
+ * Watches /proc for provider processes (command lines containing `match`) and returns the
+ * largest peak RSS (VmHWM, bytes) seen. Sampled every 10 ms while `run` runs; VmHWM only grows,
+ * so the last sample of a process is its peak up to then.
+ */
+async function peakRss(match, run) {
+  let peak = 0;
+  const known = new Map();
+  const sample = () => {
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      let isProvider = known.get(pid);
+      if (isProvider === undefined) {
+        let cmdline = '';
+        try {
+          cmdline = readFileSync(`/proc/${pid}/cmdline`, 'latin1');
+        } catch {
+          continue;
+        }
+        isProvider = cmdline.includes(match);
+        known.set(pid, isProvider);
+      }
+      if (!isProvider) continue;
+      try {
+        const kib = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'latin1'))?.[1] ?? 0);
+        peak = Math.max(peak, kib * 1024);
+      } catch {
+        // exited meanwhile
+      }
+    }
+  };
+  const timer = setInterval(sample, 10);
+  try {
+    await run();
+  } finally {
+    clearInterval(timer);
+  }
+  return peak;
 }
 
 async function main() {
@@ -234,6 +360,68 @@ async function main() {
     }
     for (const kind of Object.keys(kinds)) timings[kind].planMs = median(timings[kind].plans);
 
+    // (d) the small plan, alternating like (b).
+    const smallKinds = { 'small-launcher': ['orgadmin', 'launcher'], 'small-executable': ['orgadmin', 'executable'], 'small-terraform_data': ['terraform_data', 'launcher'] };
+    for (const [kind, [config, form]] of Object.entries(smallKinds)) {
+      const dir = join(work, kind);
+      await mkdir(dir);
+      await writeFile(join(dir, 'main.tf'), planConfig(config, SMALL_ORGS, 'small'));
+      await writeFile(join(dir, 'terraform.tfvars.json'), tfvars);
+      await terraform(dir, ['init', '-input=false', '-no-color'], envFor(form));
+      timings[kind] = { plans: [] };
+      if (kind === 'small-executable') await copyFile(join(work, 'small-launcher', 'terraform.tfstate'), join(dir, 'terraform.tfstate'));
+      else timings[kind].applyMs = await terraform(dir, ['apply', '-auto-approve', '-input=false', '-no-color'], envFor(form));
+    }
+    process.stderr.write(`planning the small configurations ${PLANS} times, alternating...\n`);
+    for (let i = 0; i < PLANS; i++) {
+      for (const [kind, [, form]] of Object.entries(smallKinds)) {
+        timings[kind].plans.push(await terraform(join(work, kind), ['plan', '-detailed-exitcode', '-input=false', '-no-color'], envFor(form)));
+      }
+    }
+    for (const kind of Object.keys(smallKinds)) timings[kind].planMs = median(timings[kind].plans);
+
+    // (e) each start of the small plan, from Terraform's debug log; peak RSS of the providers.
+    process.stderr.write(`timing each provider start of the small plan ${PLANS} times per installation...\n`);
+    const starts = { launcher: START_NAMES.map(() => []), executable: START_NAMES.map(() => []) };
+    const rss = { launcher: 0, executable: 0 };
+    for (let i = 0; i < PLANS; i++) {
+      for (const form of ['launcher', 'executable']) {
+        const logPath = join(work, `debug-${form}-${i}.log`);
+        const peak = await peakRss('terraform-provider-orgadmin', () =>
+          terraform(join(work, `small-${form}`), ['plan', '-detailed-exitcode', '-input=false', '-no-color'], { ...envFor(form), TF_LOG: 'debug', TF_LOG_PATH: logPath }, [0]),
+        );
+        rss[form] = Math.max(rss[form], peak);
+        const found = providerStarts(await readFile(logPath, 'utf8'));
+        if (found.length !== START_NAMES.length) throw new Error(`expected ${START_NAMES.length} provider starts in one plan, found ${found.length} in ${logPath}`);
+        found.forEach((start, n) => starts[form][n].push(start));
+      }
+    }
+
+    // (f) member sets of growing size, each next to a terraform_data holding the same list.
+    const largest = Math.max(...SET_SIZES);
+    process.stderr.write(`creating ${largest} users for the member sets...\n`);
+    const setUserIds = [];
+    for (let i = 0; i < largest; i++) setUserIds.push((await admin.createUser('bench', { username: `set-user-${i}` })).id);
+    const sets = {};
+    for (const size of SET_SIZES) {
+      sets[size] = {};
+      for (const config of ['orgadmin', 'terraform_data']) {
+        const dir = join(work, `set-${size}-${config}`);
+        await mkdir(dir);
+        await writeFile(join(dir, 'main.tf'), setConfig(config));
+        await writeFile(join(dir, 'terraform.tfvars.json'), JSON.stringify({ name: `bench-set-${size}`, user_ids: setUserIds.slice(0, size) }));
+        await terraform(dir, ['init', '-input=false', '-no-color'], envFor('launcher'));
+        process.stderr.write(`applying a member set of ${size} (${config})...\n`);
+        sets[size][config] = { dir, applyMs: await terraform(dir, ['apply', '-auto-approve', '-input=false', '-no-color'], envFor('launcher')), plans: [] };
+      }
+      for (let i = 0; i < SET_PLANS; i++) {
+        for (const config of ['orgadmin', 'terraform_data']) {
+          sets[size][config].plans.push(await terraform(sets[size][config].dir, ['plan', '-detailed-exitcode', '-input=false', '-no-color'], envFor('launcher')));
+        }
+      }
+      for (const config of ['orgadmin', 'terraform_data']) sets[size][config].planMs = median(sets[size][config].plans);
+    }
+
     // (c) classify the requests of one refresh.
     const isToken = (r) => r.method === 'POST' && r.url.endsWith('/protocol/openid-connect/token');
     const isOrgGet = (r) => r.method === 'GET' && /^\/realms\/[^/]+\/orgs\/[^/]+$/.test(r.url);
@@ -280,6 +468,42 @@ async function main() {
     const markerClears = firstRefreshRequests.filter((r) => r.method === 'PUT').length;
     rows.push(['(c) first refresh after the apply: creation markers cleared', String(markerClears), 'one PUT per new organization, once']);
 
+
+    const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
+    const target = (ratio, limit, floor) => `${ratio.toFixed(2)}x ${floor}; target <= ${limit}x: ${ratio <= limit ? 'met' : 'NOT met'}`;
+    for (const form of ['launcher', 'executable']) {
+      const t = timings[`small-${form}`];
+      const floor = timings['small-terraform_data'];
+      rows.push([
+        `(d) small plan, ${SMALL_ORGS} organizations + ${SMALL_ORGS * USERS_PER_ORG} memberships, ${form}`,
+        seconds(t.planMs),
+        `median of ${PLANS}; ${target(t.planMs / floor.planMs, 2, `${SMALL_ORGS + SMALL_ORGS * USERS_PER_ORG} terraform_data`)}`,
+      ]);
+    }
+    rows.push([`(d) small plan, ${SMALL_ORGS + SMALL_ORGS * USERS_PER_ORG} terraform_data (floor)`, seconds(timings['small-terraform_data'].planMs), `median of ${PLANS}`]);
+    for (const form of ['launcher', 'executable']) {
+      starts[form].forEach((runs, n) => {
+        const m = (key) => median(runs.map((r) => r[key]));
+        rows.push([
+          `(e) ${form}, start ${n + 1} of 3 (${START_NAMES[n]})`,
+          `${m('totalMs').toFixed(0)} ms`,
+          `handshake ${m('handshakeMs').toFixed(0)} ms (${startup.node ? `${(m('handshakeMs') / startup.node).toFixed(2)}x node -e ''` : 'n/a'}), RPCs ${m('rpcMs').toFixed(0)} ms, shutdown to exit ${m('exitMs').toFixed(0)} ms; median of ${PLANS}, TF_LOG=debug`,
+        ]);
+      });
+      rows.push([`(e) ${form}, peak RSS of a provider process`, mib(rss[form]), `largest VmHWM over ${PLANS} small plans; target <= 64 MiB: ${rss[form] <= 64 * 1024 * 1024 ? 'met' : 'NOT met'}`]);
+    }
+    for (const size of SET_SIZES) {
+      const o = sets[size].orgadmin;
+      const f = sets[size].terraform_data;
+      rows.push([`(f) member set of ${size}: apply from empty`, seconds(o.applyMs), `once; ${(o.applyMs / f.applyMs).toFixed(2)}x terraform_data (${seconds(f.applyMs)})`]);
+      rows.push([`(f) member set of ${size}: refresh plan`, seconds(o.planMs), `median of ${SET_PLANS}; ${(o.planMs / f.planMs).toFixed(2)}x terraform_data (${seconds(f.planMs)})`]);
+    }
+    if (sets[1000] && sets[10000]) {
+      for (const [what, key] of [['apply', 'applyMs'], ['refresh plan', 'planMs']]) {
+        const growth = sets[10000].orgadmin[key] / (10 * sets[1000].orgadmin[key]);
+        rows.push([`(f) ${what}: 10,000 ids / (10 x 1,000 ids)`, `${growth.toFixed(2)}x`, `target <= 2x: ${growth <= 2 ? 'met' : 'NOT met'}`]);
+      }
+    }
     rows.push([
       'machine: cores, 1-min load average at start / end',
       String(availableParallelism()),

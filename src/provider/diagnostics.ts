@@ -20,7 +20,7 @@ import {
   TokenError,
   UnauthorizedError,
   UnexpectedResponseError,
-} from '../client';
+} from '../client/errors';
 import type { AuthMethod, OrgAdminProviderContext } from './context';
 import type { AttributePath, Diagnostics } from './framework/types';
 

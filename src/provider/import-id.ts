@@ -3,7 +3,7 @@
  * by the realm (`ORG/USER` or `REALM/ORG/USER`). Ids that themselves contain `/` cannot be
  * imported this way (the service's ids are UUIDs unless chosen otherwise).
  */
-import { MAX_NAME_LENGTH } from '../api';
+import { MAX_NAME_LENGTH } from '../api/validation';
 import type { Diagnostics } from './framework/types';
 import { quote } from './values';
 

@@ -3,7 +3,7 @@
  * the retries does not mean the write did not happen: before reporting such a failure, the
  * resources ask the service what it now holds (see the provider's "Safe to re-run" guarantees).
  */
-import { NetworkError, ServerError, TimeoutError } from '../client';
+import { NetworkError, ServerError, TimeoutError } from '../client/errors';
 import type { OrgAdminProviderContext } from './context';
 
 /**

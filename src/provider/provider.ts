@@ -3,7 +3,7 @@
  * settings of `./settings`, and the list of resources and data sources it serves.
  */
 import { Agent, type Dispatcher } from 'undici';
-import { ClientCredentialsTokenSource, OrgAdminClient, StaticTokenSource, type TokenSource } from '../client';
+import type { OrgAdminClient, TokenSource } from '../client';
 import { PlannedNames } from './resources/organization-creation';
 import type { AuthMethod, OrgAdminProviderContext } from './context';
 import { redactSecrets } from './diagnostics';
@@ -63,6 +63,10 @@ export function createOrgAdminProvider(options: OrgAdminProviderOptions = {}): P
     async configure(config, diags, logger) {
       const settings = resolveProviderSettings(config, options.env ?? process.env, diags);
       if (!settings) return undefined;
+      // Required here, not imported: the SDK (its HTTP stack and the compiled wire schemas) is for
+      // the configured process only. Terraform starts two more per command that answer schema and
+      // validation calls alone, and each would otherwise load it for nothing.
+      const { ClientCredentialsTokenSource, OrgAdminClient, StaticTokenSource } = require('../client') as typeof import('../client');
       // In the self-contained executable, HTTPS also trusts the system's CAs (see trust-store).
       const ownAgent = options.dispatcher ? undefined : new Agent({ keepAliveTimeout: 10_000, connect: providerTrustConnector() });
       const dispatcher = options.dispatcher ?? ownAgent!;

@@ -3,7 +3,7 @@
  * the provider's realm, and (on resources) replacing the object when it changes, because an
  * organization cannot move between realms.
  */
-import { realmNameProblem } from '../api';
+import { realmNameProblem } from '../api/validation';
 import type { OrgAdminProviderContext } from './context';
 import type { AttributeSchema, Diagnostics, ObjectValue, PlanModification, Value } from './framework/types';
 import { isUnknown } from './protocol/unknown';

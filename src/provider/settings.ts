@@ -3,7 +3,8 @@
  * checked settings of one provider process. Every rule about a setting is here, used both by the
  * static validation (values may be unknown) and by configure (environment fallbacks applied).
  */
-import { baseUrlProblem, MAX_RETRIES_LIMIT, realmFromBaseUrl, realmNameProblem, requestTimeoutProblem, retriesProblem } from '../api';
+import { realmFromBaseUrl } from '../api/paths';
+import { baseUrlProblem, MAX_RETRIES_LIMIT, realmNameProblem, requestTimeoutProblem, retriesProblem } from '../api/validation';
 import type { Diagnostics, ObjectValue, Schema, Value } from './framework/types';
 import { isUnknown } from './protocol/unknown';
 import { quote } from './values';

@@ -327,3 +327,36 @@ describe('orgadmin provider', () => {
     });
   });
 });
+
+describe('what loading the provider definition loads', () => {
+  // Terraform starts the provider three times per command; two of those processes only answer
+  // schema and validation calls. The SDK (its HTTP stack and the compiled wire schemas) is loaded
+  // by configure, in the one process that talks to the service.
+  it('loads neither the SDK client nor the wire schemas until configure, and both with it', async () => {
+    const { execFile } = await import('node:child_process');
+    const root = require('node:path').resolve(__dirname, '..', '..');
+    const script = `
+      const loaded = () => Object.keys(require.cache).map((k) => k.slice(${JSON.stringify(root)}.length + 1));
+      const { orgadminProvider } = require('./src/provider/provider.ts');
+      require('./src/provider/framework/provider-service.ts');
+      const before = loaded();
+      const diags = { error() {}, warning() {}, hasErrors: () => false };
+      const logger = { debug() {}, info() {}, warn() {}, error() {} };
+      const config = { base_url: 'http://127.0.0.1:9', realm: 'acme', client_id: 'id', client_secret: 'secret', access_token: null, request_timeout: null, max_retries: null };
+      orgadminProvider.configure(config, diags, logger).then(async (ctx) => {
+        const after = loaded();
+        await orgadminProvider.close(ctx);
+        process.stdout.write(JSON.stringify({ before, after }));
+      });`;
+    const output = await new Promise<string>((resolve, reject) =>
+      execFile(process.execPath, ['--require', './examples/register.js', '-e', script], { cwd: root, env: { ...process.env, ORGADMIN_BASE_URL: '' } }, (error, stdout) =>
+        error ? reject(error) : resolve(stdout),
+      ),
+    );
+    const { before, after } = JSON.parse(output) as { before: string[]; after: string[] };
+    const sdk = (files: string[]): string[] => files.filter((f) => f === 'src/client/client.ts' || f === 'src/api/representations.ts' || f.startsWith('node_modules/@sinclair/typebox/'));
+    expect(before).toContain('src/provider/resources/organization-members.ts');
+    expect(sdk(before)).toEqual([]);
+    expect(sdk(after)).toEqual(expect.arrayContaining(['src/client/client.ts', 'src/api/representations.ts']));
+  });
+});

@@ -4,7 +4,7 @@
  * receives in GetProviderSchema is written by `toproto/provider.ts`.)
  */
 import type { TerraformType } from '../protocol/terraform-type';
-import type { Schema } from './types';
+import type { Schema, StateUpgrade } from './types';
 
 /** The Terraform object type of a schema's values: one attribute per schema attribute. */
 export function schemaObjectType(schema: Schema): TerraformType {
@@ -30,6 +30,26 @@ export function checkSchema(owner: string, schema: Schema): string[] {
       problems.push(`${where}: required excludes optional and computed`);
     }
     if (attribute.useStateForUnknown && !attribute.computed) problems.push(`${where}: useStateForUnknown needs computed`);
+  }
+  return problems;
+}
+
+/**
+ * Problems with a resource's state upgrades (a bug of the provider, found at start-up): each must
+ * start from a version below the current one and describe that version's schema.
+ */
+export function checkStateUpgrades(owner: string, schema: Schema, upgrades: { readonly [fromVersion: number]: StateUpgrade } | undefined): string[] {
+  const problems: string[] = [];
+  const current = schema.version ?? 0;
+  for (const [from, upgrade] of Object.entries(upgrades ?? {})) {
+    const version = Number(from);
+    if (!Number.isInteger(version) || version < 0 || version >= current) {
+      problems.push(`${owner}: a state upgrade from version ${from} must start below the schema version ${current}`);
+    }
+    if ((upgrade.priorSchema.version ?? 0) !== version) {
+      problems.push(`${owner}: the state upgrade from version ${from} describes schema version ${upgrade.priorSchema.version ?? 0}`);
+    }
+    problems.push(...checkSchema(`${owner} (version ${from})`, upgrade.priorSchema));
   }
   return problems;
 }

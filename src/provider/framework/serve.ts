@@ -117,6 +117,7 @@ export async function serveProvider<T>(
       writeHandshake: options.writeHandshake,
       exit,
       handleSignals: !hosted,
+      exitOnShutdown: !hosted,
       register: (grpc, codec) => {
         // One forwarding handler per method of the protocol; the real handlers load on first use.
         const forwarding: Record<string, UnaryHandler> = {};

@@ -86,6 +86,21 @@ export interface PlanModification {
 }
 
 /**
+ * How a state written with an earlier schema version becomes a state of the current schema: the
+ * stored JSON is decoded with `priorSchema` (that version's attribute types), then `upgrade` turns
+ * it into a value of the current schema. Each upgrade goes straight to the current version.
+ */
+export interface StateUpgrade {
+  /** The schema of the version this upgrade starts from (its attributes decode the stored state). */
+  readonly priorSchema: Schema;
+  /**
+   * Returns the state in the current schema (every current attribute present), or null with an
+   * error when it cannot be upgraded. Runs before the provider is configured: no remote calls.
+   */
+  upgrade(priorState: ObjectValue, diags: Diagnostics): ObjectValue | null;
+}
+
+/**
  * A managed resource. `TContext` is what the provider's `configure` returns (for orgadmin: the SDK
  * client and the default realm). Methods report problems through `diags`; a thrown exception is a
  * bug and becomes a generic error diagnostic.
@@ -102,6 +117,11 @@ export interface Resource<TContext> {
   readonly typeName: string;
   /** Schema of the resource. */
   readonly schema: Schema;
+  /**
+   * Upgrades of states written with an earlier `schema.version`, by the version they start from.
+   * A state of a version without an entry here (below the current one) is refused with an error.
+   */
+  readonly stateUpgrades?: { readonly [fromVersion: number]: StateUpgrade };
   /** Static checks of the configuration (values may be unknown). Optional. */
   validate?(config: ObjectValue, diags: Diagnostics): void;
   /**

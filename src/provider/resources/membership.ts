@@ -6,8 +6,8 @@
  * github#280). A membership removed outside Terraform is dropped from state with a warning so that
  * the next plan adds it back (auth0#405 made users `state rm` by hand).
  */
-import { orgAdminUsername } from '../../api';
-import { ForbiddenError } from '../../client';
+import { orgAdminUsername } from '../../api/paths';
+import { ForbiddenError } from '../../client/errors';
 import { callOptions, signalOf, type OrgAdminProviderContext } from '../context';
 import { isObjectNotFound, reportError, reportingFor, serviceAnswer } from '../diagnostics';
 import { membershipAfterFailure } from '../outcome';

@@ -8,14 +8,18 @@
  * - the organization's default admin user (`org-admin-<orgId>`) is never listed, counted as drift
  *   or removed (the service refuses with 403); listing it in `user_ids` is refused at apply time,
  *   since it would otherwise show as a change on every plan;
- * - removing a member only ends the membership, never deletes the user (keycloak PR #1656).
+ * - removing a member only ends the membership, never deletes the user (keycloak PR #1656);
+ * - `user_ids` is a list that the provider treats as a set (../id-list.ts): Terraform checks sets
+ *   in quadratic time, lists in linear time, and member sets run to thousands of ids.
  */
 import type { Member } from '../../api';
-import { MAX_NAME_LENGTH, MEMBERS_PAGE, orgAdminUsername } from '../../api';
+import { orgAdminUsername } from '../../api/paths';
+import { MAX_NAME_LENGTH } from '../../api/validation';
 import { callOptions, signalOf, type OrgAdminProviderContext } from '../context';
 import { describeError, isObjectNotFound, reportError, reportingFor } from '../diagnostics';
 import { membershipAfterFailure } from '../outcome';
-import type { Diagnostics, ObjectValue, Resource } from '../framework/types';
+import type { AttributeSchema, Diagnostics, ObjectValue, Resource, Schema } from '../framework/types';
+import { checkNoRepeatedIds, inOrderOf, plannedIdList } from '../id-list';
 import { parseImportId } from '../import-id';
 import { planRealm, resourceRealmAttribute, validateRealm } from '../realm';
 import { knownString, knownStringList, quote } from '../values';
@@ -42,7 +46,8 @@ export function isDefaultAdmin(member: Pick<Member, 'username'>, organizationId:
 
 /**
  * The organization's members that Terraform manages: every page, admin accounts excluded by the
- * service and, to be sure, the default admin user excluded by username as well.
+ * service and, to be sure, the default admin user excluded by username as well. Pages are as large
+ * as the service allows: a member set of 10,000 is 10 requests instead of 100.
  */
 export async function listManagedMembers(
   ctx: OrgAdminProviderContext,
@@ -52,10 +57,19 @@ export async function listManagedMembers(
 ): Promise<Member[]> {
   const members = await ctx.client.listAllMembers(
     organizationId,
-    { excludeAdminAccounts: true, pageSize: MEMBERS_PAGE.default },
+    { excludeAdminAccounts: true, pageSize: largestMembersPage() },
     callOptions(realm, signal),
   );
   return members.filter((member) => !isDefaultAdmin(member, organizationId));
+}
+
+/**
+ * The largest page of members the service serves. Read when listing, not imported: its module holds
+ * the wire schemas, which only the SDK needs, and the provider processes that only answer schema
+ * and validation calls (two of Terraform's three per command) never load the SDK.
+ */
+function largestMembersPage(): number {
+  return (require('../../api/representations') as typeof import('../../api/representations')).MEMBERS_PAGE.cap;
 }
 
 /** Username prefix of the service's admin accounts, which `excludeAdminAccounts` leaves out. */
@@ -72,7 +86,7 @@ async function listedAdminAccounts(ctx: OrgAdminProviderContext, target: Target,
   const wanted = new Set(candidates);
   const admins = await ctx.client.listAllMembers(
     target.organizationId,
-    { search: ADMIN_USERNAME_PREFIX, pageSize: MEMBERS_PAGE.default },
+    { search: ADMIN_USERNAME_PREFIX, pageSize: largestMembersPage() },
     callOptions(target.realm, target.signal),
   );
   return admins.filter((member) => member.username.startsWith(ADMIN_USERNAME_PREFIX) && wanted.has(member.id));
@@ -223,11 +237,15 @@ function targetOf(ctx: OrgAdminProviderContext, state: ObjectValue, req: object)
   };
 }
 
-function stateOf(target: Target, userIds: Iterable<string>): ObjectValue {
+/**
+ * The state for the members `userIds`, listed in the order of `order` (the prior state or the
+ * plan; see ../id-list.ts), so that the same members in another order are no change.
+ */
+function stateOf(target: Target, userIds: Iterable<string>, order: readonly string[] | undefined): ObjectValue {
   return {
     id: target.organizationId,
     organization_id: target.organizationId,
-    user_ids: [...new Set(userIds)].sort(),
+    user_ids: inOrderOf(order, userIds),
     realm: target.realm,
   };
 }
@@ -250,44 +268,72 @@ async function liveMemberIds(ctx: OrgAdminProviderContext, target: Target, actio
   }
 }
 
+/** `user_ids` as of schema version 1: a list, treated as a set by the provider. */
+const USER_IDS: AttributeSchema = {
+  type: ['list', 'string'],
+  required: true,
+  description:
+    'The ids of every user that must be a member. Users are added and removed to match. The order does not matter: ' +
+    'the same ids in another order are no change, in the configuration and in the service. Each id may be listed ' +
+    'once; a repeat is an error. Do not list the organization\'s default admin user (`org-admin-<organization id>`): ' +
+    'it is always a member, and an apply that lists it fails without changing anything.',
+};
+
+/** The resource's schema. */
+const SCHEMA: Schema = {
+  // Version 1: `user_ids` became a list (it was a set in version 0).
+  version: 1,
+  description:
+    'The complete member set of one organization, authoritatively: members not in `user_ids` are removed, and members ' +
+    'added outside Terraform show as drift. The organization\'s default admin user (`org-admin-<organization id>`) is ' +
+    'never listed, removed or reported. Every page of members is read, and every add and remove of an apply is sent ' +
+    'even when some fail.\n\n' +
+    'Creating this resource for an organization that already has members outside `user_ids` fails (rather than ' +
+    'silently removing them): add them to `user_ids`, or import the resource first. Destroying it removes only the ' +
+    'members listed in `user_ids`; users themselves are never deleted. To stop managing the member set without removing ' +
+    'anyone, forget the resource instead of destroying it (`terraform state rm`, or a `removed` block with `destroy = false`).\n\n' +
+    'Made for large organizations: refreshes, plans without a change and applies grow linearly with the number of ids. ' +
+    'A plan that changes a long list costs Terraform more: it displays the change by comparing the old and the new list ' +
+    'element against element (with 10,000 ids, tens of seconds and about 1 GB of memory in Terraform).\n\n' +
+    'Do not combine with `orgadmin_membership` for the same organization.\n\n' +
+    'Import by `ORG` or `REALM/ORG`, e.g. `terraform import orgadmin_organization_members.example 6f1d3c0e-…`.',
+  attributes: {
+    id: {
+      type: 'string',
+      computed: true,
+      useStateForUnknown: true,
+      description: 'The organization\'s id (the same as `organization_id`).',
+    },
+    organization_id: {
+      type: 'string',
+      required: true,
+      requiresReplace: true,
+      description: 'The organization whose members this resource manages.',
+    },
+    user_ids: USER_IDS,
+    realm: resourceRealmAttribute,
+  },
+};
+
+/**
+ * Schema version 0, where `user_ids` was a set. Its states hold the ids sorted (Terraform's order
+ * for a set of strings); upgraded, they are the same ids as a sorted list, which the next plan
+ * compares with the configuration as ids, so no change is planned.
+ */
+const SCHEMA_V0: Schema = {
+  ...SCHEMA,
+  version: 0,
+  attributes: { ...SCHEMA.attributes, user_ids: { ...USER_IDS, type: ['set', 'string'] } },
+};
+
 /** The `orgadmin_organization_members` resource. */
 export const organizationMembersResource: Resource<OrgAdminProviderContext> = {
   typeName: ORGANIZATION_MEMBERS_RESOURCE_TYPE,
-  schema: {
-    version: 0,
-    description:
-      'The complete member set of one organization, authoritatively: members not in `user_ids` are removed, and members ' +
-      'added outside Terraform show as drift. The organization\'s default admin user (`org-admin-<organization id>`) is ' +
-      'never listed, removed or reported. Every page of members is read, and every add and remove of an apply is sent ' +
-      'even when some fail.\n\n' +
-      'Creating this resource for an organization that already has members outside `user_ids` fails (rather than ' +
-      'silently removing them): add them to `user_ids`, or import the resource first. Destroying it removes only the ' +
-      'members listed in `user_ids`; users themselves are never deleted. To stop managing the member set without removing ' +
-      'anyone, forget the resource instead of destroying it (`terraform state rm`, or a `removed` block with `destroy = false`).\n\n' +
-      'Do not combine with `orgadmin_membership` for the same organization.\n\n' +
-      'Import by `ORG` or `REALM/ORG`, e.g. `terraform import orgadmin_organization_members.example 6f1d3c0e-…`.',
-    attributes: {
-      id: {
-        type: 'string',
-        computed: true,
-        useStateForUnknown: true,
-        description: 'The organization\'s id (the same as `organization_id`).',
-      },
-      organization_id: {
-        type: 'string',
-        required: true,
-        requiresReplace: true,
-        description: 'The organization whose members this resource manages.',
-      },
-      user_ids: {
-        type: ['set', 'string'],
-        required: true,
-        description:
-          'The ids of every user that must be a member. Users are added and removed to match. Do not list the ' +
-          'organization\'s default admin user (`org-admin-<organization id>`): it is always a member, and an apply that ' +
-          'lists it fails without changing anything.',
-      },
-      realm: resourceRealmAttribute,
+  schema: SCHEMA,
+  stateUpgrades: {
+    0: {
+      priorSchema: SCHEMA_V0,
+      upgrade: (prior) => ({ ...prior, user_ids: Array.isArray(prior['user_ids']) ? inOrderOf(undefined, knownStringList(prior['user_ids']) ?? []) : null }),
     },
   },
 
@@ -299,6 +345,7 @@ export const organizationMembersResource: Resource<OrgAdminProviderContext> = {
       const empty = userIds.filter((id) => typeof id === 'string' && id.trim() === '').length;
       if (empty > 0) diags.error('Invalid user id', '`user_ids` holds an empty id; every element must be a user id.', ['user_ids']);
     }
+    checkNoRepeatedIds('user_ids', userIds, diags);
     validateRealm(config['realm'], diags);
   },
 
@@ -306,11 +353,15 @@ export const organizationMembersResource: Resource<OrgAdminProviderContext> = {
     planRealm(ctx, req.config, req.priorState, plan);
     const org = knownString(req.config['organization_id']);
     if (org !== undefined) plan.plannedState['id'] = org;
+    // The same ids in another order are no change (see ../id-list.ts).
+    const userIds = plannedIdList(req.config['user_ids'], req.priorState?.['user_ids']);
+    if (userIds !== undefined) plan.plannedState['user_ids'] = userIds;
   },
 
   async create(ctx, req, diags) {
     const target = targetOf(ctx, req.plannedState, req);
-    const desired = new Set(knownStringList(req.plannedState['user_ids']) ?? []);
+    const planned = knownStringList(req.plannedState['user_ids']) ?? [];
+    const desired = new Set(planned);
     const live = await liveMemberIds(ctx, target, 'manage its members', diags);
     if (live === undefined) return null;
     const outside = live.filter((id) => !desired.has(id));
@@ -333,14 +384,18 @@ export const organizationMembersResource: Resource<OrgAdminProviderContext> = {
     // are there now (Terraform keeps it, marked tainted, and the next apply finishes the set).
     // Members that were already in `user_ids` before (an earlier interrupted apply) count as done.
     if (diags.hasErrors() && outcome.added.length === 0) return null;
-    return stateOf(target, [...live, ...outcome.added]);
+    return stateOf(target, [...live, ...outcome.added], planned);
   },
 
   async read(ctx, req, diags) {
     const target = targetOf(ctx, req.state, req);
     try {
       const members = await listManagedMembers(ctx, target.organizationId, target.realm, target.signal);
-      return stateOf(target, members.map((member) => member.id));
+      return stateOf(
+        target,
+        members.map((member) => member.id),
+        knownStringList(req.state['user_ids']),
+      );
     } catch (error) {
       if (isObjectNotFound(error)) {
         diags.warning(
@@ -356,7 +411,8 @@ export const organizationMembersResource: Resource<OrgAdminProviderContext> = {
 
   async update(ctx, req, diags) {
     const target = targetOf(ctx, req.priorState, req);
-    const desired = new Set(knownStringList(req.plannedState['user_ids']) ?? []);
+    const planned = knownStringList(req.plannedState['user_ids']) ?? [];
+    const desired = new Set(planned);
     // The difference is taken against the live list, not the prior state: members changed since
     // the refresh are still brought to the configured set.
     const live = await liveMemberIds(ctx, target, 'update its members', diags);
@@ -370,7 +426,7 @@ export const organizationMembersResource: Resource<OrgAdminProviderContext> = {
     const removed = new Set(outcome.removed);
     // The state records what is true now, also after partial failures, so the next plan retries
     // exactly what is still missing.
-    return stateOf(target, [...live.filter((id) => !removed.has(id)), ...outcome.added]);
+    return stateOf(target, [...live.filter((id) => !removed.has(id)), ...outcome.added], planned);
   },
 
   async delete(ctx, req, diags) {

@@ -10,8 +10,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Organization, OrganizationInput } from '../../api';
-import { displayNameProblem, domainProblem, nameProblem, normalizeDomain, urlProblem } from '../../api';
-import { ConflictError } from '../../client';
+import { displayNameProblem, domainProblem, nameProblem, normalizeDomain, urlProblem } from '../../api/validation';
+import { ConflictError } from '../../client/errors';
 import { callOptions, signalOf, type OrgAdminProviderContext } from '../context';
 import { isObjectNotFound, reportError, reportingFor, serviceAnswer } from '../diagnostics';
 import { outcomeUnknown } from '../outcome';

@@ -263,6 +263,76 @@ describe('UpgradeResourceState', () => {
   });
 });
 
+describe('UpgradeResourceState across schema versions', () => {
+  // demo_thing at version 2: `tags` was a set until version 1 and is a list now; version 0 had
+  // `title` instead of `name`. Each upgrade is declared with the schema its states were written in.
+  const current = demoProvider.resources[0]! as Resource<DemoContext>;
+  const v2Schema: Schema = { ...current.schema, version: 2, attributes: { ...current.schema.attributes, tags: { ...current.schema.attributes['tags']!, type: ['list', 'string'] } } };
+  const v1Schema: Schema = { ...current.schema, version: 1 };
+  const { name: _name, ...withoutName } = current.schema.attributes;
+  const v0Schema: Schema = { ...current.schema, version: 0, attributes: { ...withoutName, title: { type: 'string', optional: true, description: 'Old name.' } } };
+  const upgraded: Resource<DemoContext> = {
+    ...current,
+    schema: v2Schema,
+    stateUpgrades: {
+      0: { priorSchema: v0Schema, upgrade: ({ title, ...rest }) => ({ ...rest, name: title ?? null, tags: Array.isArray(rest['tags']) ? [...rest['tags']].sort() : null }) },
+      1: {
+        priorSchema: v1Schema,
+        upgrade: (prior, diags) => {
+          if (prior['id'] === 'broken') {
+            diags.error('Cannot upgrade', 'this state is broken');
+            return null;
+          }
+          return { ...prior, tags: Array.isArray(prior['tags']) ? [...prior['tags']].sort() : null };
+        },
+      },
+    },
+  };
+  const provider = { ...demoProvider, resources: [upgraded] } as ProviderDefinition<DemoContext>;
+  const upgrade = async (version: number, state: object): Promise<any> =>
+    new ProviderService(provider, logger).handlers().UpgradeResourceState!({ type_name: 'demo_thing', version, raw_state: { json: Buffer.from(JSON.stringify(state)) } });
+
+  it('decodes a state of an earlier version with that version\'s schema and upgrades it to the current one', async () => {
+    const response = await upgrade(1, { id: 't', name: 'a', tags: ['y', 'x'] });
+    expect(response.diagnostics).toEqual([]);
+    expect(value(response.upgraded_state, v2Schema)).toEqual(thing({ id: 't', name: 'a', tags: ['x', 'y'] }));
+  });
+
+  it('goes straight from any older version to the current one with that version\'s upgrade', async () => {
+    const response = await upgrade(0, { id: 't', title: 'old', tags: ['b', 'a'] });
+    expect(response.diagnostics).toEqual([]);
+    expect(value(response.upgraded_state, v2Schema)).toEqual(thing({ id: 't', name: 'old', tags: ['a', 'b'] }));
+  });
+
+  it('decodes a state of the current version as it is, without an upgrade', async () => {
+    const response = await upgrade(2, { id: 't', name: 'a', tags: ['y', 'x'] });
+    expect(value(response.upgraded_state, v2Schema)).toEqual(thing({ id: 't', name: 'a', tags: ['y', 'x'] }));
+  });
+
+  it('reports an upgrade\'s error and returns no state', async () => {
+    const response = await upgrade(1, { id: 'broken' });
+    expect(response.diagnostics.map((d: any) => d.summary)).toEqual(['Cannot upgrade']);
+    expect(response.upgraded_state).toBeUndefined();
+  });
+
+  it('refuses a version below the current one that has no upgrade', async () => {
+    const withoutV0 = { ...provider, resources: [{ ...upgraded, stateUpgrades: { 1: upgraded.stateUpgrades![1]! } }] } as ProviderDefinition<DemoContext>;
+    const response = (await new ProviderService(withoutV0, logger).handlers().UpgradeResourceState!({ type_name: 'demo_thing', version: 0, raw_state: { json: Buffer.from('{}') } })) as any;
+    expect(response.diagnostics[0].summary).toBe('Resource state too old');
+  });
+
+  it('reports an upgrade declared for the current version or with another version\'s schema as a provider bug', async () => {
+    const wrong = { ...provider, resources: [{ ...upgraded, stateUpgrades: { 2: { priorSchema: v2Schema, upgrade: (s: ObjectValue) => s }, 1: { priorSchema: v0Schema, upgrade: (s: ObjectValue) => s } } }] } as ProviderDefinition<DemoContext>;
+    const response = (await new ProviderService(wrong, logger).handlers().GetProviderSchema!({})) as any;
+    const details = response.diagnostics.map((d: any) => `${d.summary}: ${d.detail}`);
+    // Integer keys come in ascending order.
+    expect(details).toEqual([
+      expect.stringContaining('demo_thing: the state upgrade from version 1 describes schema version 0'),
+      expect.stringContaining('demo_thing: a state upgrade from version 2 must start below the schema version 2'),
+    ]);
+  });
+});
+
 describe('ReadDataSource', () => {
   it('reads through the data source and reports a missing object against its id', async () => {
     const call = await configured();

@@ -14,6 +14,7 @@ import {
   rawBase64,
   startPluginServer,
   type PluginServer,
+  type PluginServerOptions,
 } from '../../../src/provider/protocol/plugin-server';
 import { parseHandshake, TestClient } from './grpc-test-client';
 
@@ -161,7 +162,7 @@ describe('startPluginServer', () => {
   /** Resolves with the first exit code the server asks for. */
   let exited: Promise<number>;
 
-  async function start(env: NodeJS.ProcessEnv): Promise<PluginServer> {
+  async function start(env: NodeJS.ProcessEnv, options: Partial<PluginServerOptions> = {}): Promise<PluginServer> {
     exitCodes = [];
     lines = [];
     let onExit: (code: number) => void = () => undefined;
@@ -175,6 +176,7 @@ describe('startPluginServer', () => {
         onExit(code);
       },
       register: () => undefined,
+      ...options,
     });
     return server;
   }
@@ -226,6 +228,20 @@ describe('startPluginServer', () => {
     expect(await exited).toBe(0);
     expect(exitCodes).toEqual([0]);
     expect(existsSync(started.socketPath)).toBe(false);
+  });
+
+  it('with exitOnShutdown, exits with 0 right after the Shutdown reply, without closing first', async () => {
+    const hooks: string[] = [];
+    const started = await start({ PLUGIN_CLIENT_CERT: clientCertificate.certPem }, { exitOnShutdown: true, beforeShutdown: async () => void hooks.push('beforeShutdown') });
+    client = new TestClient(parseHandshake(lines[0]!), clientCertificate);
+    await expect(client.call('plugin.GRPCController', 'Shutdown', {})).resolves.toEqual({});
+    for (let i = 0; i < 50 && exitCodes.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(exitCodes).toEqual([0]);
+    // Nothing was closed before the exit: the connection still answers (the kernel closes it at exit).
+    expect(hooks).toEqual([]);
+    await expect(client.call('grpc.health.v1.Health', 'Check', {})).resolves.toEqual({ status: 'SERVING' });
+    expect(existsSync(started.socketPath)).toBe(true);
+    await started.shutdown();
   });
 
   it('speaks cleartext when TF_DISABLE_PLUGIN_TLS is set (test knob), with an empty certificate field', async () => {

@@ -158,12 +158,12 @@ describe('orgadmin_organization_members: nothing half-applied is forgotten', () 
     const config = { organization_id: orgId, user_ids: [alice.id, 'no-such-user', bob.id] };
     const { state, diagnostics } = await t.tf.planThenApply(ORGANIZATION_MEMBERS_RESOURCE_TYPE, { priorState: null, config });
     expect(diagnostics).toEqual([expect.objectContaining({ severity: 'error', summary: 'Users not found', detail: expect.stringContaining('no-such-user') })]);
-    expect(state).toMatchObject({ organization_id: orgId, user_ids: [alice.id, bob.id].sort() });
+    expect(state).toMatchObject({ organization_id: orgId, user_ids: [alice.id, bob.id] });
 
     // Re-created without the bad id (Terraform replaces the tainted set): converges, nobody lost.
     const fixed = { organization_id: orgId, user_ids: [alice.id, bob.id] };
     const { state: recreated, diagnostics: again } = await t.tf.planThenApply(ORGANIZATION_MEMBERS_RESOURCE_TYPE, { priorState: null, config: fixed });
     expect(again).toEqual([]);
-    expect(recreated).toMatchObject({ user_ids: [alice.id, bob.id].sort() });
+    expect(recreated).toMatchObject({ user_ids: [alice.id, bob.id] });
   });
 });

@@ -1,4 +1,4 @@
-import { orgAdminUsername } from '../../../src/api';
+import { MEMBERS_PAGE, orgAdminUsername } from '../../../src/api';
 import { errorsOf, stateOf, warningsOf } from '../../../src/provider/framework/testing';
 import { ORGANIZATION_MEMBERS_RESOURCE_TYPE as TYPE } from '../../../src/provider/resources/organization-members';
 import { startProviderTest, type ProviderTest } from '../harness';
@@ -30,7 +30,8 @@ describe('orgadmin_organization_members', () => {
   it('adds the listed users on create and reads them back without the default admin user', async () => {
     const orgId = await newOrg();
     const state = stateOf(await t.tf.create(TYPE, { organization_id: orgId, user_ids: [users[0]!, users[1]!] }));
-    expect(state).toEqual({ id: orgId, organization_id: orgId, user_ids: [users[0], users[1]].sort(), realm: 'acme' });
+    // In the configuration's order: the state records the list as written (see src/provider/id-list.ts).
+    expect(state).toEqual({ id: orgId, organization_id: orgId, user_ids: [users[0], users[1]], realm: 'acme' });
     const read = await t.tf.read(TYPE, state);
     expect(read.state).toEqual(state);
     expect(read.diagnostics).toEqual([]);
@@ -46,7 +47,7 @@ describe('orgadmin_organization_members', () => {
       user_ids: [users[2]!, users[3]!, users[4]!],
     });
     expect(diagnostics).toEqual([]);
-    expect(updated!['user_ids']).toEqual([users[2], users[3], users[4]].sort());
+    expect(updated!['user_ids']).toEqual([users[2], users[3], users[4]]);
     const members = await allMembers(orgId);
     expect(members.map((m) => m.id).sort()).toEqual(
       [users[2], users[3], users[4], members.find((m) => m.username === orgAdminUsername(orgId))!.id].sort(),
@@ -61,10 +62,11 @@ describe('orgadmin_organization_members', () => {
     await t.client.addMember(orgId, users[5]!);
     await t.client.removeMember(orgId, users[0]!);
     const refreshed = (await t.tf.read(TYPE, state)).state;
-    expect(refreshed!['user_ids']).toEqual([users[1], users[5]].sort());
+    // Members still there keep the state's order; the one added outside Terraform comes after them.
+    expect(refreshed!['user_ids']).toEqual([users[1], users[5]]);
     const { state: updated, diagnostics } = await t.tf.update(TYPE, refreshed!, { organization_id: orgId, user_ids: [users[0]!, users[1]!] });
     expect(diagnostics).toEqual([]);
-    expect(updated!['user_ids']).toEqual([users[0], users[1]].sort());
+    expect(updated!['user_ids']).toEqual([users[0], users[1]]);
     expect(await t.client.isMember(orgId, users[5]!)).toBe(false);
     expect(await t.client.isMember(orgId, users[0]!)).toBe(true);
   });
@@ -174,26 +176,70 @@ describe('orgadmin_organization_members', () => {
     });
   });
 
-  it('reads and updates 250 members across pages', async () => {
+  it('reads and updates 1,050 members across pages of the largest size the service allows', async () => {
     const orgId = await newOrg();
     const many: string[] = [];
-    for (let i = 0; i < 250; i += 1) many.push((await t.svc.admin.createUser('acme', { username: `paged-${i}` })).id);
+    for (let i = 0; i < 1050; i += 1) many.push((await t.svc.admin.createUser('acme', { username: `paged-${i}` })).id);
     const state = stateOf(await t.tf.create(TYPE, { organization_id: orgId, user_ids: many }));
-    expect((state['user_ids'] as string[]).length).toBe(250);
+    expect((state['user_ids'] as string[]).length).toBe(1050);
 
     const before = t.svc.requests.length;
     const { state: refreshed, diagnostics } = await t.tf.read(TYPE, state);
     expect(diagnostics).toEqual([]);
-    expect(refreshed!['user_ids']).toEqual([...many].sort());
+    expect(refreshed!['user_ids']).toEqual(many);
     const pages = t.svc.requests.slice(before);
-    expect(pages.length).toBe(3);
+    expect(pages.length).toBe(2);
     expect(pages.every((r) => r.url.includes('excludeAdminAccounts=true'))).toBe(true);
+    expect(pages.every((r) => r.url.includes(`max=${MEMBERS_PAGE.cap}`))).toBe(true);
 
     // No change planned means nothing to send: an update to the same set touches no member.
     const beforeUpdate = t.svc.requests.length;
     const { diagnostics: updateDiagnostics } = await t.tf.update(TYPE, refreshed!, { organization_id: orgId, user_ids: many });
     expect(updateDiagnostics).toEqual([]);
     expect(t.svc.requests.slice(beforeUpdate).every((r) => r.method === 'GET')).toBe(true);
+  });
+
+  it('plans no change when the configuration lists the same ids in another order', async () => {
+    const orgId = await newOrg();
+    const state = stateOf(await t.tf.create(TYPE, { organization_id: orgId, user_ids: [users[0]!, users[1]!, users[2]!] }));
+    const plan = await t.tf.plan(TYPE, { priorState: state, config: { organization_id: orgId, user_ids: [users[2]!, users[0]!, users[1]!] } });
+    expect(plan.diagnostics).toEqual([]);
+    expect(plan.changed).toBe(false);
+    expect(plan.plannedState!['user_ids']).toEqual(state['user_ids']);
+  });
+
+  it('plans the configured list when the ids differ, and records it in that order', async () => {
+    const orgId = await newOrg();
+    const state = stateOf(await t.tf.create(TYPE, { organization_id: orgId, user_ids: [users[1]!, users[0]!] }));
+    const config = { organization_id: orgId, user_ids: [users[3]!, users[1]!, users[0]!] };
+    const { plan, state: applied, diagnostics } = await t.tf.planThenApply(TYPE, { priorState: state, config });
+    expect(plan.changed).toBe(true);
+    expect(plan.plannedState!['user_ids']).toEqual(config.user_ids);
+    expect(diagnostics).toEqual([]);
+    // Terraform requires the applied list to equal the planned one, element by element.
+    expect(applied!['user_ids']).toEqual(config.user_ids);
+  });
+
+  it('reads the members in the state\'s order whatever order the service lists them in', async () => {
+    const orgId = await newOrg();
+    const listed = [users[4]!, users[0]!, users[2]!];
+    const state = stateOf(await t.tf.create(TYPE, { organization_id: orgId, user_ids: listed }));
+    const read = await t.tf.read(TYPE, state);
+    expect(read.state!['user_ids']).toEqual(listed);
+    // An imported member set (no order yet) reads sorted.
+    const imported = stateOf(await t.tf.importState(TYPE, orgId));
+    expect(imported['user_ids']).toEqual([...listed].sort());
+  });
+
+  it('refuses an id listed twice, pointing at the repeat, where a set would have dropped it silently', async () => {
+    const diagnostics = await t.tf.validateResource(TYPE, { organization_id: 'org', user_ids: [users[0]!, users[1]!, users[0]!, users[1]!] });
+    const errors = errorsOf(diagnostics);
+    expect(errors.map((e) => [e.summary, e.path])).toEqual([
+      ['Duplicate id in user_ids', ['user_ids', 2]],
+      ['Duplicate id in user_ids', ['user_ids', 3]],
+    ]);
+    expect(errors[0]!.detail).toContain(`lists ${JSON.stringify(users[0])} more than once (elements 0 and 2)`);
+    expect(errorsOf(await t.tf.validateResource(TYPE, { organization_id: 'org', user_ids: [users[0]!, users[1]!] }))).toEqual([]);
   });
 
   it('removes only the listed members on destroy', async () => {

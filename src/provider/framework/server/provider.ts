@@ -8,7 +8,7 @@ import type {
   ServerCapabilities,
   ValidateProviderConfigRequest,
 } from '../provider-server';
-import { checkSchema } from '../schema';
+import { checkSchema, checkStateUpgrades } from '../schema';
 import { Abort, runCall, stoppingDiagnostic, type ServerScope } from './call';
 import { decodeObject } from './values';
 
@@ -39,7 +39,7 @@ export function getProviderSchema<TContext>(scope: ServerScope<TContext>): GetPr
   const diags = new DiagnosticsCollector();
   const problems = [
     ...checkSchema(`provider ${definition.typeName}`, definition.schema),
-    ...definition.resources.flatMap((r) => checkSchema(r.typeName, r.schema)),
+    ...definition.resources.flatMap((r) => [...checkSchema(r.typeName, r.schema), ...checkStateUpgrades(r.typeName, r.schema, r.stateUpgrades)]),
     ...definition.dataSources.flatMap((d) => checkSchema(`data ${d.typeName}`, d.schema)),
   ];
   for (const problem of problems) diags.error('Invalid provider schema', `${problem}. This is a bug in the provider.`);

@@ -49,7 +49,11 @@ export function validateResourceConfig<TContext>(scope: ServerScope<TContext>, r
   });
 }
 
-/** UpgradeResourceState: stored JSON state into a value of the current schema. */
+/**
+ * UpgradeResourceState: stored JSON state into a value of the current schema. A state of the
+ * current version is decoded as it is; one of an earlier version is decoded with that version's
+ * schema and handed to the resource's upgrade from it.
+ */
 export function upgradeResourceState<TContext>(
   scope: ServerScope<TContext>,
   req: UpgradeResourceStateRequest,
@@ -65,6 +69,15 @@ export function upgradeResourceState<TContext>(
       );
       throw new Abort();
     }
+    const upgrade = req.version < schemaVersion ? found.stateUpgrades?.[req.version] : undefined;
+    if (req.version < schemaVersion && !upgrade) {
+      diags.error(
+        'Resource state too old',
+        `The state of this ${found.typeName} was written with schema version ${req.version}, which this provider cannot ` +
+          `upgrade to version ${schemaVersion}. Remove it from state (terraform state rm) and import it again.`,
+      );
+      throw new Abort();
+    }
     const json = req.rawState?.json;
     if (!json || json.length === 0) {
       diags.error(
@@ -73,14 +86,20 @@ export function upgradeResourceState<TContext>(
       );
       throw new Abort();
     }
+    const storedSchema = upgrade?.priorSchema ?? found.schema;
     let value: TerraformValue;
     try {
-      value = decodeJsonValue(JSON.parse(json.toString('utf8')), schemaObjectType(found.schema));
+      value = decodeJsonValue(JSON.parse(json.toString('utf8')), schemaObjectType(storedSchema));
     } catch (error) {
-      diags.error('Unreadable resource state', `The stored state of this ${found.typeName} does not match its schema: ${(error as Error).message}.`);
+      diags.error('Unreadable resource state', `The stored state of this ${found.typeName} does not match its schema version ${req.version}: ${(error as Error).message}.`);
       throw new Abort();
     }
-    return { upgradedState: encodeObject(value as ObjectValue | null, found.schema, diags, 'upgraded state') };
+    let state = value as ObjectValue | null;
+    if (upgrade && state !== null) {
+      state = upgrade.upgrade(state, diags);
+      if (diags.hasErrors()) throw new Abort();
+    }
+    return { upgradedState: encodeObject(state, found.schema, diags, 'upgraded state') };
   });
 }
 
