@@ -20,7 +20,7 @@ export interface OrganizationMembersConfig extends cdktn.TerraformMetaArguments 
   */
   readonly realm?: string;
   /**
-  * The ids of every user that must be a member. Users are added and removed to match. Do not list the organization's default admin user (`org-admin-<organization id>`): it is always a member, and an apply that lists it fails without changing anything.
+  * The ids of every user that must be a member. Users are added and removed to match. The order does not matter: the same ids in another order are no change, in the configuration and in the service. Each id may be listed once; a repeat is an error. Do not list the organization's default admin user (`org-admin-<organization id>`): it is always a member, and an apply that lists it fails without changing anything.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/orgadmin/orgadmin/0.1.0/docs/resources/organization_members#user_ids OrganizationMembers#user_ids}
   */
@@ -124,7 +124,7 @@ export class OrganizationMembers extends cdktn.TerraformResource {
   // user_ids - computed: false, optional: false, required: true
   private _userIds?: string[]; 
   public get userIds() {
-    return cdktn.Fn.tolist(this.getListAttribute('user_ids'));
+    return this.getListAttribute('user_ids');
   }
   public set userIds(value: string[]) {
     this._userIds = value;
@@ -163,7 +163,7 @@ export class OrganizationMembers extends cdktn.TerraformResource {
       user_ids: {
         value: cdktn.listMapperHcl(cdktn.stringToHclTerraform, false)(this._userIds),
         isBlock: false,
-        type: "set",
+        type: "list",
         storageClassType: "stringList",
       },
     };
