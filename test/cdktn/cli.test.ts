@@ -36,7 +36,7 @@ let client: OrgAdminClient;
 let bobId: string;
 
 beforeAll(async () => {
-  const tools = ensureCdktnCli();
+  const tools = await ensureCdktnCli();
   work = await mkdtemp(join(tmpdir(), 'orgadmin-cdktn-cli-'));
   svc = await startTestService();
   const realm = await createTestRealm(svc, 'cdktn');

@@ -9,9 +9,11 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { delimiter, dirname, join, resolve } from 'node:path';
+import { npmChildEnv } from './npm-env';
 
-/** The npm registry's `node` package version range the tests use. */
-export const NODE22_SPEC = 'node@22';
+/** The Node.js 22 release the tests use (the npm registry's `node` package has Node's version); cdktn-cli needs ≥ 22.19. */
+export const NODE22_VERSION = '22.23.3';
+const NODE22_SPEC = `node@${NODE22_VERSION}`;
 
 /** Where the cached installation lives (in the checkout, so CI's fresh clone starts without it). */
 const CACHE_DIR = resolve(__dirname, '..', '..', 'node_modules', '.cache', 'orgadmin-node22');
@@ -41,7 +43,7 @@ function installationIn(dir: string): Node22 | undefined {
   const node = join(nodedir, 'bin', 'node');
   if (!existsSync(node) || !existsSync(join(nodedir, 'include', 'node', 'node_version.h'))) return undefined;
   const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
-  if (!version.startsWith('v22.')) return undefined;
+  if (version !== `v${NODE22_VERSION}`) return undefined;
   return { node, binDir: dirname(node), nodedir, version };
 }
 
@@ -55,7 +57,8 @@ export async function ensureNode22(): Promise<Node22> {
   await mkdir(staging);
   const result = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--prefix', staging, NODE22_SPEC], {
     encoding: 'utf8',
-    env: { ...process.env, npm_config_update_notifier: 'false' },
+    env: npmChildEnv(),
+    timeout: 540_000,
   });
   if (result.status !== 0) throw new Error(`npm install ${NODE22_SPEC} failed:\n${result.stderr}`);
   if (installationIn(staging) === undefined) throw new Error(`npm install ${NODE22_SPEC} did not bring a Node.js 22 with its headers into ${staging}`);
@@ -70,7 +73,11 @@ export async function ensureNode22(): Promise<Node22> {
   return installed;
 }
 
-/** An environment whose `node` (and so npm, npx and their scripts) is Node.js 22, building native modules against its headers. */
+/**
+ * An environment whose `node` (and so npm, npx and their scripts) is Node.js 22, building native
+ * modules against its headers (the machine's npm settings name Node.js 20's), without a parent
+ * npm's `npm_config_*` variables.
+ */
 export function node22Env(node22: Node22, env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  return { ...env, PATH: `${node22.binDir}${delimiter}${env.PATH ?? ''}`, npm_config_nodedir: node22.nodedir };
+  return npmChildEnv(env, { PATH: `${node22.binDir}${delimiter}${env.PATH ?? ''}`, npm_config_nodedir: node22.nodedir });
 }

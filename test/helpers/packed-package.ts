@@ -7,6 +7,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ensureBuilt, ROOT } from '../cli/compiled-cli';
+import { npmChildEnv } from './npm-env';
 
 /** The directory of the service package. */
 export const SERVICE_PACKAGE_DIR = join(ROOT, 'packages', 'orgadmin-service');
@@ -50,7 +51,7 @@ export async function packPackages(dir: string): Promise<PackedPackages> {
   ensureBuilt();
   await mkdir(dir, { recursive: true });
   const pack = async (cwd: string): Promise<string> => {
-    const { stdout } = await runOk('npm', ['pack', '--silent', '--pack-destination', dir], { cwd });
+    const { stdout } = await runOk('npm', ['pack', '--silent', '--pack-destination', dir], { cwd, env: npmChildEnv() });
     const name = stdout.trim().split('\n').pop() ?? '';
     const path = join(dir, name);
     if (!existsSync(path)) throw new Error(`npm pack in ${cwd} printed "${name}", which is not in ${dir}`);
@@ -68,13 +69,14 @@ export async function emptyApp(parent: string, name: string): Promise<string> {
 
 /**
  * `npm install specs...` in `appDir`. `npm` is the command line to run (by default the machine's
- * npm; tests on another Node.js pass that Node with npm's script). Returns npm's output.
+ * npm; tests on another Node.js pass that Node with npm's script) and `env` its environment
+ * (default {@link npmChildEnv}). Returns npm's output.
  */
 export function npmInstall(appDir: string, specs: readonly string[], options: { npm?: readonly string[]; env?: NodeJS.ProcessEnv } = {}): Promise<Output> {
   const [command, ...prefix] = options.npm ?? ['npm'];
   return runOk(command!, [...prefix, 'install', '--no-audit', '--no-fund', '--prefer-offline', ...specs], {
     cwd: appDir,
-    env: { ...(options.env ?? process.env), npm_config_update_notifier: 'false' },
+    env: options.env ?? npmChildEnv(),
   });
 }
 
