@@ -13,6 +13,7 @@
  *
  * BENCH_BASELINE=/path/to/other/checkout (built with `npm run build`) adds the same rows for that
  * checkout, measured in the same run, so a change is reported as before/after side by side.
+ * BENCH_SERVICE=0 leaves out the row with orgadmin-service (its native build takes minutes).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -92,12 +93,18 @@ async function main() {
   try {
     const sides = [];
     const baseline = process.env.BENCH_BASELINE;
-    if (baseline) sides.push({ label: 'before', packages: [pack(resolve(baseline), join(base, 'packs'))] });
-    const current = [pack(ROOT, join(base, 'packs'))];
+    // Each side packs into its own folder: both tarballs are named orgadmin-<version>.tgz.
+    const packsFor = async (side) => {
+      const dir = join(base, 'packs', side);
+      await mkdir(dir, { recursive: true });
+      return dir;
+    };
+    if (baseline) sides.push({ label: 'before', packages: [pack(resolve(baseline), await packsFor('before'))] });
+    const current = [pack(ROOT, await packsFor('current'))];
     sides.push({ label: baseline ? 'after' : 'this checkout', packages: current });
     const servicePackage = join(ROOT, 'packages', 'orgadmin-service');
-    if (existsSync(servicePackage)) {
-      sides.push({ label: `${baseline ? 'after' : 'this checkout'}, + orgadmin-service`, packages: [...current, pack(servicePackage, join(base, 'packs'))] });
+    if (existsSync(servicePackage) && process.env.BENCH_SERVICE !== '0') {
+      sides.push({ label: `${baseline ? 'after' : 'this checkout'}, + orgadmin-service`, packages: [...current, pack(servicePackage, await packsFor('current'))] });
     }
 
     const rows = sides.map((side) => ({ ...side, times: [], app: undefined }));
