@@ -28,7 +28,8 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { defaultPluginDir, terraformPlatform } from '../provider/install';
+import { defaultPluginDir, mirrorPackageDir } from '../provider/distribution/mirror-layout';
+import { terraformPlatform } from '../provider/distribution/platforms';
 
 /** The lock file's name, in a stack's output directory (Terraform's working directory). */
 export const LOCK_FILE_NAME = '.terraform.lock.hcl';
@@ -100,7 +101,7 @@ export function installedInMirror(provider: LockedProvider, mirrorDir: string): 
     // A platform the provider cannot be installed on has no local installation to lock.
     return false;
   }
-  return existsSync(join(mirrorDir, ...provider.address.split('/'), provider.version, platform));
+  return existsSync(mirrorPackageDir(mirrorDir, provider.address, provider.version, platform));
 }
 
 /**

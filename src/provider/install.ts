@@ -23,18 +23,19 @@
  * into `.terraform.lock.hcl` covers all of its code.
  */
 import { readFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { bundleLoaderSource, PROVIDER_BUNDLE_FILE, PROVIDER_NODE_FLAGS, providerCodeCacheFile } from './distribution/bundle-loader';
 import { makeCodeCache } from './distribution/code-cache';
 import { findExecutable } from './distribution/executable';
 import { holdsExactly, writePackage, type PackageFile } from './distribution/package-dir';
 import { defaultBundlePath, defaultExecutablesDir, executableName, PROVIDER_INSTALL_ADDRESS, providerVersion } from './distribution/package-info';
+import { defaultPluginDir, mirrorPackageDir } from './distribution/mirror-layout';
 import { hostExecutablePlatform, ProviderInstallError, terraformPlatform } from './distribution/platforms';
 
 export { bundleScriptSource, PROVIDER_BUNDLE_FILE, PROVIDER_NODE_FLAGS, providerCodeCacheFile } from './distribution/bundle-loader';
 export { PROVIDER_INSTALL_ADDRESS, providerVersion } from './distribution/package-info';
 export { ProviderInstallError, terraformPlatform } from './distribution/platforms';
+export { defaultPluginDir, mirrorPackageDir } from './distribution/mirror-layout';
 
 /** Options of {@link installProvider}. */
 export interface InstallProviderOptions {
@@ -71,10 +72,6 @@ export interface InstalledProvider {
   selfContained?: true;
 }
 
-/** The default mirror directory: `~/.terraform.d/plugins`, which Terraform searches without any CLI configuration. */
-export function defaultPluginDir(home: string = homedir()): string {
-  return join(home, '.terraform.d', 'plugins');
-}
 
 /**
  * The Terraform CLI configuration (`TF_CLI_CONFIG_FILE`) that takes orgadmin from the filesystem
@@ -138,8 +135,8 @@ export async function installProvider(options: InstallProviderOptions = {}): Pro
   }
 
   const name = executableName(version);
-  const versionDir = join(mirror, ...PROVIDER_INSTALL_ADDRESS.split('/'), version);
-  const target = join(versionDir, platform);
+  const target = mirrorPackageDir(mirror, PROVIDER_INSTALL_ADDRESS, version, platform);
+  const versionDir = dirname(target);
   const result: InstalledProvider = { address: PROVIDER_INSTALL_ADDRESS, version, path: join(target, name), platform, status: 'installed' };
 
   const executable =
