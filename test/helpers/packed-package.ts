@@ -2,10 +2,10 @@
  * The package as users get it: `npm pack` of this checkout (built) and of packages/orgadmin-service,
  * installed with npm into new empty apps. For tests of what an install brings and what works from it.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { runProcess, type ProcessResult } from '../../src/cli/process-runner';
 import { ensureBuilt, ROOT } from '../cli/compiled-cli';
 import { npmChildEnv } from './npm-env';
 
@@ -13,24 +13,11 @@ import { npmChildEnv } from './npm-env';
 export const SERVICE_PACKAGE_DIR = join(ROOT, 'packages', 'orgadmin-service');
 
 /** What a child process printed. */
-export interface Output {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export type Output = Pick<ProcessResult, 'code' | 'stdout' | 'stderr'>;
 
-/** Runs `command` and collects its output; never rejects for a non-zero exit. */
-export function run(command: string, args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv; input?: string }): Promise<Output> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-    child.stdin.end(options.input ?? '');
-  });
+/** Runs `command` with the project's process runner and collects its output; never rejects for a non-zero exit. */
+export function run(command: string, args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<Output> {
+  return runProcess(command, args, { cwd: options.cwd, env: options.env ?? process.env });
 }
 
 /** Like {@link run}, but throws with the output when the exit code is not 0. */
@@ -38,6 +25,11 @@ export async function runOk(command: string, args: readonly string[], options: {
   const result = await run(command, args, options);
   if (result.code !== 0) throw new Error(`${command} ${args.join(' ')} exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
   return result;
+}
+
+/** The installed version of one of this repository's dev dependencies: apps install the same, which `npm ci` put in npm's cache. */
+export function devVersion(name: string): string {
+  return (require(join(ROOT, 'node_modules', name, 'package.json')) as { version: string }).version;
 }
 
 /** The two tarballs. */

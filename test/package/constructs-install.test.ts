@@ -10,14 +10,10 @@ import { readFile, rm, writeFile, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../cli/compiled-cli';
-import { emptyApp, findFiles, installedPackages, npmInstall, packPackages, run, runOk, type Output, type PackedPackages } from '../helpers/packed-package';
+import { devVersion, emptyApp, findFiles, installedPackages, npmInstall, packPackages, run, runOk, type Output, type PackedPackages } from '../helpers/packed-package';
 
 jest.setTimeout(300_000);
 
-/** The versions the repository itself is tested with, so npm finds them in the cache `npm ci` filled. */
-function devVersion(name: string): string {
-  return (require(join(ROOT, 'node_modules', name, 'package.json')) as { version: string }).version;
-}
 
 /** Packages a constructs-only install must not bring. */
 const HEAVY = ['better-sqlite3', 'fastify', '@fastify/formbody', 'pg', '@grpc/grpc-js', '@grpc/proto-loader', 'protobufjs', 'orgadmin-service'];

@@ -10,15 +10,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from '../cli/compiled-cli';
 import { ensureNode22, node22Env, npmCliScript, type Node22 } from '../helpers/node22';
-import { emptyApp, findFiles, npmInstall, packPackages, runOk, type Output } from '../helpers/packed-package';
+import { devVersion, emptyApp, findFiles, npmInstall, packPackages, runOk, type Output } from '../helpers/packed-package';
 
 jest.setTimeout(1_200_000);
 
-function devVersion(name: string): string {
-  return (require(join(ROOT, 'node_modules', name, 'package.json')) as { version: string }).version;
-}
 
 /** Starts `orgadmin serve --port 0` and resolves with its URL once it listens. */
 function serve(node22: Node22, app: string, dataFile: string, env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string }> {
