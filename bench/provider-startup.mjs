@@ -25,6 +25,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median } from './stats.mjs';
 
 const require = createRequire(import.meta.url);
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -97,12 +98,6 @@ async function timeRun(runProcess, command, args, env, untilHandshake) {
   const line = result.stdout.slice(0, result.stdout.indexOf('\n') + 1);
   if (!HANDSHAKE.test(line)) throw new Error(`bad handshake: ${line}`);
   return result.stoppedAfterMs;
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 async function main() {

@@ -33,6 +33,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { median } from './stats.mjs';
 
 const require = createRequire(import.meta.url);
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -49,12 +50,6 @@ function fromDist(path) {
   const full = join(ROOT, 'dist', path);
   if (!existsSync(full)) throw new Error(`${full} is missing: run "npm run bench:provider" (it builds first)`);
   return require(full);
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 /** An environment free of the machine's TF_* / ORGADMIN_* settings. */

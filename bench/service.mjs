@@ -30,6 +30,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median } from './stats.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -103,12 +104,6 @@ function refresh(service, max, membersPath = service.membersPath) {
     }).answer;
 }
 
-const median = (values) => {
-  const sorted = [...values].filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
-  if (sorted.length === 0) return NaN;
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 const load3 = () => loadavg().map((v) => v.toFixed(2)).join(' ');
 
 /** Starts a throwaway PostgreSQL cluster through the tests' helper (TypeScript, loaded through SWC). */
