@@ -62,13 +62,20 @@ const STDOUT_GUARD =
 const LAZY_MODULES = ['undici'];
 
 /**
+ * What a lazy package is bundled from, when not its own index: undici's index evaluates much the
+ * provider never runs (see scripts/provider-undici.cjs).
+ */
+const LAZY_ENTRIES = { undici: join(root, 'scripts/provider-undici.cjs') };
+
+/**
  * An esbuild plugin that replaces `import { X } from 'pkg'` in the project's sources by a shim
  * whose exports are proxies loading `pkg` on first use (call, `new`, property read, `extends`,
  * `instanceof`). The package is bundled separately and embedded, base64-encoded, in a comment
  * inside a holder function appended to the bundle (`sources` collects them for the footer): V8
  * skips a comment almost for free, while pre-parsing half a megabyte of functions (or scanning a
  * string literal of them) costs milliseconds at every start; `Function#toString` returns the
- * comment when the package is first needed. The executable stays one self-contained file.
+ * comment when the package is first needed. The executable stays one self-contained file. A package
+ * with an entry in LAZY_ENTRIES is bundled from that file instead of its own index.
  */
 function lazyModulesPlugin(esbuild, modules, sources) {
   return {
@@ -80,9 +87,10 @@ function lazyModulesPlugin(esbuild, modules, sources) {
         return { path: args.path, namespace: 'lazy-module' };
       });
       build.onLoad({ filter: /.*/, namespace: 'lazy-module' }, async (args) => {
-        const names = Object.keys(require(args.path)).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default');
+        const entry = LAZY_ENTRIES[args.path] ?? args.path;
+        const names = Object.keys(require(entry)).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default');
         const packaged = await esbuild.build({
-          stdin: { contents: `module.exports = require(${JSON.stringify(args.path)});`, resolveDir: root, loader: 'js' },
+          stdin: { contents: `module.exports = require(${JSON.stringify(entry)});`, resolveDir: root, loader: 'js' },
           bundle: true,
           platform: 'node',
           target: 'node20',

@@ -8,6 +8,7 @@ import { PlannedNames } from './resources/organization-creation';
 import type { AuthMethod, OrgAdminProviderContext } from './context';
 import { redactSecrets } from './diagnostics';
 import { providerTrustConnector } from './distribution/trust-store';
+import { keepWasmOnBaselineCompiler } from './wasm-tiering';
 import { organizationDataSource } from './data-sources/organization';
 import { organizationMembersDataSource } from './data-sources/organization-members';
 import { organizationsDataSource } from './data-sources/organizations';
@@ -67,6 +68,9 @@ export function createOrgAdminProvider(options: OrgAdminProviderOptions = {}): P
       // the configured process only. Terraform starts two more per command that answer schema and
       // validation calls alone, and each would otherwise load it for nothing.
       const { ClientCredentialsTokenSource, OrgAdminClient, StaticTokenSource } = require('../client') as typeof import('../client');
+      // The provider's own HTTP stack is the process's: keep its WebAssembly (undici's HTTP
+      // parser) on the baseline compiler, which halves the process's peak memory (wasm-tiering.ts).
+      if (!options.dispatcher) keepWasmOnBaselineCompiler();
       // In the self-contained executable, HTTPS also trusts the system's CAs (see trust-store).
       const ownAgent = options.dispatcher ? undefined : new Agent({ keepAliveTimeout: 10_000, connect: providerTrustConnector() });
       const dispatcher = options.dispatcher ?? ownAgent!;
