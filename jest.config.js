@@ -2,10 +2,15 @@
  * Jest runs the TypeScript sources directly through SWC (type checking is `npm run typecheck`,
  * which `npm test` runs first), so a test run does not pay for a second compilation.
  *
- * Two projects: `default` runs every test; `e2e-hosted` runs the provider's end-to-end suite
- * (test/e2e) a second time against the service in hosted-service compatibility mode
- * (`ORGADMIN_TEST_COMPAT=hosted`, read by test/e2e/helpers/fixture.ts), so the provider is tested
- * against both behaviours. `npx jest --selectProjects default` skips the second run.
+ * Two projects: `default` runs every test; `e2e-hosted` runs the end-to-end files whose outcome
+ * depends on how the service answers errors a second time, against the service in hosted-service
+ * compatibility mode (`ORGADMIN_TEST_COMPAT=hosted`, read by test/e2e/helpers/fixture.ts).
+ * That mode changes error answers only (src/service/compat.ts: Keycloak's bodies, 401 for a missing
+ * permission), so the second run covers the files that meet them: errors (diagnostics built from
+ * error answers, the permission case), import (unknown ids) and provider (the whole lifecycle, with
+ * drift read as 404). The others (faults, cancel, examples, rate-limit, state-upgrade) decide by
+ * status alone (429, 5xx, 404, 409 are the same in both modes) and run once.
+ * `npx jest --selectProjects default` skips the second run.
  * @type {import('jest').Config}
  */
 const shared = {
@@ -24,10 +29,10 @@ module.exports = {
       ...shared,
       displayName: 'e2e-hosted',
       roots: ['<rootDir>/test/e2e'],
+      testMatch: ['**/e2e/errors.test.ts', '**/e2e/import.test.ts', '**/e2e/provider.test.ts'],
       setupFiles: ['<rootDir>/test/e2e/helpers/hosted-mode.js'],
     },
   ],
-  testTimeout: 30000,
   // A global option (not a project one): the default for every test.
   testTimeout: 30000,
   // Tests that start real processes (terraform, the provider, PostgreSQL) fight for 2 cores.
