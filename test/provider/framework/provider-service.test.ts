@@ -57,7 +57,7 @@ describe('GetProviderSchema', () => {
     expect(block.attributes.map((a: any) => a.name)).toEqual([...block.attributes.map((a: any) => a.name)].sort());
     expect(Object.keys(response.data_source_schemas)).toEqual(['demo_thing']);
     expect(response.provider.block.attributes[0]).toMatchObject({ name: 'store_path', required: true });
-    expect(response.server_capabilities).toMatchObject({ plan_destroy: true });
+    expect(response.server_capabilities).toMatchObject({ plan_destroy: true, get_provider_schema_optional: true });
     expect(response.diagnostics).toEqual([]);
   });
 

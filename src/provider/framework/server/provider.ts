@@ -12,8 +12,14 @@ import { checkSchema, checkStateUpgrades } from '../schema';
 import { Abort, runCall, stoppingDiagnostic, type ServerScope } from './call';
 import { decodeObject } from './values';
 
-/** The protocol features this provider offers. */
-const SERVER_CAPABILITIES: ServerCapabilities = { planDestroy: true, getProviderSchemaOptional: false, moveResourceState: false };
+/**
+ * The protocol features this provider offers. `getProviderSchemaOptional`: the schema never
+ * changes within one Terraform command, and no call here depends on GetProviderSchema having come
+ * first, so Terraform may answer it from the schema its first start of the provider returned. It
+ * then skips the call in the later starts of the command (validate, plan, apply), which otherwise
+ * each build and encode the whole schema again.
+ */
+const SERVER_CAPABILITIES: ServerCapabilities = { planDestroy: true, getProviderSchemaOptional: true, moveResourceState: false };
 
 /** Diagnostics of calls that need no collector: refused once the provider stops. */
 function refusedWhenStopping<TContext>(scope: ServerScope<TContext>): GetMetadataResponse['diagnostics'] {
