@@ -18,17 +18,19 @@ afterEach(() => sandbox.cleanup());
 /** Runs the demo in-process until `ready` has been handled, then stops it; returns what it printed. */
 async function withRunningDemo(json: boolean, whileRunning: (stdout: string) => Promise<void>): Promise<string> {
   const dataFile = join(sandbox.dir, '.orgadmin', 'orgadmin.db');
-  const { io, out, err } = captureIO(sandbox.dir);
+  const { io, out, err, waitForOutput } = captureIO(sandbox.dir);
   let stop!: () => void;
   const stopped = new Promise<void>((resolve) => (stop = resolve));
   const demo = runDemo({ dataFile, host: '127.0.0.1', port: 0, json }, io, stopped);
   let failure: unknown;
   try {
     const readyMarker = json ? '}\n' : 'Press Ctrl-C to stop.\n';
-    for (let waited = 0; !out().endsWith(readyMarker); waited += 20) {
-      if (waited > 20_000) throw new Error(`demo did not become ready: ${out()} ${err()}`);
-      await Promise.race([new Promise((resolve) => setTimeout(resolve, 20)), demo]);
-    }
+    // The demo ending before it is ready is a failure too (its output says why).
+    const ended = demo.then(() => {
+      throw new Error(`demo ended before it was ready: ${out()} ${err()}`);
+    });
+    await Promise.race([waitForOutput((stdout) => stdout.endsWith(readyMarker), 20_000), ended]);
+    if (!out().endsWith(readyMarker)) throw new Error(`demo did not become ready: ${out()} ${err()}`);
     await whileRunning(out());
   } catch (error) {
     failure = error;

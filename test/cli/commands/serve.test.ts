@@ -92,10 +92,9 @@ describe('orgadmin serve (real process)', () => {
 
 describe('orgadmin serve --public-url (in process)', () => {
   it('writes the issuer and the token endpoint from the public URL, not from the request', async () => {
-    const { io, out, err } = captureIO(sandbox.dir);
+    const { io, out, err, waitForOutput } = captureIO(sandbox.dir);
     const exit = main(['serve', '--port', '0', '--public-url', 'https://orgs.example.com/', '--data', sandbox.dataFile], io);
-    const deadline = Date.now() + 10_000;
-    while (!/listening on /.test(out()) && Date.now() < deadline && err() === '') await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitForOutput((stdout) => /listening on /.test(stdout));
     const url = /^orgadmin listening on (http:\/\/127\.0\.0\.1:\d+)\n$/.exec(out())?.[1];
     try {
       expect(url).toBeDefined();
@@ -115,10 +114,9 @@ describe('orgadmin serve --public-url (in process)', () => {
 
 describe('orgadmin serve --json (in process)', () => {
   it('prints exactly one ready line, a JSON object with the real URL, and serves on it', async () => {
-    const { io, out, err } = captureIO(sandbox.dir);
+    const { io, out, err, waitForOutput } = captureIO(sandbox.dir);
     const exit = main(['serve', '--port', '0', '--json', '--data', sandbox.dataFile], io);
-    const deadline = Date.now() + 10_000;
-    while (!out().endsWith('\n') && Date.now() < deadline && err() === '') await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitForOutput((stdout) => stdout.endsWith('\n'));
     let url: string | undefined;
     try {
       expect(out()).toMatch(/^\{"url":"http:\/\/127\.0\.0\.1:\d+"\}\n$/);
@@ -136,10 +134,9 @@ describe('orgadmin serve --json (in process)', () => {
 
 describe('orgadmin serve --compat hosted (in process)', () => {
   it('answers errors as the hosted service does', async () => {
-    const { io, out, err } = captureIO(sandbox.dir);
+    const { io, out, err, waitForOutput } = captureIO(sandbox.dir);
     const exit = main(['serve', '--port', '0', '--json', '--compat', 'hosted', '--data', sandbox.dataFile], io);
-    const deadline = Date.now() + 10_000;
-    while (!out().endsWith('\n') && Date.now() < deadline && err() === '') await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitForOutput((stdout) => stdout.endsWith('\n'));
     try {
       const { url } = JSON.parse(out()) as { url: string };
       const response = await fetch(`${url}${orgsPath('acme')}`);

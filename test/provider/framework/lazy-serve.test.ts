@@ -14,14 +14,21 @@ describe('serveProvider with a lazy definition', () => {
   let serving: ServingProvider | undefined;
   let client: TestClient | undefined;
   let exitCodes: number[];
+  /** Resolves with the first exit code the provider reports. */
+  let exited: Promise<number>;
 
   async function serve(definition: LazyProviderDefinition<DemoContext>): Promise<TestClient> {
     exitCodes = [];
+    let onExit: (code: number) => void = () => undefined;
+    exited = new Promise<number>((resolve) => (onExit = resolve));
     let line = '';
     serving = await serveProvider(definition, {
       env: { TF_PLUGIN_MAGIC_COOKIE: MAGIC_COOKIE_VALUE, PLUGIN_PROTOCOL_VERSIONS: '6', PLUGIN_CLIENT_CERT: clientCertificate.certPem, TF_LOG: 'off' },
       writeHandshake: (text) => (line = text),
-      exit: (code) => exitCodes.push(code),
+      exit: (code) => {
+        exitCodes.push(code);
+        onExit(code);
+      },
     });
     client = new TestClient(parseHandshake(line), clientCertificate);
     return client;
@@ -51,7 +58,7 @@ describe('serveProvider with a lazy definition', () => {
     let loads = 0;
     const c = await serve({ typeName: 'demo', load: () => (loads++, demoProvider) });
     await c.call('plugin.GRPCController', 'Shutdown', {});
-    for (let i = 0; i < 50 && exitCodes.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await exited).toBe(0);
     expect(exitCodes).toEqual([0]);
     expect(loads).toBe(0);
   });

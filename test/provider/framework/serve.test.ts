@@ -19,10 +19,14 @@ describe('serveProvider', () => {
   let serving: ServingProvider | undefined;
   let client: TestClient | undefined;
   let exitCodes: number[];
+  /** Resolves with the first exit code the provider reports. */
+  let exited: Promise<number>;
   let closedWith: unknown[];
 
   async function serve(definition: ProviderDefinition<DemoContext>): Promise<TestClient> {
     exitCodes = [];
+    let onExit: (code: number) => void = () => undefined;
+    exited = new Promise<number>((resolve) => (onExit = resolve));
     closedWith = [];
     let line = '';
     serving = await serveProvider(
@@ -30,7 +34,10 @@ describe('serveProvider', () => {
       {
         env: { TF_PLUGIN_MAGIC_COOKIE: MAGIC_COOKIE_VALUE, PLUGIN_PROTOCOL_VERSIONS: '6', PLUGIN_CLIENT_CERT: clientCertificate.certPem, TF_LOG: 'off' },
         writeHandshake: (text) => (line = text),
-        exit: (code) => exitCodes.push(code),
+        exit: (code) => {
+          exitCodes.push(code);
+          onExit(code);
+        },
       },
     );
     client = new TestClient(parseHandshake(line), clientCertificate);
@@ -97,7 +104,7 @@ describe('serveProvider', () => {
       config: { msgpack: encodeMsgpackValue({ store_path: storePath }, schemaObjectType(demoProvider.schema)) },
     });
     await c.call('plugin.GRPCController', 'Shutdown', {});
-    for (let i = 0; i < 50 && exitCodes.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await exited).toBe(0);
     expect(exitCodes).toEqual([0]);
     expect(closedWith).toEqual([{ storePath }]);
   });
