@@ -30,6 +30,7 @@ import { readMigrations, type Migration } from './migrations';
 import { realmRateLimitColumns, rowReaders, JSON_PARSED, REALM_SETTINGS_COLUMNS } from './rows';
 import { RealmCache, checkedRecheckMs } from './realm-cache';
 import { MemberPageBoundaries } from './member-pages';
+import { MembershipChecks, type MembershipQuestion } from './membership-checks';
 
 /**
  * Directory of the `.sql` migrations. The same relative path works from `src/` (jest through SWC)
@@ -206,6 +207,8 @@ export class PostgresStore implements Store {
   private readonly realmCache: RealmCache;
   /** Remembered page boundaries of member lists (member-pages.ts). */
   private readonly memberPages = new MemberPageBoundaries();
+  /** Membership checks of one turn, put to the database as one query (membership-checks.ts). */
+  private readonly membershipChecks = new MembershipChecks((questions) => this.answerMembershipQuestions(questions));
 
   private constructor(pool: Pool, options: PostgresStoreOptions) {
     this.pool = pool;
@@ -749,12 +752,26 @@ export class PostgresStore implements Store {
 
   async isMember(realm: string, orgId: string, userId: string): Promise<boolean> {
     if (unmatchable(realm, orgId, userId)) return false;
-    const rows = await this.rows(
-      `SELECT 1 FROM memberships AS m JOIN organizations AS o ON o.id = m.organization_id
-       WHERE o.realm = $1 AND m.organization_id = $2 AND m.user_id = $3`,
-      [realm, orgId, userId],
-    );
-    return rows.length > 0;
+    return this.membershipChecks.isMember(realm, orgId, userId);
+  }
+
+  /**
+   * Answers a batch of membership questions in one query. The questions travel as three arrays,
+   * so the statement's text is the same for every batch size and is prepared once per connection
+   * (a named statement): each batch then costs one round trip without parsing or planning.
+   */
+  private async answerMembershipQuestions(questions: readonly MembershipQuestion[]): Promise<boolean[]> {
+    const { rows } = await this.pool.query({
+      name: 'orgadmin_membership_checks',
+      text: `SELECT q.i FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS q(realm, organization_id, user_id, i)
+             WHERE EXISTS (SELECT 1 FROM memberships AS m JOIN organizations AS o ON o.id = m.organization_id
+                           WHERE o.realm = q.realm AND m.organization_id = q.organization_id AND m.user_id = q.user_id)`,
+      values: [questions.map((q) => q.realm), questions.map((q) => q.orgId), questions.map((q) => q.userId)],
+    });
+    const answers = questions.map(() => false);
+    // WITH ORDINALITY counts from 1.
+    for (const row of rows) answers[int(row.i) - 1] = true;
+    return answers;
   }
 
   async listMembers(realm: string, orgId: string, filter: MemberFilter): Promise<UserRecord[]> {

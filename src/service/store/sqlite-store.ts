@@ -30,6 +30,7 @@ import { readMigrations, type Migration } from './migrations';
 import { realmRateLimitColumns, rowReaders, JSON_AS_TEXT, REALM_SETTINGS_COLUMNS } from './rows';
 import { RealmCache, checkedRecheckMs } from './realm-cache';
 import { MemberPageBoundaries } from './member-pages';
+import { MembershipChecks, type MembershipQuestion } from './membership-checks';
 
 /**
  * Directory of the `.sql` migrations. The same relative path works from `src/` (jest through SWC)
@@ -116,9 +117,20 @@ export class SqliteStore implements Store {
   private readonly realmCache: RealmCache;
   /** Remembered page boundaries of member lists (member-pages.ts). */
   private readonly memberPages = new MemberPageBoundaries();
+  /** Membership checks of one turn, read in one transaction (membership-checks.ts). */
+  private readonly membershipChecks: MembershipChecks;
 
   private constructor(db: Database.Database, options: SqliteStoreOptions) {
     this.db = db;
+    // One read transaction for the batch: the shared lock is taken and released once, not per check.
+    const answerChecks = db.transaction((questions: readonly MembershipQuestion[]) => {
+      const statement = this.statement(
+        `SELECT 1 FROM memberships AS m JOIN organizations AS o ON o.id = m.organization_id
+         WHERE o.realm = ? AND m.organization_id = ? AND m.user_id = ?`,
+      );
+      return questions.map(({ realm, orgId, userId }) => statement.get(realm, orgId, userId) !== undefined);
+    });
+    this.membershipChecks = new MembershipChecks((questions) => answerChecks(questions));
     this.realmCache = new RealmCache(
       {
         changeMark: async () => Number((this.statement('PRAGMA data_version').get() as Row).data_version),
@@ -621,11 +633,7 @@ export class SqliteStore implements Store {
   }
 
   async isMember(realm: string, orgId: string, userId: string): Promise<boolean> {
-    const row = this.statement(
-      `SELECT 1 FROM memberships AS m JOIN organizations AS o ON o.id = m.organization_id
-       WHERE o.realm = ? AND m.organization_id = ? AND m.user_id = ?`,
-    ).get(realm, orgId, userId);
-    return row !== undefined;
+    return this.membershipChecks.isMember(realm, orgId, userId);
   }
 
   /** WHERE clause and values of a member filter (joined as `u`, `m`, `o`). */
