@@ -31,7 +31,8 @@ export function realmPinnedByHost(host: string | undefined, domain: string): str
  */
 function checkParams(request: FastifyRequest): void {
   const params = (request.params ?? {}) as Record<string, unknown>;
-  for (const [name, value] of Object.entries(params)) {
+  for (const name in params) {
+    const value = params[name];
     if (typeof value !== 'string') continue;
     if (value.length < 1 || value.length > MAX_NAME_LENGTH) {
       throw new ServiceError(400, 'invalid_request', `Path parameter ${name} must be 1 to ${MAX_NAME_LENGTH} characters long.`);
