@@ -177,6 +177,11 @@ function orgWhere(params: Params, realm: string, filter: OrganizationFilter): st
   return where.join(' AND ');
 }
 
+/** Whether a member filter reads the users' columns (search terms, excluded admin accounts). */
+function hasUserConditions(filter: MemberFilter): boolean {
+  return filter.excludeAdminAccounts === true || (filter.searchTerms ?? []).some((term) => term !== '');
+}
+
 /** A member filter's WHERE (`u` users, `m` memberships, `o` organizations); undefined when nothing can match. */
 function memberWhere(params: Params, realm: string, orgId: string, filter: MemberFilter): string | undefined {
   if (unmatchable(realm, orgId)) return undefined;
@@ -804,12 +809,22 @@ export class PostgresStore implements Store {
     const where = memberWhere(params, realm, orgId, filter);
     if (where === undefined) return undefined;
     const limit = filter.max === undefined || filter.max < 0 ? '' : ` LIMIT ${params.add(filter.max)}`;
+    const after = params.add(afterSeq);
+    const skip = params.add(offset);
+    // Without conditions on the users, the page is cut from the memberships alone, along the index
+    // (organization_id, seq), and only its own rows are joined to their users. Joined first, a page
+    // deep in a large list (`OFFSET` with no remembered boundary) would be planned as a hash join
+    // of the whole list and a sort of it.
+    const pageRows = hasUserConditions(filter)
+      ? `SELECT u.*, m.seq AS membership_seq FROM memberships AS m JOIN users AS u ON u.id = m.user_id
+         WHERE ${where} AND m.seq > ${after} ORDER BY m.seq${limit} OFFSET ${skip}`
+      : `SELECT u.*, m.seq AS membership_seq FROM (
+           SELECT m.seq, m.user_id FROM memberships AS m
+           WHERE ${where} AND m.seq > ${after} ORDER BY m.seq${limit} OFFSET ${skip}
+         ) AS m JOIN users AS u ON u.id = m.user_id`;
     const rows = await this.rows(
       `SELECT o.members_version AS page_version, p.* FROM organizations AS o
-       LEFT JOIN LATERAL (
-         SELECT u.*, m.seq AS membership_seq FROM memberships AS m JOIN users AS u ON u.id = m.user_id
-         WHERE ${where} AND m.seq > ${params.add(afterSeq)} ORDER BY m.seq${limit} OFFSET ${params.add(offset)}
-       ) AS p ON true
+       LEFT JOIN LATERAL (${pageRows}) AS p ON true
        WHERE o.realm = ${params.add(realm)} AND o.id = ${params.add(orgId)}
        ORDER BY p.membership_seq`,
       params.values,
