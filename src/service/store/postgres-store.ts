@@ -812,16 +812,18 @@ export class PostgresStore implements Store {
     const after = params.add(afterSeq);
     const skip = params.add(offset);
     // Without conditions on the users, the page is cut from the memberships alone, along the index
-    // (organization_id, seq), and only its own rows are joined to their users. Joined first, a page
-    // deep in a large list (`OFFSET` with no remembered boundary) would be planned as a hash join
-    // of the whole list and a sort of it.
+    // (organization_id, seq), and then each of its rows looks up its user by primary key: one
+    // index probe per row, whatever the size of the users table (`OFFSET 0` keeps the planner from
+    // folding the lookup into a hash join that reads every user). Joined first, a page deep in a
+    // large list (`OFFSET` with no remembered boundary) was planned as a hash join of the whole
+    // list and a sort of it.
     const pageRows = hasUserConditions(filter)
       ? `SELECT u.*, m.seq AS membership_seq FROM memberships AS m JOIN users AS u ON u.id = m.user_id
          WHERE ${where} AND m.seq > ${after} ORDER BY m.seq${limit} OFFSET ${skip}`
       : `SELECT u.*, m.seq AS membership_seq FROM (
            SELECT m.seq, m.user_id FROM memberships AS m
            WHERE ${where} AND m.seq > ${after} ORDER BY m.seq${limit} OFFSET ${skip}
-         ) AS m JOIN users AS u ON u.id = m.user_id`;
+         ) AS m CROSS JOIN LATERAL (SELECT * FROM users WHERE users.id = m.user_id OFFSET 0) AS u`;
     const rows = await this.rows(
       `SELECT o.members_version AS page_version, p.* FROM organizations AS o
        LEFT JOIN LATERAL (${pageRows}) AS p ON true
