@@ -5,8 +5,9 @@
  * with what the load generators need; stops when its stdin closes.
  *
  * The store's location (a SQLite file or a postgres:// URL) comes in the environment variable
- * ORGADMIN_BENCH_STORE, not argv (a URL may hold a password; only the same user can read a
- * process's environment). Setup, in realm `acme`:
+ * ORGADMIN_BENCH_STORE, not argv (ORGADMIN_BENCH_DIST names another build's dist/ to measure;
+ * ORGADMIN_BENCH_LARGE_SETUP=0 stops after the membership check's setup). A URL may hold a
+ * password; only the same user can read a process's environment. Setup, in realm `acme`:
  * an API key and a token; `bench-org` with one member, `bench-user` (the membership checks);
  * `big-org` with ORGANIZATION_SIZE users as members (the large refresh), users created through
  * `Admin.createUser` with emails and timed, in batches alternating with as many users without
@@ -19,8 +20,12 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
-const { startServer } = require(join(here, '..', 'dist', 'service', 'server.js'));
-const { Admin } = require(join(here, '..', 'dist', 'service', 'admin.js'));
+// The build to measure: this checkout's dist/, or another checkout's (BENCH_BASELINE of service.mjs).
+const dist = process.env.ORGADMIN_BENCH_DIST ?? join(here, '..', 'dist');
+const { startServer } = require(join(dist, 'service', 'server.js'));
+const { Admin } = require(join(dist, 'service', 'admin.js'));
+/** Whether to build the large organization and the users (only the membership check needs neither). */
+const largeSetup = process.env.ORGADMIN_BENCH_LARGE_SETUP !== '0';
 
 /** Members of the large organization (plus its default admin user). */
 export const ORGANIZATION_SIZE = 10_000;
@@ -74,6 +79,36 @@ async function createUsers(admin, emailRealm, plainRealm, count) {
   return { ids, seconds };
 }
 
+/**
+ * The setup of every row but the membership check: users with and without emails (timed), the
+ * large and the small organization, the lookups by email and username; returns their paths and times.
+ */
+async function setUpLarge(server, admin, authorization) {
+  const users = await createUsers(admin, 'acme', 'plain', ORGANIZATION_SIZE);
+  const bigOrgId = await createOrganization(server, authorization, 'big-org');
+  const now = Date.now();
+  for (const [index, id] of users.ids.entries()) await server.store.addMember('acme', bigOrgId, id, now + index);
+  // The floor of a page's cost: an organization of one full page (100 members and its admin user).
+  const smallOrgId = await createOrganization(server, authorization, 'small-org');
+  for (const [index, id] of users.ids.slice(0, 100).entries()) await server.store.addMember('acme', smallOrgId, id, now + index);
+
+  const emailPath = '/admin/realms/acme/users?email=member-05000%40example.com&exact=true';
+  const usernamePath = '/admin/realms/acme/users?username=MEMBER-05000&exact=true';
+  for (const path of [emailPath, usernamePath]) {
+    const found = await http('GET', `${server.url}${path}`, { headers: { authorization } });
+    if (found.status !== 200 || JSON.parse(found.text).length !== 1) throw new Error(`${path} answered ${found.status}: ${found.text}`);
+  }
+
+  return {
+    membersPath: `/realms/acme/orgs/${encodeURIComponent(bigOrgId)}/members`,
+    smallMembersPath: `/realms/acme/orgs/${encodeURIComponent(smallOrgId)}/members`,
+    emailPath,
+    usernamePath,
+    createUsersWithEmailsSeconds: users.seconds.withEmails,
+    createUsersWithoutEmailsSeconds: users.seconds.withoutEmails,
+  };
+}
+
 const server = await startServer({ dataFile: location, host: '127.0.0.1', port: 0, logger: false });
 try {
   const admin = new Admin(server.store);
@@ -98,34 +133,8 @@ try {
   const checked = await http('GET', `${server.url}${memberPath}`, { headers: { authorization } });
   if (checked.status !== 204) throw new Error(`check membership answered ${checked.status}: ${checked.text}`);
 
-  const users = await createUsers(admin, 'acme', 'plain', ORGANIZATION_SIZE);
-  const bigOrgId = await createOrganization(server, authorization, 'big-org');
-  const now = Date.now();
-  for (const [index, id] of users.ids.entries()) await server.store.addMember('acme', bigOrgId, id, now + index);
-  // The floor of a page's cost: an organization of one full page (100 members and its admin user).
-  const smallOrgId = await createOrganization(server, authorization, 'small-org');
-  for (const [index, id] of users.ids.slice(0, 100).entries()) await server.store.addMember('acme', smallOrgId, id, now + index);
-
-  const emailPath = '/admin/realms/acme/users?email=member-05000%40example.com&exact=true';
-  const usernamePath = '/admin/realms/acme/users?username=MEMBER-05000&exact=true';
-  for (const path of [emailPath, usernamePath]) {
-    const found = await http('GET', `${server.url}${path}`, { headers: { authorization } });
-    if (found.status !== 200 || JSON.parse(found.text).length !== 1) throw new Error(`${path} answered ${found.status}: ${found.text}`);
-  }
-
-  process.stdout.write(
-    `${JSON.stringify({
-      url: server.url,
-      authorization,
-      memberPath,
-      membersPath: `/realms/acme/orgs/${encodeURIComponent(bigOrgId)}/members`,
-      smallMembersPath: `/realms/acme/orgs/${encodeURIComponent(smallOrgId)}/members`,
-      emailPath,
-      usernamePath,
-      createUsersWithEmailsSeconds: users.seconds.withEmails,
-      createUsersWithoutEmailsSeconds: users.seconds.withoutEmails,
-    })}\n`,
-  );
+  const large = largeSetup ? await setUpLarge(server, admin, authorization) : {};
+  process.stdout.write(`${JSON.stringify({ url: server.url, authorization, memberPath, ...large })}\n`);
   process.stdin.resume();
   await new Promise((resolve) => process.stdin.on('end', resolve));
 } finally {

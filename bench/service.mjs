@@ -23,6 +23,11 @@
  *   BENCH_CONNECTIONS  concurrent connections of the load generator (default 50)
  *   BENCH_ROUNDS       rounds (default 3)
  *   BENCH_STORES       comma-separated stores to measure (default sqlite,postgres)
+ *   BENCH_ROWS         comma-separated rows to measure (default all): check (membership check),
+ *                      deep (deepest page alone), paged (checks while paged), email (user by email),
+ *                      create (creating users); with only `check`, the services skip the large setup
+ *   BENCH_BASELINE     another checkout (built, with its node_modules): each store is measured on its
+ *                      dist/ too, side by side in the same rounds, as rows marked "(baseline)"
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -39,6 +44,10 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const STORES = (process.env.BENCH_STORES ?? 'sqlite,postgres').split(',').map((name) => name.trim());
+const ROW_KINDS = ['check', 'deep', 'paged', 'email', 'create'];
+const ROWS = new Set((process.env.BENCH_ROWS ?? ROW_KINDS.join(',')).split(',').map((name) => name.trim()));
+for (const row of ROWS) if (!ROW_KINDS.includes(row)) throw new Error(`BENCH_ROWS: unknown row ${row} (${ROW_KINDS.join(', ')})`);
+const BASELINE = process.env.BENCH_BASELINE;
 const WARMUP_SECONDS = 1;
 const TARGETS = {
   checkRatio: { sqlite: 0.7, postgres: 0.4 },
@@ -122,15 +131,25 @@ async function runBenchmark() {
     children.push(bareChild);
     const bare = await bareChild.answer;
 
-    const services = {};
+    // Each store once for this checkout and, with BENCH_BASELINE, once for the baseline's build,
+    // each on its own database.
+    const builds = [{ suffix: '', dist: join(here, '..', 'dist') }];
+    if (BASELINE) builds.push({ suffix: ' (baseline)', dist: join(BASELINE, 'dist') });
+    const largeSetup = [...ROWS].some((row) => row !== 'check');
+    const services = [];
     for (const store of STORES) {
-      let location;
-      if (store === 'sqlite') location = join(dir, 'bench.db');
-      else if (store === 'postgres') location = (postgres ??= await startPostgres()).url;
-      else throw new Error(`BENCH_STORES: unknown store ${store} (sqlite, postgres)`);
-      const child = startChild('service-target.mjs', { keepAlive: true, env: { ORGADMIN_BENCH_STORE: location } });
-      children.push(child);
-      services[store] = await child.answer;
+      for (const [index, build] of builds.entries()) {
+        let location;
+        if (store === 'sqlite') location = join(dir, `bench-${index}.db`);
+        else if (store === 'postgres') location = await (postgres ??= await startPostgres()).createSchema();
+        else throw new Error(`BENCH_STORES: unknown store ${store} (sqlite, postgres)`);
+        const child = startChild('service-target.mjs', {
+          keepAlive: true,
+          env: { ORGADMIN_BENCH_STORE: location, ORGADMIN_BENCH_DIST: build.dist, ORGADMIN_BENCH_LARGE_SETUP: largeSetup ? '1' : '0' },
+        });
+        children.push(child);
+        services.push({ store, label: `${store}${build.suffix}`, ...(await child.answer) });
+      }
     }
 
     console.log(
@@ -143,29 +162,35 @@ async function runBenchmark() {
     const record = (row, sample) => (samples.get(row) ?? samples.set(row, []).get(row)).push(sample);
     for (let round = 1; round <= ROUNDS; round += 1) {
       console.log(`round ${round}: load average ${load3()} (1, 5, 15 min) before`);
-      const floor = await measure('bare', `${bare.url}${services[STORES[0]].memberPath}`, {});
-      for (const store of STORES) {
-        const service = services[store];
+      const floor = await measure('bare', `${bare.url}${services[0].memberPath}`, {});
+      // Alternate the order of the services too, so that neither side always follows the same thing.
+      const ordered = round % 2 === 0 ? [...services].reverse() : services;
+      for (const service of ordered) {
+        const { store, label } = service;
         const headers = { authorization: service.authorization };
         const checkUrl = `${service.url}${service.memberPath}`;
-        const idle = await measure(`${store} check`, checkUrl, headers);
-        record(`${store}: check membership (floor: bare node:http)`, {
-          value: idle.requestsPerSecond, p99: idle.p99, ratio: idle.requestsPerSecond / floor.requestsPerSecond, target: `>= ${TARGETS.checkRatio[store]}, p99 < ${TARGETS.checkP99Ms} ms`,
-          ok: idle.requestsPerSecond / floor.requestsPerSecond >= TARGETS.checkRatio[store] && idle.p99 < TARGETS.checkP99Ms,
-        });
+        const idle = await measure(`${label} check`, checkUrl, headers);
+        if (ROWS.has('check')) {
+          record(`${label}: check membership (floor: bare node:http)`, {
+            value: idle.requestsPerSecond, p99: idle.p99, ratio: idle.requestsPerSecond / floor.requestsPerSecond, target: `>= ${TARGETS.checkRatio[store]}, p99 < ${TARGETS.checkP99Ms} ms`,
+            ok: idle.requestsPerSecond / floor.requestsPerSecond >= TARGETS.checkRatio[store] && idle.p99 < TARGETS.checkP99Ms,
+          });
+        }
         // Refreshes alone (nothing else loads the service): a page deep in the large organization
         // against the one full page of a 101-member organization.
-        const small = await refresh(service, 100, service.smallMembersPath)();
-        const alone = await refresh(service, 100)();
-        const deep = alone.lastFullPageMs / small.firstPageMs;
-        record(`${store}: deepest full page of a 10k refresh alone, max=100 (floor: page of a 101-member org)`, {
-          value: alone.lastFullPageMs, unit: 'ms', ratio: deep, target: `<= ${TARGETS.deepPageRatio}`, ok: deep <= TARGETS.deepPageRatio,
-          note: `floor ${small.firstPageMs.toFixed(2)} ms; 10k refresh ${alone.refreshMs.toFixed(0)} ms`,
-        });
-        for (const max of [1000, 100]) {
-          const paged = await measure(`${store} paged ${max}`, checkUrl, headers, refresh(service, max));
+        if (ROWS.has('deep')) {
+          const small = await refresh(service, 100, service.smallMembersPath)();
+          const alone = await refresh(service, 100)();
+          const deep = alone.lastFullPageMs / small.firstPageMs;
+          record(`${label}: deepest full page of a 10k refresh alone, max=100 (floor: page of a 101-member org)`, {
+            value: alone.lastFullPageMs, unit: 'ms', ratio: deep, target: `<= ${TARGETS.deepPageRatio}`, ok: deep <= TARGETS.deepPageRatio,
+            note: `floor ${small.firstPageMs.toFixed(2)} ms; 10k refresh ${alone.refreshMs.toFixed(0)} ms`,
+          });
+        }
+        for (const max of ROWS.has('paged') ? [1000, 100] : []) {
+          const paged = await measure(`${label} paged ${max}`, checkUrl, headers, refresh(service, max));
           const ratio = paged.requestsPerSecond / idle.requestsPerSecond;
-          record(`${store}: checks while 10k org paged, max=${max} (floor: idle checks)`, {
+          record(`${label}: checks while 10k org paged, max=${max} (floor: idle checks)`, {
             value: paged.requestsPerSecond, p99: paged.p99, ratio, target: `>= ${TARGETS.pagedChecksRatio}`, ok: ratio >= TARGETS.pagedChecksRatio,
             note: `refresh ${paged.alongside.refreshMs.toFixed(0)} ms`,
           });
@@ -176,22 +201,24 @@ async function runBenchmark() {
           ['email', `${service.url}${service.emailPath}`],
         ];
         if (round % 2 === 0) lookups.reverse();
-        const lookup = {};
-        for (const [kind, url] of lookups) lookup[kind] = await measure(`${store} ${kind}`, url, headers);
-        const { username: byUsername, email: byEmail } = lookup;
-        const emailRatio = byEmail.requestsPerSecond / byUsername.requestsPerSecond;
-        record(`${store}: user by email, exact (floor: by username)`, {
-          value: byEmail.requestsPerSecond, p99: byEmail.p99, ratio: emailRatio, target: `>= ${TARGETS.emailRatio}`, ok: emailRatio >= TARGETS.emailRatio,
-          note: `username ${byUsername.requestsPerSecond.toFixed(0)} req/s`,
-        });
+        if (ROWS.has('email')) {
+          const lookup = {};
+          for (const [kind, url] of lookups) lookup[kind] = await measure(`${label} ${kind}`, url, headers);
+          const { username: byUsername, email: byEmail } = lookup;
+          const emailRatio = byEmail.requestsPerSecond / byUsername.requestsPerSecond;
+          record(`${label}: user by email, exact (floor: by username)`, {
+            value: byEmail.requestsPerSecond, p99: byEmail.p99, ratio: emailRatio, target: `>= ${TARGETS.emailRatio}`, ok: emailRatio >= TARGETS.emailRatio,
+            note: `username ${byUsername.requestsPerSecond.toFixed(0)} req/s`,
+          });
+        }
       }
       record('bare node:http, own process (the floor)', { value: floor.requestsPerSecond, p99: floor.p99 });
       console.log(`round ${round}: load average ${load3()} after`);
     }
-    for (const store of STORES) {
-      const { createUsersWithEmailsSeconds: withEmails, createUsersWithoutEmailsSeconds: without } = services[store];
+    for (const service of ROWS.has('create') ? services : []) {
+      const { createUsersWithEmailsSeconds: withEmails, createUsersWithoutEmailsSeconds: without } = service;
       const ratio = withEmails / without;
-      record(`${store}: create 10,000 users with emails (floor: without), once`, {
+      record(`${service.label}: create 10,000 users with emails (floor: without), once`, {
         value: withEmails, unit: 's', ratio, target: `<= ${TARGETS.createWithEmailsRatio}`, ok: ratio <= TARGETS.createWithEmailsRatio,
         note: `without ${without.toFixed(2)} s`,
       });

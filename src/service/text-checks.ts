@@ -4,7 +4,7 @@
  * U+0000 at all, so the service refuses them at the edge with a 400 instead of failing in the
  * database with a 500.
  */
-import type { FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { ServiceError } from './errors';
 
 const C0_CONTROL = /[\u0000-\u001f]/;
@@ -16,14 +16,20 @@ export function hasControlCharacter(text: string): boolean {
 
 /**
  * preValidation hook of every route: a query value with a control character is 400
- * `invalid_query` (search terms and lookups reach the store as text).
+ * `invalid_query` (search terms and lookups reach the store as text). A callback hook: it never
+ * waits, and most requests have no query at all.
  */
-export async function refuseControlCharactersInQuery(request: FastifyRequest): Promise<void> {
+export function refuseControlCharactersInQuery(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
   const query = (request.query ?? {}) as Record<string, unknown>;
-  for (const [name, value] of Object.entries(query)) {
+  for (const name in query) {
+    const value = query[name];
     const values = Array.isArray(value) ? value : [value];
     if (values.some((item) => typeof item === 'string' && hasControlCharacter(item))) {
-      throw new ServiceError(400, 'invalid_query', `Query parameter ${name} must not contain control characters (U+0000 to U+001F).`);
+      done(
+        new ServiceError(400, 'invalid_query', `Query parameter ${name} must not contain control characters (U+0000 to U+001F).`) as unknown as FastifyError,
+      );
+      return;
     }
   }
+  done();
 }

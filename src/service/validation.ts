@@ -33,10 +33,20 @@ function convertTextObject(schema: TSchema, data: unknown): unknown {
   return out;
 }
 
+/** Types {@link convertText} turns text into; a schema with none of them is checked as it comes. */
+const CONVERTED_TYPES = new Set(['integer', 'number', 'boolean']);
+
+/** Whether any top-level property of `schema` is of a type text is converted to. */
+function convertsText(schema: TSchema): boolean {
+  const properties = (schema as { properties?: Record<string, TSchema> }).properties ?? {};
+  return Object.values(properties).some((property) => CONVERTED_TYPES.has(String(property.type)));
+}
+
 /** fastify validator compiler backed by TypeBox; errors name the field and what was expected. */
 export const typeboxValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
   const checker = TypeCompiler.Compile(schema);
-  const convert = httpPart !== 'body';
+  // Path parameters of text only (most routes) need no copy: conversion would leave every value as it is.
+  const convert = httpPart !== 'body' && convertsText(schema);
   return (data: unknown) => {
     const value = convert ? convertTextObject(schema, data) : data;
     if (checker.Check(value)) return { value };

@@ -31,7 +31,8 @@ export function realmPinnedByHost(host: string | undefined, domain: string): str
  */
 function checkParams(request: FastifyRequest): void {
   const params = (request.params ?? {}) as Record<string, unknown>;
-  for (const [name, value] of Object.entries(params)) {
+  for (const name in params) {
+    const value = params[name];
     if (typeof value !== 'string') continue;
     if (value.length < 1 || value.length > MAX_NAME_LENGTH) {
       throw new ServiceError(400, 'invalid_request', `Path parameter ${name} must be 1 to ${MAX_NAME_LENGTH} characters long.`);
@@ -55,10 +56,18 @@ export function rateLimitKey(realm: string, clientId: string, userId?: string): 
  * exists, and sets `request.realm`.
  */
 export function realmHook(ctx: ServiceContext): onRequestAsyncHookHandler {
+  // Nearly every request of a client names the same Host: the last answer is kept.
+  let lastHost: string | undefined;
+  let lastPinned: string | undefined;
   return async (request) => {
     checkParams(request);
     const name = (request.params as { realm?: string }).realm ?? '';
-    const pinned = realmPinnedByHost(request.headers.host, ctx.domain);
+    const host = request.headers.host;
+    if (host !== lastHost) {
+      lastPinned = realmPinnedByHost(host, ctx.domain);
+      lastHost = host;
+    }
+    const pinned = lastPinned;
     if (pinned !== undefined && pinned !== name) {
       throw new ServiceError(404, 'realm_mismatch', `This host serves realm ${pinned}, not ${name}.`);
     }

@@ -30,6 +30,7 @@ import { readMigrations, type Migration } from './migrations';
 import { realmRateLimitColumns, rowReaders, JSON_PARSED, REALM_SETTINGS_COLUMNS } from './rows';
 import { RealmCache, checkedRecheckMs } from './realm-cache';
 import { MemberPageBoundaries } from './member-pages';
+import { MembershipChecks, type MembershipQuestion } from './membership-checks';
 
 /**
  * Directory of the `.sql` migrations. The same relative path works from `src/` (jest through SWC)
@@ -176,6 +177,11 @@ function orgWhere(params: Params, realm: string, filter: OrganizationFilter): st
   return where.join(' AND ');
 }
 
+/** Whether a member filter reads the users' columns (search terms, excluded admin accounts). */
+function hasUserConditions(filter: MemberFilter): boolean {
+  return filter.excludeAdminAccounts === true || (filter.searchTerms ?? []).some((term) => term !== '');
+}
+
 /** A member filter's WHERE (`u` users, `m` memberships, `o` organizations); undefined when nothing can match. */
 function memberWhere(params: Params, realm: string, orgId: string, filter: MemberFilter): string | undefined {
   if (unmatchable(realm, orgId)) return undefined;
@@ -206,6 +212,8 @@ export class PostgresStore implements Store {
   private readonly realmCache: RealmCache;
   /** Remembered page boundaries of member lists (member-pages.ts). */
   private readonly memberPages = new MemberPageBoundaries();
+  /** Membership checks of one turn, put to the database as one query (membership-checks.ts). */
+  private readonly membershipChecks = new MembershipChecks((questions) => this.answerMembershipQuestions(questions));
 
   private constructor(pool: Pool, options: PostgresStoreOptions) {
     this.pool = pool;
@@ -749,12 +757,26 @@ export class PostgresStore implements Store {
 
   async isMember(realm: string, orgId: string, userId: string): Promise<boolean> {
     if (unmatchable(realm, orgId, userId)) return false;
-    const rows = await this.rows(
-      `SELECT 1 FROM memberships AS m JOIN organizations AS o ON o.id = m.organization_id
-       WHERE o.realm = $1 AND m.organization_id = $2 AND m.user_id = $3`,
-      [realm, orgId, userId],
-    );
-    return rows.length > 0;
+    return this.membershipChecks.isMember(realm, orgId, userId);
+  }
+
+  /**
+   * Answers a batch of membership questions in one query. The questions travel as three arrays,
+   * so the statement's text is the same for every batch size and is prepared once per connection
+   * (a named statement): each batch then costs one round trip without parsing or planning.
+   */
+  private async answerMembershipQuestions(questions: readonly MembershipQuestion[]): Promise<boolean[]> {
+    const { rows } = await this.pool.query({
+      name: 'orgadmin_membership_checks',
+      text: `SELECT q.i FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS q(realm, organization_id, user_id, i)
+             WHERE EXISTS (SELECT 1 FROM memberships AS m JOIN organizations AS o ON o.id = m.organization_id
+                           WHERE o.realm = q.realm AND m.organization_id = q.organization_id AND m.user_id = q.user_id)`,
+      values: [questions.map((q) => q.realm), questions.map((q) => q.orgId), questions.map((q) => q.userId)],
+    });
+    const answers = questions.map(() => false);
+    // WITH ORDINALITY counts from 1.
+    for (const row of rows) answers[int(row.i) - 1] = true;
+    return answers;
   }
 
   async listMembers(realm: string, orgId: string, filter: MemberFilter): Promise<UserRecord[]> {
@@ -787,12 +809,24 @@ export class PostgresStore implements Store {
     const where = memberWhere(params, realm, orgId, filter);
     if (where === undefined) return undefined;
     const limit = filter.max === undefined || filter.max < 0 ? '' : ` LIMIT ${params.add(filter.max)}`;
+    const after = params.add(afterSeq);
+    const skip = params.add(offset);
+    // Without conditions on the users, the page is cut from the memberships alone, along the index
+    // (organization_id, seq), and then each of its rows looks up its user by primary key: one
+    // index probe per row, whatever the size of the users table (`OFFSET 0` keeps the planner from
+    // folding the lookup into a hash join that reads every user). Joined first, a page deep in a
+    // large list (`OFFSET` with no remembered boundary) was planned as a hash join of the whole
+    // list and a sort of it.
+    const pageRows = hasUserConditions(filter)
+      ? `SELECT u.*, m.seq AS membership_seq FROM memberships AS m JOIN users AS u ON u.id = m.user_id
+         WHERE ${where} AND m.seq > ${after} ORDER BY m.seq${limit} OFFSET ${skip}`
+      : `SELECT u.*, m.seq AS membership_seq FROM (
+           SELECT m.seq, m.user_id FROM memberships AS m
+           WHERE ${where} AND m.seq > ${after} ORDER BY m.seq${limit} OFFSET ${skip}
+         ) AS m CROSS JOIN LATERAL (SELECT * FROM users WHERE users.id = m.user_id OFFSET 0) AS u`;
     const rows = await this.rows(
       `SELECT o.members_version AS page_version, p.* FROM organizations AS o
-       LEFT JOIN LATERAL (
-         SELECT u.*, m.seq AS membership_seq FROM memberships AS m JOIN users AS u ON u.id = m.user_id
-         WHERE ${where} AND m.seq > ${params.add(afterSeq)} ORDER BY m.seq${limit} OFFSET ${params.add(offset)}
-       ) AS p ON true
+       LEFT JOIN LATERAL (${pageRows}) AS p ON true
        WHERE o.realm = ${params.add(realm)} AND o.id = ${params.add(orgId)}
        ORDER BY p.membership_seq`,
       params.values,

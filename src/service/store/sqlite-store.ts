@@ -30,6 +30,7 @@ import { readMigrations, type Migration } from './migrations';
 import { realmRateLimitColumns, rowReaders, JSON_AS_TEXT, REALM_SETTINGS_COLUMNS } from './rows';
 import { RealmCache, checkedRecheckMs } from './realm-cache';
 import { MemberPageBoundaries } from './member-pages';
+import { MembershipChecks, type MembershipQuestion } from './membership-checks';
 
 /**
  * Directory of the `.sql` migrations. The same relative path works from `src/` (jest through SWC)
@@ -84,6 +85,12 @@ function page(first: number | undefined, max: number | undefined): [number, numb
  */
 const MAX_CACHED_STATEMENTS = 256;
 
+/**
+ * Most member rows read in one go (see {@link SqliteStore.listMembers}): about a millisecond of
+ * work, so a membership check waits at most about that long behind a large page.
+ */
+export const MEMBER_PAGE_CHUNK = 200;
+
 /** Re-exported where callers of {@link SqliteStore.open} have always found it. */
 export { DEFAULT_REALM_RECHECK_MS } from './realm-cache';
 
@@ -116,9 +123,20 @@ export class SqliteStore implements Store {
   private readonly realmCache: RealmCache;
   /** Remembered page boundaries of member lists (member-pages.ts). */
   private readonly memberPages = new MemberPageBoundaries();
+  /** Membership checks of one turn, read in one transaction (membership-checks.ts). */
+  private readonly membershipChecks: MembershipChecks;
 
   private constructor(db: Database.Database, options: SqliteStoreOptions) {
     this.db = db;
+    // One read transaction for the batch: the shared lock is taken and released once, not per check.
+    const answerChecks = db.transaction((questions: readonly MembershipQuestion[]) => {
+      const statement = this.statement(
+        `SELECT 1 FROM memberships AS m JOIN organizations AS o ON o.id = m.organization_id
+         WHERE o.realm = ? AND m.organization_id = ? AND m.user_id = ?`,
+      );
+      return questions.map(({ realm, orgId, userId }) => statement.get(realm, orgId, userId) !== undefined);
+    });
+    this.membershipChecks = new MembershipChecks((questions) => answerChecks(questions));
     this.realmCache = new RealmCache(
       {
         changeMark: async () => Number((this.statement('PRAGMA data_version').get() as Row).data_version),
@@ -621,11 +639,7 @@ export class SqliteStore implements Store {
   }
 
   async isMember(realm: string, orgId: string, userId: string): Promise<boolean> {
-    const row = this.statement(
-      `SELECT 1 FROM memberships AS m JOIN organizations AS o ON o.id = m.organization_id
-       WHERE o.realm = ? AND m.organization_id = ? AND m.user_id = ?`,
-    ).get(realm, orgId, userId);
-    return row !== undefined;
+    return this.membershipChecks.isMember(realm, orgId, userId);
   }
 
   /** WHERE clause and values of a member filter (joined as `u`, `m`, `o`). */
@@ -645,30 +659,77 @@ export class SqliteStore implements Store {
     return [where.join(' AND '), values];
   }
 
+  /**
+   * A page of members, read in chunks of at most {@link MEMBER_PAGE_CHUNK} rows with a turn of the
+   * event loop between chunks. Why: better-sqlite3 reads synchronously, and a page of 1,000 members
+   * read at once holds the event loop for milliseconds, during which no membership check is
+   * answered; between chunks, the checks that arrived meanwhile go first.
+   *
+   * Each chunk is its own read transaction and reads the member list's version with its rows. The
+   * chunks of one version are exactly the rows one query would give (the same filter, along the
+   * same order, each chunk after the previous one's last seq); when the version changed between
+   * chunks, the page is read again by position in one transaction. So the answer is always what
+   * `OFFSET first LIMIT max` over the list gives at the moment of its last read.
+   */
   async listMembers(realm: string, orgId: string, filter: MemberFilter): Promise<UserRecord[]> {
     const [where, values] = this.memberWhere(realm, orgId, filter);
     const start = this.memberPages.start(orgId, filter);
-    // One read transaction: the list version and the page come from the same snapshot.
-    const page = this.db.transaction(() => {
+    const max = filter.max === undefined || filter.max < 0 ? Infinity : filter.max;
+    const byPosition = { afterSeq: 0, offset: Math.max(filter.first ?? 0, 0) };
+    // A boundary of another version of the list says nothing about this one: read by position.
+    const first = this.readMemberChunk(realm, orgId, where, values, Math.min(max, MEMBER_PAGE_CHUNK), (current) =>
+      start.version === undefined || start.version === current ? start : byPosition,
+    );
+    if (first === undefined) return [];
+    let { version, rows } = first;
+    let chunk = first.rows;
+    while (chunk.length === MEMBER_PAGE_CHUNK && rows.length < max) {
+      await new Promise((resolve) => setImmediate(resolve));
+      const afterSeq = Number(chunk[chunk.length - 1].membership_seq);
+      const next = this.readMemberChunk(realm, orgId, where, values, Math.min(max - rows.length, MEMBER_PAGE_CHUNK), () => ({ afterSeq, offset: 0 }));
+      if (next === undefined) return [];
+      if (next.version !== version) {
+        // Changed meanwhile: the whole page by position, at once, so a busy list cannot starve it.
+        const again = this.readMemberChunk(realm, orgId, where, values, max, () => byPosition);
+        if (again === undefined) return [];
+        ({ version, rows } = again);
+        break;
+      }
+      chunk = next.rows;
+      rows = rows.concat(chunk);
+    }
+    const last = rows.at(-1);
+    this.memberPages.remember(orgId, filter, version, rows.length, last && Number(last.membership_seq));
+    return rows.map(userFromRow);
+  }
+
+  /**
+   * Up to `limit` member rows and the member list's version, from one snapshot; `startAt` says,
+   * given that version, where to start (after a seq, then skipping rows). Undefined when the
+   * organization does not exist in the realm.
+   */
+  private readMemberChunk(
+    realm: string,
+    orgId: string,
+    where: string,
+    values: unknown[],
+    limit: number,
+    startAt: (version: number) => { afterSeq: number; offset: number },
+  ): { version: number; rows: Row[] } | undefined {
+    return this.db.transaction(() => {
       const org = this.statement('SELECT members_version FROM organizations WHERE realm = ? AND id = ?').get(realm, orgId) as
         | Row
         | undefined;
       if (org === undefined) return undefined;
       const version = Number(org.members_version);
-      // A boundary of another version of the list says nothing about this one: read by position.
-      const { afterSeq, offset } =
-        start.version === undefined || start.version === version ? start : { afterSeq: 0, offset: Math.max(filter.first ?? 0, 0) };
+      const { afterSeq, offset } = startAt(version);
       const rows = this.statement(
         `SELECT u.*, m.seq AS membership_seq FROM memberships AS m JOIN users AS u ON u.id = m.user_id
            JOIN organizations AS o ON o.id = m.organization_id
          WHERE ${where} AND m.seq > ? ORDER BY m.seq LIMIT ? OFFSET ?`,
-      ).all(...values, afterSeq, filter.max ?? -1, offset) as Row[];
+      ).all(...values, afterSeq, limit === Infinity ? -1 : limit, offset) as Row[];
       return { version, rows };
     })();
-    if (page === undefined) return [];
-    const last = page.rows.at(-1);
-    this.memberPages.remember(orgId, filter, page.version, page.rows.length, last && Number(last.membership_seq));
-    return page.rows.map(userFromRow);
   }
 
   async countMembers(realm: string, orgId: string, filter: MemberFilter): Promise<number> {

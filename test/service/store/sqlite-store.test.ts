@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Organization } from '../../../src/api';
 import { generateSigningKey } from '../../../src/service/auth/jwt';
-import { SQLITE_MIGRATIONS_DIR, SqliteStore } from '../../../src/service/store/sqlite-store';
+import { MEMBER_PAGE_CHUNK, SQLITE_MIGRATIONS_DIR, SqliteStore } from '../../../src/service/store/sqlite-store';
 import { StoreConflictError, type UserRecord } from '../../../src/service/store/store';
 
 const signingKey = generateSigningKey();
@@ -183,6 +183,51 @@ describe('SqliteStore', () => {
     expect(await store.getUser('acme', 'u1')).toBeDefined();
     expect(await store.listUserOrganizations('acme', 'u1')).toEqual([]);
     expect(await store.deleteOrganization('acme', 'o1')).toBe(false);
+  });
+
+  describe('member pages larger than one chunk', () => {
+    const size = MEMBER_PAGE_CHUNK * 2 + 37;
+    const ids = Array.from({ length: size }, (_, i) => `u${String(i).padStart(4, '0')}`);
+    beforeEach(async () => {
+      await store.createOrganization(org('o1', 'big'));
+      for (const [i, id] of ids.entries()) {
+        await store.createUser(user(id, `member-${i}`));
+        await store.addMember('acme', 'o1', id, 10 + i);
+      }
+    });
+
+    it('gives what OFFSET first LIMIT max gives, for pages within, across and beyond chunks', async () => {
+      for (const max of [1, MEMBER_PAGE_CHUNK - 1, MEMBER_PAGE_CHUNK, MEMBER_PAGE_CHUNK + 1, 300, 1000]) {
+        for (let first = 0; first < size + max; first += max) {
+          const page = (await store.listMembers('acme', 'o1', { first, max })).map((u) => u.id);
+          expect({ first, max, page }).toEqual({ first, max, page: ids.slice(first, first + max) });
+        }
+      }
+      expect((await store.listMembers('acme', 'o1', {})).map((u) => u.id)).toEqual(ids);
+      // Filters hold across chunks too: every member whose username has a 1 in it.
+      const ones = ids.filter((_, i) => `member-${i}`.includes('1'));
+      expect((await store.listMembers('acme', 'o1', { searchTerms: ['1'], max: 1000 })).map((u) => u.id)).toEqual(ones);
+    });
+
+    it('reads the page again by position when the list changes between its chunks', async () => {
+      // The first chunk is read before listMembers first waits; the removal lands before the second.
+      const removedWhileReading = store.listMembers('acme', 'o1', { first: 0, max: 1000 });
+      expect(await store.removeMember('acme', 'o1', ids[5])).toBe(true);
+      expect((await removedWhileReading).map((u) => u.id)).toEqual(ids.filter((id) => id !== ids[5]));
+      const addedWhileReading = store.listMembers('acme', 'o1', { first: 1, max: MEMBER_PAGE_CHUNK + 10 });
+      await store.createUser(user('late', 'late-member'));
+      expect(await store.addMember('acme', 'o1', 'late', 9999)).toBe(true);
+      const current = [...ids.filter((id) => id !== ids[5]), 'late'];
+      expect((await addedWhileReading).map((u) => u.id)).toEqual(current.slice(1, 1 + MEMBER_PAGE_CHUNK + 10));
+    });
+
+    it('lets membership checks through between the chunks of a large page', async () => {
+      const order: string[] = [];
+      const page = store.listMembers('acme', 'o1', { max: 1000 }).then(() => order.push('page'));
+      const check = store.isMember('acme', 'o1', ids[0]).then(() => order.push('check'));
+      await Promise.all([page, check]);
+      expect(order).toEqual(['check', 'page']);
+    });
   });
 
   it('keeps one membership per organization and user', async () => {

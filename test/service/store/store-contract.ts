@@ -531,6 +531,40 @@ export function describeStoreContract(name: string, open: () => Promise<OpenedSt
         expect(await store.isMember('other', 'o1', 'u1')).toBe(false);
       });
 
+      it('answers many concurrent checks each on its own: members, non-members, unknown organizations, other realms', async () => {
+        const globex = org('other', 'o2', 'Globex');
+        await store.createOrganization(globex, adminOf(globex), T0);
+        await store.addMember('acme', 'o1', 'u1', T0 + 1);
+        await store.addMember('acme', 'o1', 'u3', T0 + 2);
+        await store.addMember('other', 'o2', 'x1', T0 + 3);
+        const questions: Array<[string, string, string, boolean]> = [
+          ['acme', 'o1', 'u1', true],
+          ['acme', 'o1', 'u2', false],
+          ['acme', 'o1', 'u3', true],
+          ['acme', 'o1', 'admin-o1', true],
+          ['acme', 'o9', 'u1', false],
+          ['acme', 'o1', 'nobody', false],
+          // Realm isolation: the same organization and member asked under the other realm.
+          ['other', 'o1', 'u1', false],
+          ['other', 'o2', 'x1', true],
+          ['acme', 'o2', 'x1', false],
+          ['acme', 'o1', 'x1', false],
+          ['no-such-realm', 'o1', 'u1', false],
+        ];
+        // Each question several times, interleaved, all asked before any is answered.
+        const asked = Array.from({ length: 7 }, () => questions).flat();
+        const answers = await Promise.all(asked.map(([realmName, orgId, userId]) => store.isMember(realmName, orgId, userId)));
+        expect(answers).toEqual(asked.map(([, , , member]) => member));
+      });
+
+      it('sees an add or a remove in the very next check, also among concurrent checks', async () => {
+        expect(await store.isMember('acme', 'o1', 'u2')).toBe(false);
+        expect(await store.addMember('acme', 'o1', 'u2', T0 + 1)).toBe(true);
+        expect(await Promise.all([store.isMember('acme', 'o1', 'u2'), store.isMember('acme', 'o1', 'u1')])).toEqual([true, false]);
+        expect(await store.removeMember('acme', 'o1', 'u2')).toBe(true);
+        expect(await Promise.all([store.isMember('acme', 'o1', 'u2'), store.isMember('acme', 'o1', 'u2')])).toEqual([false, false]);
+      });
+
       it('treats adding an existing member as a no-op that keeps its place', async () => {
         await store.addMember('acme', 'o1', 'u1', T0 + 1);
         await store.addMember('acme', 'o1', 'u2', T0 + 2);
