@@ -30,3 +30,47 @@ export const checkedSerializerCompiler: FastifySerializerCompiler<TSchema> = ({ 
     return JSON.stringify(data);
   };
 };
+
+/**
+ * Items checked and written per turn of the event loop by {@link checkedJsonArrayInTurns}.
+ * Measured with `bench:service` (checks while a 10,000-member organization is paged with
+ * max=1000, against idle checks; SQLite pages read 200 rows at a time then): 0.34× written at
+ * once, 0.46× with 200 per turn, 0.50× with 100.
+ */
+export const JSON_ITEMS_PER_TURN = 100;
+
+/** Compiled checkers of item schemas, made once per schema. */
+const itemCheckers = new WeakMap<TSchema, ReturnType<typeof TypeCompiler.Compile>>();
+
+/**
+ * The JSON text of an array answer whose items must each match `itemSchema` (the route's
+ * `Type.Array(itemSchema)` answer, checked item by item, which is the same check), written
+ * {@link JSON_ITEMS_PER_TURN} items at a time with a turn of the event loop between them.
+ *
+ * Why: checking and writing a page of 1,000 members at once holds the event loop for milliseconds,
+ * during which no other request (a membership check) is answered. The route sends the text as it
+ * is, so the serializer compiler above does not run for it; a mismatch is thrown the same way.
+ */
+export async function checkedJsonArrayInTurns(
+  itemSchema: TSchema,
+  items: readonly unknown[],
+  answer: { method: string; url: string; status: number },
+): Promise<string> {
+  let checker = itemCheckers.get(itemSchema);
+  if (checker === undefined) {
+    checker = TypeCompiler.Compile(itemSchema);
+    itemCheckers.set(itemSchema, checker);
+  }
+  const parts: string[] = [];
+  for (let start = 0; start < items.length; start += JSON_ITEMS_PER_TURN) {
+    if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+    for (let i = start; i < Math.min(start + JSON_ITEMS_PER_TURN, items.length); i += 1) {
+      if (!checker.Check(items[i])) {
+        const first = checker.Errors(items[i]).First();
+        throw new ResponseSchemaError(answer.method, answer.url, answer.status, `/${i}${first?.path ?? ''} ${first?.message ?? 'invalid value'}`);
+      }
+      parts.push(JSON.stringify(items[i]));
+    }
+  }
+  return `[${parts.join(',')}]`;
+}

@@ -34,7 +34,7 @@ import {
 } from '../../src/api';
 import { PUBLIC_CLIENT_ID } from '../../src/service/auth/public-client';
 import { installErrorHandling } from '../../src/service/errors';
-import { checkedSerializerCompiler } from '../../src/service/response-check';
+import { checkedJsonArrayInTurns, checkedSerializerCompiler, JSON_ITEMS_PER_TURN, ResponseSchemaError } from '../../src/service/response-check';
 import { createTestRealm, getToken, startTestService, type TestService } from '../helpers/service';
 import { call, postForm, type Answer } from './support';
 
@@ -171,5 +171,40 @@ describe('the checking serializer', () => {
     const res = await app.inject({ url: '/bad' });
     expect(res.statusCode).toBe(500);
     expect(res.json()).toEqual({ error: 'internal_error', error_description: 'The service failed to handle the request; try again later.' });
+  });
+});
+
+describe('checking and writing a large array answer a part at a time', () => {
+  const org = (i: number) => ({ id: `o${i}`, name: `n${i}`, domains: [], attributes: { k: [String(i)] }, realm: 'acme' });
+  const answer = { method: 'GET', url: '/orgs', status: 200 };
+
+  it('writes what JSON.stringify writes, at every size around the part size', async () => {
+    for (const size of [0, 1, JSON_ITEMS_PER_TURN - 1, JSON_ITEMS_PER_TURN, JSON_ITEMS_PER_TURN + 1, 3 * JSON_ITEMS_PER_TURN + 7]) {
+      const items = Array.from({ length: size }, (_, i) => org(i));
+      expect(await checkedJsonArrayInTurns(OrganizationSchema, items, answer)).toBe(JSON.stringify(items));
+    }
+  });
+
+  it('lets other work run between parts', async () => {
+    const items = Array.from({ length: 2 * JSON_ITEMS_PER_TURN + 1 }, (_, i) => org(i));
+    // Something else queued on the event loop meanwhile: it runs once per turn.
+    let turns = 0;
+    let done = false;
+    const other = (): void => {
+      if (done) return;
+      turns += 1;
+      setImmediate(other);
+    };
+    setImmediate(other);
+    await checkedJsonArrayInTurns(OrganizationSchema, items, answer);
+    done = true;
+    // Three parts, two turns between them.
+    expect(turns).toBeGreaterThanOrEqual(2);
+  });
+
+  it('refuses an item the contract does not allow, naming its index', async () => {
+    const items = [org(0), { ...org(1), displayName: null }];
+    await expect(checkedJsonArrayInTurns(OrganizationSchema, items, answer)).rejects.toThrow(ResponseSchemaError);
+    await expect(checkedJsonArrayInTurns(OrganizationSchema, items, answer)).rejects.toThrow(/GET \/orgs \(200\).*\/1\/displayName/);
   });
 });

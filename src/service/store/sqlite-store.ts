@@ -86,10 +86,12 @@ function page(first: number | undefined, max: number | undefined): [number, numb
 const MAX_CACHED_STATEMENTS = 256;
 
 /**
- * Most member rows read in one go (see {@link SqliteStore.listMembers}): about a millisecond of
- * work, so a membership check waits at most about that long behind a large page.
+ * Most member rows read in one go (see {@link SqliteStore.listMembers}), so a membership check
+ * waits at most about that long behind a large page. Measured with `bench:service` (checks while a
+ * 10,000-member organization is paged with max=1000, against idle checks): 0.50× with chunks of
+ * 200, 0.60× with chunks of 100 (the whole refresh then takes 0.38 s instead of 0.32 s).
  */
-export const MEMBER_PAGE_CHUNK = 200;
+export const MEMBER_PAGE_CHUNK = 100;
 
 /** Re-exported where callers of {@link SqliteStore.open} have always found it. */
 export { DEFAULT_REALM_RECHECK_MS } from './realm-cache';

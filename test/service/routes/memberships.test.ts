@@ -221,6 +221,16 @@ describe('memberships', () => {
       const rest = ids.filter((id) => id !== 'w10');
       expect(await page(1000)).toEqual(rest.slice(1000, 2000));
       expect(await page(2000)).toEqual(rest.slice(2000));
+
+      // A large page is written a part at a time (response-check.ts): the same text and headers as
+      // the small pages that make it up, written in one go.
+      const get = (query: string) => call(svc, { method: 'GET', url: `${membersPath('walk', 'walked')}?${query}`, token: walkToken });
+      const large = await get('first=0&max=1000');
+      const small = [];
+      for (let first = 0; first < 1000; first += 100) small.push(await get(`first=${first}&max=100`));
+      expect(large.text).toBe(JSON.stringify(small.flatMap((res) => res.json as unknown[])));
+      expect(large.text).toBe(`[${small.map((res) => res.text.slice(1, -1)).join(',')}]`);
+      expect(large.headers['content-type']).toBe(small[0]!.headers['content-type']);
     });
   });
 
