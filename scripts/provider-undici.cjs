@@ -12,16 +12,16 @@
 
 const Dispatcher = require('undici/lib/dispatcher/dispatcher');
 const api = require('undici/lib/api');
-const { getGlobalDispatcher, setGlobalDispatcher } = require('undici/lib/global');
+const { getGlobalDispatcher } = require('undici/lib/global');
 
 // As undici's index does: request(), stream(), pipeline(), connect() and upgrade() on every dispatcher.
 Object.assign(Dispatcher.prototype, api);
 
+// The names imported as values from 'undici' (types are erased): Agent, buildConnector and
+// getGlobalDispatcher by the SDK and the provider, errors by the bundle script's own test.
 module.exports = {
   Agent: require('undici/lib/dispatcher/agent'),
-  Dispatcher,
   buildConnector: require('undici/lib/core/connect'),
   errors: require('undici/lib/core/errors'),
   getGlobalDispatcher,
-  setGlobalDispatcher,
 };

@@ -9,19 +9,23 @@ import type { FastifySchemaCompiler } from 'fastify';
 import type { TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 
+/** How text becomes each type it is converted to; text that does not fit stays text (and fails the check). */
+const TEXT_CONVERSIONS: Readonly<Record<string, (text: string) => unknown>> = {
+  integer: (text) => (/^[+-]?\d{1,15}$/.test(text) ? Number(text) : text),
+  number: (text) => (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text) ? Number(text) : text),
+  boolean: (text) => (text === 'true' ? true : text === 'false' ? false : text),
+};
+
+/** The conversion of text to what a (top-level) schema asks for, if there is one. */
+function conversionFor(schema: TSchema | undefined): ((text: string) => unknown) | undefined {
+  return schema && Object.hasOwn(TEXT_CONVERSIONS, String(schema.type)) ? TEXT_CONVERSIONS[String(schema.type)] : undefined;
+}
+
 /** Converts one text value to what its (top-level) schema asks for, or leaves it as text. */
 function convertText(schema: TSchema | undefined, value: unknown): unknown {
-  if (typeof value !== 'string' || !schema) return value;
-  switch (schema.type) {
-    case 'integer':
-      return /^[+-]?\d{1,15}$/.test(value) ? Number(value) : value;
-    case 'number':
-      return /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(value) ? Number(value) : value;
-    case 'boolean':
-      return value === 'true' ? true : value === 'false' ? false : value;
-    default:
-      return value;
-  }
+  if (typeof value !== 'string') return value;
+  const convert = conversionFor(schema);
+  return convert ? convert(value) : value;
 }
 
 /** Converts the text properties of a query or params object. */
@@ -33,13 +37,10 @@ function convertTextObject(schema: TSchema, data: unknown): unknown {
   return out;
 }
 
-/** Types {@link convertText} turns text into; a schema with none of them is checked as it comes. */
-const CONVERTED_TYPES = new Set(['integer', 'number', 'boolean']);
-
 /** Whether any top-level property of `schema` is of a type text is converted to. */
 function convertsText(schema: TSchema): boolean {
   const properties = (schema as { properties?: Record<string, TSchema> }).properties ?? {};
-  return Object.values(properties).some((property) => CONVERTED_TYPES.has(String(property.type)));
+  return Object.values(properties).some((property) => conversionFor(property) !== undefined);
 }
 
 /** fastify validator compiler backed by TypeBox; errors name the field and what was expected. */

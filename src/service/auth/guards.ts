@@ -56,18 +56,10 @@ export function rateLimitKey(realm: string, clientId: string, userId?: string): 
  * exists, and sets `request.realm`.
  */
 export function realmHook(ctx: ServiceContext): onRequestAsyncHookHandler {
-  // Nearly every request of a client names the same Host: the last answer is kept.
-  let lastHost: string | undefined;
-  let lastPinned: string | undefined;
   return async (request) => {
     checkParams(request);
     const name = (request.params as { realm?: string }).realm ?? '';
-    const host = request.headers.host;
-    if (host !== lastHost) {
-      lastPinned = realmPinnedByHost(host, ctx.domain);
-      lastHost = host;
-    }
-    const pinned = lastPinned;
+    const pinned = realmPinnedByHost(request.headers.host, ctx.domain);
     if (pinned !== undefined && pinned !== name) {
       throw new ServiceError(404, 'realm_mismatch', `This host serves realm ${pinned}, not ${name}.`);
     }

@@ -10,7 +10,6 @@ import {
   MEMBERS_PAGE,
   MemberInfoSchema,
   MemberListSchema,
-  MemberSchema,
   MembersQuerySchema,
   memberToWire,
   organizationToWire,
@@ -102,7 +101,7 @@ export async function membershipRoutes(app: FastifyInstance, opts: { ctx: Servic
       // A large page is checked and written a part at a time, so that it does not hold up the
       // requests that arrive meanwhile (response-check.ts); a small one goes the usual way.
       if (members.length <= JSON_ITEMS_PER_TURN) return members;
-      const body = await checkedJsonArrayInTurns(MemberSchema, members, { method: request.method, url: request.routeOptions.url ?? request.url, status: 200 });
+      const body = await checkedJsonArrayInTurns(MemberListSchema.items, members, { method: request.method, url: request.routeOptions.url ?? request.url, status: 200 });
       // Text is sent as it is (fastify serializes only objects); the type provider knows the
       // answer's object form only, hence the cast.
       return reply.type('application/json; charset=utf-8').send(body as unknown as MemberRepresentation[]);

@@ -179,7 +179,12 @@ function orgWhere(params: Params, realm: string, filter: OrganizationFilter): st
 
 /** Whether a member filter reads the users' columns (search terms, excluded admin accounts). */
 function hasUserConditions(filter: MemberFilter): boolean {
-  return filter.excludeAdminAccounts === true || (filter.searchTerms ?? []).some((term) => term !== '');
+  return filter.excludeAdminAccounts === true || searchTermsOf(filter).length > 0;
+}
+
+/** The search terms a member filter applies: blank ones match everything, so they are dropped. */
+function searchTermsOf(filter: MemberFilter): string[] {
+  return (filter.searchTerms ?? []).filter((term) => term !== '');
 }
 
 /** A member filter's WHERE (`u` users, `m` memberships, `o` organizations); undefined when nothing can match. */
@@ -187,7 +192,7 @@ function memberWhere(params: Params, realm: string, orgId: string, filter: Membe
   if (unmatchable(realm, orgId)) return undefined;
   const where = [`o.realm = ${params.add(realm)}`, `m.organization_id = ${params.add(orgId)}`];
   if (filter.excludeAdminAccounts) where.push("u.kind <> 'org-admin'");
-  const terms = (filter.searchTerms ?? []).filter((term) => term !== '');
+  const terms = searchTermsOf(filter);
   if (terms.length > 0) {
     // Any term may match; a term PostgreSQL cannot hold matches nothing, so only the others count.
     const usable = terms.filter((term) => !unmatchable(term));
