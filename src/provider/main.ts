@@ -15,7 +15,8 @@ Promise.resolve()
       // Must match PROVIDER_TYPE_NAME of ./provider (serveProvider checks on load); importing it
       // from there would load that whole module before the handshake.
       typeName: 'orgadmin',
-      load: () => (require('./provider') as typeof import('./provider')).orgadminProvider,
+      // The provider owns this process, so it may tune the process's V8 (v8-tuning.ts).
+      load: () => (require('./provider') as typeof import('./provider')).createOrgAdminProvider({ ownsProcess: true }),
     }),
   )
   .catch((error: unknown) => {

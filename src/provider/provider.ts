@@ -8,7 +8,7 @@ import { PlannedNames } from './resources/organization-creation';
 import type { AuthMethod, OrgAdminProviderContext } from './context';
 import { redactSecrets } from './diagnostics';
 import { providerTrustConnector } from './distribution/trust-store';
-import { keepWasmOnBaselineCompiler } from './wasm-tiering';
+import { tuneV8ForShortRun } from './v8-tuning';
 import { organizationDataSource } from './data-sources/organization';
 import { organizationMembersDataSource } from './data-sources/organization-members';
 import { organizationsDataSource } from './data-sources/organizations';
@@ -35,7 +35,7 @@ export {
   type ProviderSettings,
 } from './settings';
 
-/** Options of {@link createOrgAdminProvider}; tests use them, Terraform runs the defaults. */
+/** Options of {@link createOrgAdminProvider}. */
 export interface OrgAdminProviderOptions {
   /** Where environment fallbacks are read. @default process.env (read at configure time) */
   readonly env?: Environment;
@@ -44,14 +44,21 @@ export interface OrgAdminProviderOptions {
    * process, closed by the provider's `close`.
    */
   readonly dispatcher?: Dispatcher;
+  /**
+   * The provider is the process: the executable Terraform starts (main.ts), which exits when
+   * Terraform is done. Its configure then tunes the process's V8 for a short run (v8-tuning.ts);
+   * a provider embedded in another program (tests, a harness) leaves that program's V8 alone.
+   * Ignored with {@link dispatcher}. @default false
+   */
+  readonly ownsProcess?: boolean;
 }
 
 /** The `User-Agent` of the provider's requests. */
 const USER_AGENT = `terraform-provider-orgadmin (node ${process.version})`;
 
 /**
- * Builds an orgadmin provider definition. {@link orgadminProvider} is the one Terraform runs;
- * tests build their own with a controlled environment.
+ * Builds an orgadmin provider definition. The executable Terraform starts builds one with
+ * `ownsProcess` (main.ts); tests build their own with a controlled environment.
  */
 export function createOrgAdminProvider(options: OrgAdminProviderOptions = {}): ProviderDefinition<OrgAdminProviderContext> {
   // The dispatcher this definition created (closed on close), as opposed to one passed in.
@@ -68,9 +75,8 @@ export function createOrgAdminProvider(options: OrgAdminProviderOptions = {}): P
       // the configured process only. Terraform starts two more per command that answer schema and
       // validation calls alone, and each would otherwise load it for nothing.
       const { ClientCredentialsTokenSource, OrgAdminClient, StaticTokenSource } = require('../client') as typeof import('../client');
-      // The provider's own HTTP stack is the process's: keep its WebAssembly (undici's HTTP
-      // parser) on the baseline compiler, which halves the process's peak memory (wasm-tiering.ts).
-      if (!options.dispatcher) keepWasmOnBaselineCompiler();
+      // The executable Terraform starts is a short run: tune its V8 for that (v8-tuning.ts).
+      if (options.ownsProcess && !options.dispatcher) tuneV8ForShortRun();
       // In the self-contained executable, HTTPS also trusts the system's CAs (see trust-store).
       const ownAgent = options.dispatcher ? undefined : new Agent({ keepAliveTimeout: 10_000, connect: providerTrustConnector() });
       const dispatcher = options.dispatcher ?? ownAgent!;
@@ -140,5 +146,8 @@ export function createOrgAdminProvider(options: OrgAdminProviderOptions = {}): P
   };
 }
 
-/** The orgadmin provider as Terraform runs it: environment fallbacks from `process.env`. */
+/**
+ * The orgadmin provider with environment fallbacks from `process.env`, for embedding (tests,
+ * harnesses); the executable Terraform starts builds its own with `ownsProcess` (main.ts).
+ */
 export const orgadminProvider: ProviderDefinition<OrgAdminProviderContext> = createOrgAdminProvider();
