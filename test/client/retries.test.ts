@@ -96,17 +96,27 @@ describe('request pipeline retries', () => {
   });
 
   it('really waits between attempts with the default sleep', async () => {
-    setup = mockSetup({ sleep: undefined, retryBaseDelayMs: 60, random: () => 0.999 });
-    replyToken(setup.pool);
-    setup.pool.intercept({ path: orgsPath('acme') }).reply(503, '');
-    setup.pool.intercept({ path: orgsPath('acme') }).reply(200, [], JSON_HEADERS);
-    // The recording sleep of mockSetup is replaced by the real one: measure instead.
-    const started = performance.now();
-    await setup.client.listOrganizations();
-    const elapsed = performance.now() - started;
+    // The default sleep is a real timer; the test's clock is jest's (timers and performance.now),
+    // which it moves by hand, so the 59 ms wait is measured without being waited for.
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate', 'clearImmediate'] });
+    try {
+      setup = mockSetup({ sleep: undefined, retryBaseDelayMs: 60, random: () => 0.999 });
+      replyToken(setup.pool);
+      setup.pool.intercept({ path: orgsPath('acme') }).reply(503, '');
+      setup.pool.intercept({ path: orgsPath('acme') }).reply(200, [], JSON_HEADERS);
+      // The recording sleep of mockSetup is replaced by the real one: measure instead.
+      const started = performance.now();
+      let answeredAt: number | undefined;
+      const listing = setup.client.listOrganizations().then(() => (answeredAt = performance.now()));
+      await jest.advanceTimersByTimeAsync(2_000);
+      await listing;
+      const elapsed = answeredAt! - started;
 
-    expect(elapsed).toBeGreaterThanOrEqual(50);
-    expect(elapsed).toBeLessThan(2_000);
+      expect(elapsed).toBeGreaterThanOrEqual(50);
+      expect(elapsed).toBeLessThan(2_000);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('throws RateLimitedError with retryAfterSeconds when 429 persists', async () => {
