@@ -32,11 +32,6 @@ export class HeldAnswers {
   /** @param requests which requests' answers to hold */
   constructor(private readonly requests: HeldRequests) {}
 
-  /** How many requests reached the mock and had their answer held so far. */
-  get held(): number {
-    return this.#held;
-  }
-
   /** Resolves once `count` matching requests have reached the mock (their answers held). */
   whenHeld(count = 1): Promise<void> {
     if (this.#held >= count) return Promise.resolve();
@@ -53,15 +48,10 @@ export class HeldAnswers {
 
   /** `dispatcher` with the hold composed onto it; close and call history stay the dispatcher's. */
   wrap(dispatcher: Dispatcher): Dispatcher {
-    return dispatcher.compose(this.interceptor);
+    return dispatcher.compose((dispatch) => (opts, handler) => dispatch(opts, this.#matches(opts) ? this.#holding(handler) : handler));
   }
 
-  /** The interceptor itself. */
-  readonly interceptor: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (opts, handler) => {
-    if (!this.#matches(opts)) return dispatch(opts, handler);
-    return dispatch(opts, this.#holding(handler));
-  };
-
+  /** Whether the answer to `opts` is to be held: a request it names, before release, within `times`. */
   #matches(opts: Dispatcher.DispatchOptions): boolean {
     if (this.#released) return false;
     if (opts.path !== this.requests.path) return false;
