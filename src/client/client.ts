@@ -38,7 +38,7 @@ import {
 import { NotFoundError, UnexpectedResponseError } from './errors';
 import { composeApiDispatcher, sendApiRequest, type ApiEndpoint, type ApiRequest, type ApiResponse } from './http';
 import { DEFAULT_RETRY_SETTINGS } from './retry-policy';
-import { defaultSleep, type SleepFunction } from './transport';
+import { defaultSleep, defaultTimer, type SleepFunction, type TimerFunction } from './transport';
 import { checkAnswer } from './response-checks';
 import type { TokenSource } from './token-source';
 
@@ -77,6 +77,11 @@ export interface OrgAdminClientOptions {
   sleep?: SleepFunction;
   /** Random source of the backoff jitter, in [0, 1). @default Math.random */
   random?: () => number;
+  /**
+   * Times the limit of each attempt (`timeoutMs`): tests inject one they expire themselves instead
+   * of waiting. A token request is timed by the token source's own `timer`. @default `setTimeout`
+   */
+  timer?: TimerFunction;
 }
 
 /** Query of {@link OrgAdminClient.listOrganizations}. */
@@ -238,6 +243,7 @@ export class OrgAdminClient {
       retryMaxDelayMs: options.retryMaxDelayMs ?? DEFAULT_RETRY_SETTINGS.retryMaxDelayMs,
       sleep: options.sleep ?? defaultSleep,
       random: options.random ?? Math.random,
+      timer: options.timer ?? defaultTimer,
     });
   }
 

@@ -27,7 +27,7 @@ import { authInterceptor } from './interceptors/auth';
 import { newRequestRecord, sendRecorded, withAttemptLog, type RecordedAnswer, type RequestRecord } from './interceptors/request-record';
 import { retryInterceptor, type RetryInterceptorSettings } from './interceptors/retry';
 import { timeoutInterceptor } from './interceptors/timeout';
-import { parseRetryAfter, readErrorBody } from './transport';
+import { parseRetryAfter, readErrorBody, type TimerFunction } from './transport';
 import type { TokenSource } from './token-source';
 
 /** The HTTP methods the service's API uses. */
@@ -53,13 +53,15 @@ export interface ApiDispatcherOptions extends RetryInterceptorSettings {
   tokenSource: TokenSource;
   /** Limit per attempt, in milliseconds. */
   timeoutMs: number;
+  /** Times each attempt's limit. */
+  timer: TimerFunction;
 }
 
 /** `base` with the SDK's interceptors composed onto it: retry, then auth, then the per-attempt timeout. */
 export function composeApiDispatcher(base: Dispatcher, options: ApiDispatcherOptions): Dispatcher {
-  const { tokenSource, timeoutMs, ...retry } = options;
+  const { tokenSource, timeoutMs, timer, ...retry } = options;
   // compose() calls the last interceptor first.
-  return base.compose(timeoutInterceptor(timeoutMs), authInterceptor(tokenSource), retryInterceptor(retry));
+  return base.compose(timeoutInterceptor(timeoutMs, timer), authInterceptor(tokenSource), retryInterceptor(retry));
 }
 
 /** Where API requests go and how they introduce themselves. */

@@ -8,4 +8,4 @@
 export * from './errors';
 export * from './token-source';
 export * from './client';
-export type { SleepFunction } from './transport';
+export type { SleepFunction, TimerFunction } from './transport';

@@ -15,7 +15,7 @@ import { newRequestRecord, sendRecorded, withAttemptLog } from './interceptors/r
 import { retryInterceptor, type RetryInterceptorSettings } from './interceptors/retry';
 import { timeoutInterceptor } from './interceptors/timeout';
 import { DEFAULT_RETRY_SETTINGS } from './retry-policy';
-import { defaultSleep, parseRetryAfter, readErrorBody, type SleepFunction } from './transport';
+import { defaultSleep, defaultTimer, parseRetryAfter, readErrorBody, type SleepFunction, type TimerFunction } from './transport';
 
 /** Supplies access tokens per realm; the auth interceptor asks before every attempt. */
 export interface TokenSource {
@@ -64,6 +64,11 @@ export interface ClientCredentialsTokenSourceOptions {
   sleep?: SleepFunction;
   /** Random source of the jitter, in [0, 1). @default Math.random */
   random?: () => number;
+  /**
+   * Times the limit of each token request (`timeoutMs`): tests inject one they expire themselves
+   * instead of waiting. @default `setTimeout`
+   */
+  timer?: TimerFunction;
 }
 
 /** A cached token and when to stop using it. */
@@ -115,6 +120,7 @@ export class ClientCredentialsTokenSource implements TokenSource {
   private composed: Dispatcher | undefined;
   private readonly refreshSkewSeconds: number;
   private readonly timeoutMs: number;
+  private readonly timer: TimerFunction;
   private readonly now: () => number;
   private readonly retry: RetryInterceptorSettings;
   private readonly cache = new Map<string, CachedToken>();
@@ -148,6 +154,7 @@ export class ClientCredentialsTokenSource implements TokenSource {
     this.baseDispatcher = options.dispatcher;
     this.refreshSkewSeconds = skew;
     this.timeoutMs = timeoutMs;
+    this.timer = options.timer ?? defaultTimer;
     this.now = options.now ?? Date.now;
     const maxRetries = options.maxRetries ?? DEFAULT_RETRY_SETTINGS.maxRetries;
     if (!Number.isInteger(maxRetries) || maxRetries < 0) {
@@ -195,7 +202,7 @@ export class ClientCredentialsTokenSource implements TokenSource {
    */
   private get dispatcher(): Dispatcher {
     this.composed ??= (this.baseDispatcher ?? getGlobalDispatcher()).compose(
-      timeoutInterceptor(this.timeoutMs),
+      timeoutInterceptor(this.timeoutMs, this.timer),
       retryInterceptor(this.retry),
     );
     return this.composed;

@@ -2,8 +2,8 @@
  * What the API request path (`./http` and `./interceptors/`) and the token source
  * (`./token-source`) both need from the transport: the error an attempt's timeout raises, turning
  * what undici throws into the retry policy's view of it and into the SDK's errors, reading
- * `Retry-After` and error bodies, and the sleep between attempts. One module, so neither side
- * imports helpers back from the other.
+ * `Retry-After` and error bodies, the sleep between attempts and the timer of an attempt's
+ * timeout. One module, so neither side imports helpers back from the other.
  */
 import { isErrorBody } from '../api';
 import { NetworkError, OrgAdminError, TimeoutError } from './errors';
@@ -32,6 +32,23 @@ export const defaultSleep: SleepFunction = (ms, signal) =>
     }, ms);
     signal?.addEventListener('abort', onAbort, { once: true });
   });
+
+/**
+ * Starts a timer: calls `onExpiry` once `ms` milliseconds have passed, unless the returned function
+ * cancelled it first. The per-attempt timeout (`./interceptors/timeout`) is the one place that
+ * starts one, for API and token requests alike.
+ */
+export type TimerFunction = (ms: number, onExpiry: () => void) => () => void;
+
+/**
+ * The default {@link TimerFunction}: `setTimeout`, cancelled with `clearTimeout`. Unreferenced, as
+ * `AbortSignal.timeout()` is: the request it limits is what keeps a process alive, not its timer.
+ */
+export const defaultTimer: TimerFunction = (ms, onExpiry) => {
+  const timer = setTimeout(onExpiry, ms);
+  timer.unref();
+  return () => clearTimeout(timer);
+};
 
 /**
  * The code of a transport error: its own `code`, or that of its cause or of the first of an

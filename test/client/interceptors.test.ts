@@ -7,6 +7,8 @@ import { orgPath, orgsPath, tokenPath } from '../../src/api';
 import { StaticTokenSource, TimeoutError, UnauthorizedError } from '../../src/client';
 import { composeApiDispatcher } from '../../src/client/http';
 import { bufferedInterceptor } from '../../src/client/interceptors/buffered';
+import { HeldAnswers } from './held-answers';
+import { ManualTimer } from './manual-timer';
 import { BASE_URL, errorBody, JSON_HEADERS, mockSetup, org, replyToken, type MockSetup } from './support';
 
 describe('the interceptor chain', () => {
@@ -44,17 +46,22 @@ describe('the interceptor chain', () => {
   });
 
   it("stops waiting for a token when the caller aborts, with the caller's reason", async () => {
-    setup = mockSetup();
+    const hold = new HeldAnswers({ path: tokenPath('acme'), method: 'POST' });
+    setup = mockSetup({ hold });
     setup.pool
       .intercept({ path: tokenPath('acme'), method: 'POST' })
-      .reply(200, { access_token: 'late', expires_in: 300 }, JSON_HEADERS)
-      .delay(50);
+      .reply(200, { access_token: 'late', expires_in: 300 }, JSON_HEADERS);
     const controller = new AbortController();
 
     const call = setup.client.listOrganizations({}, { signal: controller.signal });
+    // The token request is out and its answer held: the call waits for the token.
+    await hold.whenHeld();
     controller.abort(new Error('plan cancelled'));
 
     await expect(call).rejects.toThrow('plan cancelled');
+    // The late token, once it comes, sends nothing on behalf of the cancelled call.
+    hold.release();
+    await expect(setup.tokens.getToken('acme')).resolves.toBe('late');
     expect(setup.apiCalls()).toHaveLength(0);
   });
 
@@ -92,6 +99,8 @@ describe('the composed dispatcher on its own', () => {
     const dispatcher = composeApiDispatcher(agent, {
       tokenSource: new StaticTokenSource('never-sent'),
       timeoutMs: 1_000,
+      // Never expired: every answer comes at once.
+      timer: new ManualTimer().timer,
       maxRetries: 1,
       retryBaseDelayMs: 100,
       retryMaxDelayMs: 1_000,

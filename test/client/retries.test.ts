@@ -8,8 +8,10 @@ import {
   TimeoutError,
   UnauthorizedError,
 } from '../../src/client';
-import { parseRetryAfter } from '../../src/client/transport';
+import { defaultSleep, parseRetryAfter } from '../../src/client/transport';
 import { backoffDelay } from '../../src/client/retry-policy';
+import { HeldAnswers } from './held-answers';
+import { ManualTimer } from './manual-timer';
 import { BASE_URL, errorBody, JSON_HEADERS, mockSetup, org, replyToken, systemError, type MockSetup } from './support';
 
 describe('request pipeline retries', () => {
@@ -94,17 +96,27 @@ describe('request pipeline retries', () => {
   });
 
   it('really waits between attempts with the default sleep', async () => {
-    setup = mockSetup({ sleep: undefined, retryBaseDelayMs: 60, random: () => 0.999 });
-    replyToken(setup.pool);
-    setup.pool.intercept({ path: orgsPath('acme') }).reply(503, '');
-    setup.pool.intercept({ path: orgsPath('acme') }).reply(200, [], JSON_HEADERS);
-    // The recording sleep of mockSetup is replaced by the real one: measure instead.
-    const started = performance.now();
-    await setup.client.listOrganizations();
-    const elapsed = performance.now() - started;
+    // The default sleep is a real timer; the test's clock is jest's (timers and performance.now),
+    // which it moves by hand, so the 59 ms wait is measured without being waited for.
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate', 'clearImmediate'] });
+    try {
+      setup = mockSetup({ sleep: undefined, retryBaseDelayMs: 60, random: () => 0.999 });
+      replyToken(setup.pool);
+      setup.pool.intercept({ path: orgsPath('acme') }).reply(503, '');
+      setup.pool.intercept({ path: orgsPath('acme') }).reply(200, [], JSON_HEADERS);
+      // The recording sleep of mockSetup is replaced by the real one: measure instead.
+      const started = performance.now();
+      let answeredAt: number | undefined;
+      const listing = setup.client.listOrganizations().then(() => (answeredAt = performance.now()));
+      await jest.advanceTimersByTimeAsync(2_000);
+      await listing;
+      const elapsed = answeredAt! - started;
 
-    expect(elapsed).toBeGreaterThanOrEqual(50);
-    expect(elapsed).toBeLessThan(2_000);
+      expect(elapsed).toBeGreaterThanOrEqual(50);
+      expect(elapsed).toBeLessThan(2_000);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('throws RateLimitedError with retryAfterSeconds when 429 persists', async () => {
@@ -308,11 +320,20 @@ describe('request pipeline retries', () => {
   });
 
   it('retries a GET that timed out, and says so when every attempt timed out', async () => {
-    setup = mockSetup({ timeoutMs: 40, maxRetries: 1 });
+    const hold = new HeldAnswers({ path: orgPath('acme', 'o1') });
+    const clock = new ManualTimer();
+    setup = mockSetup({ timeoutMs: 40, maxRetries: 1, hold, timer: clock.timer });
     replyToken(setup.pool);
-    setup.pool.intercept({ path: orgPath('acme', 'o1') }).reply(200, org('o1'), JSON_HEADERS).delay(400).times(2);
+    setup.pool.intercept({ path: orgPath('acme', 'o1') }).reply(200, org('o1'), JSON_HEADERS).times(2);
 
-    const error = (await setup.client.getOrganization('o1').catch((e: unknown) => e)) as TimeoutError;
+    const pending = setup.client.getOrganization('o1').catch((e: unknown) => e);
+    // Each attempt's answer is held until its 40 ms have run out.
+    for (const attempt of [1, 2]) {
+      await hold.whenHeld(attempt);
+      expect(clock.running).toEqual([40]);
+      clock.expire();
+    }
+    const error = (await pending) as TimeoutError;
 
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toMatchObject({ code: 'ORGADMIN_TIMEOUT', method: 'GET', path: orgPath('acme', 'o1'), timeoutMs: 40 });
@@ -322,12 +343,18 @@ describe('request pipeline retries', () => {
   });
 
   it('returns the answer of a retry after a GET timed out once', async () => {
-    setup = mockSetup({ timeoutMs: 40 });
+    const hold = new HeldAnswers({ path: orgPath('acme', 'o1'), times: 1 });
+    const clock = new ManualTimer();
+    setup = mockSetup({ timeoutMs: 40, hold, timer: clock.timer });
     replyToken(setup.pool);
-    setup.pool.intercept({ path: orgPath('acme', 'o1') }).reply(200, org('o1'), JSON_HEADERS).delay(400);
+    setup.pool.intercept({ path: orgPath('acme', 'o1') }).reply(200, org('o1'), JSON_HEADERS);
     setup.pool.intercept({ path: orgPath('acme', 'o1') }).reply(200, org('o1', 'second'), JSON_HEADERS);
 
-    await expect(setup.client.getOrganization('o1')).resolves.toMatchObject({ name: 'second' });
+    const found = setup.client.getOrganization('o1');
+    await hold.whenHeld();
+    clock.expire();
+
+    await expect(found).resolves.toMatchObject({ name: 'second' });
     expect(setup.apiCalls()).toHaveLength(2);
   });
 
@@ -361,22 +388,33 @@ describe('request pipeline retries', () => {
   });
 
   it('retries a create that carries a client-chosen id after a timeout and a dropped connection', async () => {
-    setup = mockSetup({ timeoutMs: 40 });
+    const hold = new HeldAnswers({ path: orgsPath('acme'), method: 'POST', times: 1 });
+    const clock = new ManualTimer();
+    setup = mockSetup({ timeoutMs: 40, hold, timer: clock.timer });
     replyToken(setup.pool);
-    setup.pool.intercept({ path: orgsPath('acme'), method: 'POST' }).reply(201, '').delay(400);
+    setup.pool.intercept({ path: orgsPath('acme'), method: 'POST' }).reply(201, '');
     setup.pool.intercept({ path: orgsPath('acme'), method: 'POST' }).replyWithError(systemError('ECONNRESET'));
     setup.pool.intercept({ path: orgsPath('acme'), method: 'POST' }).reply(201, '', { headers: { location: `${BASE_URL}${orgsPath('acme')}/chosen-id` } });
 
-    await expect(setup.client.createOrganization({ id: 'chosen-id', name: 'globex' })).resolves.toBe('chosen-id');
+    const created = setup.client.createOrganization({ id: 'chosen-id', name: 'globex' });
+    await hold.whenHeld();
+    clock.expire();
+
+    await expect(created).resolves.toBe('chosen-id');
     expect(setup.apiCalls()).toHaveLength(3);
   });
 
   it('does not retry a create without an id after a timeout, and says why', async () => {
-    setup = mockSetup({ timeoutMs: 40 });
+    const hold = new HeldAnswers({ path: orgsPath('acme'), method: 'POST' });
+    const clock = new ManualTimer();
+    setup = mockSetup({ timeoutMs: 40, hold, timer: clock.timer });
     replyToken(setup.pool);
-    setup.pool.intercept({ path: orgsPath('acme'), method: 'POST' }).reply(201, '').delay(400);
+    setup.pool.intercept({ path: orgsPath('acme'), method: 'POST' }).reply(201, '');
 
-    const error = (await setup.client.createOrganization({ name: 'globex' }).catch((e: unknown) => e)) as TimeoutError;
+    const pending = setup.client.createOrganization({ name: 'globex' }).catch((e: unknown) => e);
+    await hold.whenHeld();
+    clock.expire();
+    const error = (await pending) as TimeoutError;
 
     expect(error).toBeInstanceOf(TimeoutError);
     expect(setup.apiCalls()).toHaveLength(1);
@@ -400,14 +438,28 @@ describe('request pipeline retries', () => {
   });
 
   it("stops waiting between attempts when the caller's signal aborts, with the caller's reason", async () => {
-    setup = mockSetup({ sleep: undefined, retryBaseDelayMs: 5_000, random: () => 0.999 });
+    // The real sleep (a 4995 ms timer), watched so that the abort comes once it has started.
+    let sleepStarted!: () => void;
+    const sleeping = new Promise<void>((resolve) => (sleepStarted = resolve));
+    setup = mockSetup({
+      sleep: (ms, signal) => {
+        const slept = defaultSleep(ms, signal);
+        sleepStarted();
+        return slept;
+      },
+      retryBaseDelayMs: 5_000,
+      random: () => 0.999,
+    });
     replyToken(setup.pool);
     setup.pool.intercept({ path: orgsPath('acme') }).reply(503, '');
     const controller = new AbortController();
-    setTimeout(() => controller.abort(new Error('deploy cancelled')), 30);
 
     const started = performance.now();
-    await expect(setup.client.listOrganizations({}, { signal: controller.signal })).rejects.toThrow('deploy cancelled');
+    const call = setup.client.listOrganizations({}, { signal: controller.signal });
+    await sleeping;
+    controller.abort(new Error('deploy cancelled'));
+
+    await expect(call).rejects.toThrow('deploy cancelled');
     expect(performance.now() - started).toBeLessThan(2_000);
   });
 });

@@ -1,12 +1,14 @@
 /**
  * Shared set-up of the SDK's unit tests: an undici MockAgent with real network disabled, standing
  * in for the service at the HTTP boundary, plus a client whose backoff waits are recorded instead
- * of slept.
+ * of slept. A test that needs a slow answer holds it with {@link HeldAnswers} and, for a timeout,
+ * gives the client a {@link ManualTimer}: nothing waits for real time.
  */
 import { MockAgent } from 'undici';
 import type { Interceptable, MockCallHistoryLog } from 'undici';
 import { tokenPath } from '../../src/api';
 import { ClientCredentialsTokenSource, OrgAdminClient, type OrgAdminClientOptions, type TokenSource } from '../../src/client';
+import type { HeldAnswers } from './held-answers';
 
 /** The mocked service's base address; its first label gives realm `acme`. */
 export const BASE_URL = 'https://acme.example.com';
@@ -30,14 +32,18 @@ export interface MockSetup {
   close(): Promise<void>;
 }
 
-/** A MockAgent, a token source and a client, all wired together. */
+/**
+ * A MockAgent, a token source and a client, all wired together. `hold` holds back the answers it
+ * names, for the client's and the token source's requests alike.
+ */
 export function mockSetup(
-  overrides: Partial<OrgAdminClientOptions> & { tokenSource?: TokenSource; now?: () => number } = {},
+  overrides: Partial<OrgAdminClientOptions> & { tokenSource?: TokenSource; now?: () => number; hold?: HeldAnswers } = {},
 ): MockSetup {
   const agent = new MockAgent({ enableCallHistory: true });
   agent.disableNetConnect();
   const pool = agent.get(BASE_URL);
-  const { now, ...clientOverrides } = overrides;
+  const { now, hold, ...clientOverrides } = overrides;
+  const dispatcher = hold ? hold.wrap(agent) : agent;
   const sleeps: number[] = [];
   // Client and token source share one retry set-up, as the provider wires them.
   const retry = {
@@ -54,14 +60,14 @@ export function mockSetup(
     baseUrl: BASE_URL,
     clientId: CLIENT_ID,
     clientSecret: CLIENT_SECRET,
-    dispatcher: agent,
+    dispatcher,
     ...(now ? { now } : {}),
     ...retry,
   });
   const client = new OrgAdminClient({
     baseUrl: BASE_URL,
     tokenSource: tokens,
-    dispatcher: agent,
+    dispatcher,
     ...retry,
     ...clientOverrides,
   });

@@ -7,7 +7,10 @@ import {
   StaticTokenSource,
   TimeoutError,
   TokenError,
+  type ClientCredentialsTokenSourceOptions,
 } from '../../src/client';
+import { HeldAnswers } from './held-answers';
+import { ManualTimer } from './manual-timer';
 import { BASE_URL, CLIENT_ID, CLIENT_SECRET, errorBody, JSON_HEADERS, replyToken, systemError } from './support';
 
 describe('ClientCredentialsTokenSource', () => {
@@ -16,7 +19,7 @@ describe('ClientCredentialsTokenSource', () => {
   const now = (): number => clock;
   /** Backoff waits the token source asked for (recorded, never slept). */
   let sleeps: number[] = [];
-  const source = (extra: { refreshSkewSeconds?: number; timeoutMs?: number; maxRetries?: number } = {}): ClientCredentialsTokenSource =>
+  const source = (extra: Partial<ClientCredentialsTokenSourceOptions> = {}): ClientCredentialsTokenSource =>
     new ClientCredentialsTokenSource({
       baseUrl: BASE_URL,
       clientId: CLIENT_ID,
@@ -114,11 +117,15 @@ describe('ClientCredentialsTokenSource', () => {
     const pool = agent.get(BASE_URL);
     pool
       .intercept({ path: tokenPath('acme'), method: 'POST' })
-      .reply(200, { access_token: 'shared', token_type: 'Bearer', expires_in: 300 }, JSON_HEADERS)
-      .delay(30);
-    const tokens = source();
+      .reply(200, { access_token: 'shared', token_type: 'Bearer', expires_in: 300 }, JSON_HEADERS);
+    const hold = new HeldAnswers({ path: tokenPath('acme'), method: 'POST' });
+    const tokens = source({ dispatcher: hold.wrap(agent) });
 
-    const results = await Promise.all(Array.from({ length: 20 }, () => tokens.getToken('acme')));
+    const calls = Array.from({ length: 20 }, () => tokens.getToken('acme'));
+    // Every caller waits while the one token request is out.
+    await hold.whenHeld();
+    hold.release();
+    const results = await Promise.all(calls);
 
     expect(new Set(results)).toEqual(new Set(['shared']));
     expect(tokens.tokenRequests).toBe(1);
@@ -247,10 +254,18 @@ describe('ClientCredentialsTokenSource', () => {
     agent
       .get(BASE_URL)
       .intercept({ path: tokenPath('acme'), method: 'POST' })
-      .reply(200, { access_token: 'late', expires_in: 300 }, JSON_HEADERS)
-      .delay(300);
+      .reply(200, { access_token: 'late', expires_in: 300 }, JSON_HEADERS);
+    const hold = new HeldAnswers({ path: tokenPath('acme'), method: 'POST' });
+    const clock = new ManualTimer();
 
-    const error = await source({ timeoutMs: 40, maxRetries: 0 }).getToken('acme').catch((e: unknown) => e);
+    const pending = source({ timeoutMs: 40, maxRetries: 0, dispatcher: hold.wrap(agent), timer: clock.timer })
+      .getToken('acme')
+      .catch((e: unknown) => e);
+    // The answer is held: the 40 ms run out before it comes.
+    await hold.whenHeld();
+    expect(clock.running).toEqual([40]);
+    clock.expire();
+    const error = await pending;
 
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toMatchObject({ code: 'ORGADMIN_TIMEOUT', timeoutMs: 40 });
@@ -272,10 +287,17 @@ describe('ClientCredentialsTokenSource', () => {
 
   it('retries a token request that timed out', async () => {
     const pool = agent.get(BASE_URL);
-    pool.intercept({ path: tokenPath('acme'), method: 'POST' }).reply(200, { access_token: 'late', expires_in: 300 }, JSON_HEADERS).delay(300);
+    pool.intercept({ path: tokenPath('acme'), method: 'POST' }).reply(200, { access_token: 'late', expires_in: 300 }, JSON_HEADERS);
     replyToken(pool, 'in-time');
+    // Only the first answer is held; the retry is answered at once.
+    const hold = new HeldAnswers({ path: tokenPath('acme'), method: 'POST', times: 1 });
+    const clock = new ManualTimer();
 
-    await expect(source({ timeoutMs: 40 }).getToken('acme')).resolves.toBe('in-time');
+    const token = source({ timeoutMs: 40, dispatcher: hold.wrap(agent), timer: clock.timer }).getToken('acme');
+    await hold.whenHeld();
+    clock.expire();
+
+    await expect(token).resolves.toBe('in-time');
   });
 
   it('says how many token requests were made and what each got when it gives up', async () => {
@@ -306,16 +328,18 @@ describe('ClientCredentialsTokenSource', () => {
     agent
       .get(BASE_URL)
       .intercept({ path: tokenPath('acme'), method: 'POST' })
-      .reply(200, { access_token: 'shared', expires_in: 300 }, JSON_HEADERS)
-      .delay(40);
-    const tokens = source();
+      .reply(200, { access_token: 'shared', expires_in: 300 }, JSON_HEADERS);
+    const hold = new HeldAnswers({ path: tokenPath('acme'), method: 'POST' });
+    const tokens = source({ dispatcher: hold.wrap(agent) });
     const impatient = new AbortController();
 
     const abandoned = tokens.getToken('acme', { signal: impatient.signal });
     const patient = tokens.getToken('acme');
+    await hold.whenHeld();
     impatient.abort(new Error('caller gave up'));
 
     await expect(abandoned).rejects.toThrow('caller gave up');
+    hold.release();
     await expect(patient).resolves.toBe('shared');
     expect(tokens.tokenRequests).toBe(1);
   });

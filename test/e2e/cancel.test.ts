@@ -24,14 +24,13 @@ afterAll(async () => {
 });
 
 it('aborts in-flight requests promptly on Ctrl-C, and the next apply converges with 0 orphans', async () => {
-  // Every create takes 15 s to reach the service: without cancellation an interrupted apply
-  // would wait for each one (request_timeout is 60 s).
+  // Every create waits in the proxy until the test lets it through, after the interrupt: without
+  // cancellation an interrupted apply would wait for each one until request_timeout (60 s).
   const proxy = await startFaultProxy({
     upstream: fx.svc.baseUrl,
     rate: 0,
     seed: 7,
-    latencyMs: 15_000,
-    delayed: (method, path) => method === 'POST' && path.endsWith('/orgs'),
+    held: (method, path) => method === 'POST' && path.endsWith('/orgs'),
   });
   try {
     const users = Object.values(fx.users).sort((a: Member, b: Member) => a.username.localeCompare(b.username));
@@ -42,22 +41,33 @@ it('aborts in-flight requests promptly on Ctrl-C, and the next apply converges w
 
     const child = spawn(TERRAFORM_BIN, ['apply', '-no-color', '-auto-approve', '-input=false'], { cwd: ws.dir, env: ws.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    let creating!: () => void;
+    const createsStarted = new Promise<void>((resolve) => (creating = resolve));
+    const collect = (chunk: Buffer): void => {
+      output += chunk.toString();
+      if (output.includes('Creating...')) creating();
+    };
+    child.stdout!.on('data', collect);
+    child.stderr!.on('data', collect);
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     // Wait until the creates are in flight (the token request went through, the creates wait in the proxy).
-    while (!output.includes('Creating...')) await new Promise((resolve) => setTimeout(resolve, 50));
+    const exitedEarly = exited.then((code) => Promise.reject(new Error(`terraform exited (${code}) before every create was in flight:\n${output}`)));
+    await Promise.race([createsStarted, exitedEarly]);
+    await Promise.race([proxy.whenHeld(scenario.names.length), exitedEarly]);
     const interruptedAt = Date.now();
     // Ctrl-C in a terminal signals the whole process group: terraform and the provider.
     process.kill(-child.pid!, 'SIGINT');
     const code = await exited;
     const stoppedAfterMs = Date.now() - interruptedAt;
     expect(code).not.toBe(0);
-    // Far sooner than the 15 s each in-flight request would still take.
+    // Far sooner than the 60 s each in-flight request would wait without cancellation.
     expect(stoppedAfterMs).toBeLessThan(10_000);
 
-    // Once the delayed creates have reached the service (after the interrupt), re-apply directly.
+    // Once the held creates have reached the service (after the interrupt), re-apply directly.
+    proxy.release();
     await proxy.idle();
+    // Every create reached the service after the interrupt: the next apply must adopt them, not repeat them.
+    await expect(fx.client.listAllOrganizations({ search: 'cancel-org-' })).resolves.toHaveLength(scenario.names.length);
     await ws.run(['apply', '-auto-approve', '-input=false'], { ORGADMIN_BASE_URL: fx.svc.baseUrl });
     const plan = await ws.run(['plan', '-detailed-exitcode', '-input=false'], { ORGADMIN_BASE_URL: fx.svc.baseUrl });
     expect({ code: plan.code, out: plan.code === 0 ? '' : plan.stdout + plan.stderr }).toEqual({ code: 0, out: '' });

@@ -101,7 +101,11 @@ describe('convergence under injected faults', () => {
   });
 });
 
-/** Runs `terraform apply` in its own process group and kills the group (terraform and provider) with SIGKILL once `when()` holds. */
+/**
+ * Runs `terraform apply` in its own process group and kills the group (terraform and provider)
+ * with SIGKILL once `when()` holds. `when` reads what the service answered, so it is checked each
+ * time the service answers a request: the kill comes at that answer, not at the next poll.
+ */
 function applyAndKill(ws: TerraformWorkspace, when: () => boolean): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(TERRAFORM_BIN, ['apply', '-no-color', '-auto-approve', '-input=false', '-parallelism=10'], {
@@ -110,22 +114,21 @@ function applyAndKill(ws: TerraformWorkspace, when: () => boolean): Promise<void
       detached: true,
       stdio: 'ignore',
     });
-    const timer = setInterval(() => {
-      if (when()) {
-        clearInterval(timer);
-        try {
-          process.kill(-child.pid!, 'SIGKILL');
-        } catch {
-          // Already gone.
-        }
+    const stopWatching = fx.svc.onAnswer(() => {
+      if (!when()) return;
+      stopWatching();
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // Already gone.
       }
-    }, 5);
+    });
     child.on('error', (error) => {
-      clearInterval(timer);
+      stopWatching();
       reject(error);
     });
     child.on('exit', () => {
-      clearInterval(timer);
+      stopWatching();
       resolve();
     });
   });

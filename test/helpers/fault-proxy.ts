@@ -2,7 +2,9 @@
  * A fault-injecting HTTP proxy for tests and benchmarks: it sits between the provider (or the SDK)
  * and the service and, for a seeded share of requests, answers 429 (`Retry-After: 1`), 502 or 503
  * itself, stalls until the client gives up, or forwards the request and then drops the connection
- * before the answer arrives (the write happened; the client never learns it).
+ * before the answer arrives (the write happened; the client never learns it). It can also hold
+ * chosen requests until the test releases them: a service that has not answered yet, for exactly
+ * as long as the test decides.
  *
  * Which request gets which fault is a pure function of the seed, the request line and how many
  * times that request line was seen before, so a failing run reproduces with the same seed even
@@ -32,10 +34,10 @@ export interface FaultProxyOptions {
   eligible?: (method: string, path: string) => boolean;
   /** How long a stalled request is held before the proxy drops it, in ms. @default 3000 */
   stallMs?: number;
-  /** Delay added before forwarding a request, in ms (to make runs long enough to interrupt). @default 0 */
+  /** Delay added before forwarding every request, in ms (to make runs long enough to interrupt). @default 0 */
   latencyMs?: number;
-  /** Which requests get the delay. @default every request */
-  delayed?: (method: string, path: string) => boolean;
+  /** Which requests wait in the proxy, before forwarding, until {@link FaultProxy.release}. @default none */
+  held?: (method: string, path: string) => boolean;
 }
 
 /** A running proxy. */
@@ -48,7 +50,11 @@ export interface FaultProxy {
   requests: number;
   /** Changes the fault rate from now on (0 turns faults off). */
   setRate(rate: number): void;
-  /** Resolves once no request is being handled (every delayed forward has reached the service). */
+  /** Resolves once `count` requests have been held in all (they have reached the proxy). */
+  whenHeld(count: number): Promise<void>;
+  /** Forwards the held requests, and from now on holds none. */
+  release(): void;
+  /** Resolves once no request is being handled (every held or delayed forward has reached the service). */
   idle(): Promise<void>;
   /** Stops the proxy and drops every open connection. */
   close(): Promise<void>;
@@ -76,6 +82,19 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
   const kinds = options.kinds ?? ALL_FAULTS;
   const stallMs = options.stallMs ?? 3000;
   const latencyMs = options.latencyMs ?? 0;
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let held = 0;
+  let heldWaiters: Array<{ count: number; wake: () => void }> = [];
+  const hold = (): Promise<void> => {
+    held += 1;
+    heldWaiters = heldWaiters.filter((waiter) => {
+      if (held < waiter.count) return true;
+      waiter.wake();
+      return false;
+    });
+    return released;
+  };
   let rate = options.rate;
   const seen = new Map<string, number>();
   const injected = Object.fromEntries(ALL_FAULTS.map((kind) => [kind, 0])) as Record<FaultKind, number>;
@@ -113,8 +132,8 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const body = await readBody(req);
-    const delayed = options.delayed ? options.delayed(req.method ?? 'GET', (req.url ?? '/').split('?')[0]!) : true;
-    if (latencyMs > 0 && delayed) await wait(latencyMs);
+    if (options.held?.(req.method ?? 'GET', (req.url ?? '/').split('?')[0]!)) await hold();
+    if (latencyMs > 0) await wait(latencyMs);
     const fault = choose(req.method ?? 'GET', req.url ?? '/');
     if (fault !== undefined) injected[fault] += 1;
     switch (fault) {
@@ -185,6 +204,8 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     setRate(value: number) {
       rate = value;
     },
+    whenHeld: (count) => (held >= count ? Promise.resolve() : new Promise<void>((wake) => heldWaiters.push({ count, wake }))),
+    release,
     idle: () => (pending === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve))),
     close: async () => {
       for (const timer of timers) clearTimeout(timer);

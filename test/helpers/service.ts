@@ -12,6 +12,14 @@ import { Admin } from '../../src/service/admin';
 import type { Store } from '../../src/service/store/store';
 import { SqliteStore } from '../../src/service/store/sqlite-store';
 
+/** One request the service answered, as {@link TestService.requests} records it. */
+export interface AnsweredRequest {
+  method: string;
+  url: string;
+  status: number;
+  clientId?: string;
+}
+
 /** A running service for one test file. */
 export interface TestService {
   /** `http://127.0.0.1:PORT`, no trailing slash. */
@@ -27,7 +35,12 @@ export interface TestService {
   /** The directory that holds the SQLite file. */
   dir: string;
   /** Every request the service answered, in order (recorded by an onResponse hook). */
-  requests: Array<{ method: string; url: string; status: number; clientId?: string }>;
+  requests: AnsweredRequest[];
+  /**
+   * Calls `listener` each time an answered request has been added to {@link requests}, until the
+   * returned function is called: a test acts at a point of the service's work without polling.
+   */
+  onAnswer(listener: (request: AnsweredRequest) => void): () => void;
   /** Stops the service, closes the store and removes the temporary directory (if the helper made it). */
   close(): Promise<void>;
 }
@@ -58,9 +71,12 @@ export async function startTestService(opts: {
   try {
     app = await buildApp({ ...opts.app, store, domain: opts.domain, rateLimit: opts.rateLimit, logger: false, now: opts.now });
     opts.configure?.(app);
-    const requests: TestService['requests'] = [];
+    const requests: AnsweredRequest[] = [];
+    const listeners = new Set<(request: AnsweredRequest) => void>();
     app.addHook('onResponse', async (request, reply) => {
-      requests.push({ method: request.method, url: request.url, status: reply.statusCode, clientId: request.clientId });
+      const answered: AnsweredRequest = { method: request.method, url: request.url, status: reply.statusCode, clientId: request.clientId };
+      requests.push(answered);
+      for (const listener of [...listeners]) listener(answered);
     });
     await app.listen({ host: '127.0.0.1', port: 0 });
     const address = app.server.address();
@@ -75,6 +91,10 @@ export async function startTestService(opts: {
       dataFile,
       dir,
       requests,
+      onAnswer(listener) {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
       async close() {
         if (closed) return;
         closed = true;

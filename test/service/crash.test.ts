@@ -68,10 +68,17 @@ describe('service crash', () => {
     const answered: string[] = [];
     const added: Array<{ orgId: string; userId: string }> = [];
     let finished = 0;
+    // Kill once some writes were answered and many are still in flight: at the 20th answer.
+    let killed!: () => void;
+    const killedAfterTwentyAnswers = new Promise<void>((resolveKill) => (killed = resolveKill));
     const writes = Array.from({ length: 200 }, async (_, i) => {
       try {
         const orgId = await client.createOrganization({ name: `crash-org-${i}` });
         answered.push(orgId);
+        if (answered.length === 20) {
+          first.child.kill('SIGKILL');
+          killed();
+        }
         const userId = users[i % users.length]!.id;
         await client.addMember(orgId, userId);
         added.push({ orgId, userId });
@@ -81,16 +88,7 @@ describe('service crash', () => {
         finished += 1;
       }
     });
-    // Kill once some writes were answered and many are still in flight.
-    await new Promise<void>((resolveKill) => {
-      const timer = setInterval(() => {
-        if (answered.length >= 20) {
-          clearInterval(timer);
-          first.child.kill('SIGKILL');
-          resolveKill();
-        }
-      }, 1);
-    });
+    await killedAfterTwentyAnswers;
     await Promise.all(writes);
     await client.close();
     expect(finished).toBe(200);
