@@ -575,7 +575,8 @@ export class SqliteStore implements Store {
 
   async listOrganizations(realm: string, filter: OrganizationFilter): Promise<Organization[]> {
     const [where, values] = this.orgWhere(realm, filter);
-    const rows = this.statement(`SELECT o.* FROM organizations AS o WHERE ${where} ORDER BY o.name, o.id LIMIT ? OFFSET ?`)
+    // By name alone, as on PostgreSQL: names are unique within a realm, so that is the whole order.
+    const rows = this.statement(`SELECT o.* FROM organizations AS o WHERE ${where} ORDER BY o.name LIMIT ? OFFSET ?`)
       .all(...values, ...page(filter.first, filter.max)) as Row[];
     return rows.map(orgFromRow);
   }
@@ -746,7 +747,7 @@ export class SqliteStore implements Store {
   async listUserOrganizations(realm: string, userId: string): Promise<Organization[]> {
     const rows = this.statement(
       `SELECT o.* FROM memberships AS m JOIN organizations AS o ON o.id = m.organization_id
-       WHERE o.realm = ? AND m.user_id = ? ORDER BY o.name, o.id`,
+       WHERE o.realm = ? AND m.user_id = ? ORDER BY o.name`,
     ).all(realm, userId) as Row[];
     return rows.map(orgFromRow);
   }
