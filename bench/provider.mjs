@@ -239,9 +239,8 @@ async function peakRss(match, run) {
       if (!isProvider) continue;
       try {
         const status = readFileSync(`/proc/${pid}/status`, 'latin1');
-        const kib = (field) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-        peak = Math.max(peak, kib('VmHWM') * 1024);
-        peakAnon = Math.max(peakAnon, kib('RssAnon') * 1024);
+        peak = Math.max(peak, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024);
+        peakAnon = Math.max(peakAnon, Number(/RssAnon:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024);
       } catch {
         // exited meanwhile
       }

@@ -19,14 +19,21 @@ export class ResponseSchemaError extends Error {
   }
 }
 
+/** A compiled TypeBox checker. */
+type Checker = ReturnType<typeof TypeCompiler.Compile>;
+
+/** What {@link ResponseSchemaError} says of a value `checker` refused: its first mismatch, its path under `at`. */
+function mismatchOf(checker: Checker, value: unknown, at = ''): string {
+  const first = checker.Errors(value).First();
+  if (!first) return at ? `${at} invalid value` : 'invalid value';
+  return `${at}${first.path || (at ? '' : '/')} ${first.message}`;
+}
+
 /** fastify serializer compiler: check against the route's TypeBox schema, then `JSON.stringify`. */
 export const checkedSerializerCompiler: FastifySerializerCompiler<TSchema> = ({ schema, method, url, httpStatus }) => {
   const checker = TypeCompiler.Compile(schema);
   return (data: unknown) => {
-    if (!checker.Check(data)) {
-      const first = checker.Errors(data).First();
-      throw new ResponseSchemaError(method, url, httpStatus, first ? `${first.path || '/'} ${first.message}` : 'invalid value');
-    }
+    if (!checker.Check(data)) throw new ResponseSchemaError(method, url, httpStatus, mismatchOf(checker, data));
     return JSON.stringify(data);
   };
 };
@@ -40,7 +47,7 @@ export const checkedSerializerCompiler: FastifySerializerCompiler<TSchema> = ({ 
 export const JSON_ITEMS_PER_TURN = 100;
 
 /** Compiled checkers of item schemas, made once per schema. */
-const itemCheckers = new WeakMap<TSchema, ReturnType<typeof TypeCompiler.Compile>>();
+const itemCheckers = new WeakMap<TSchema, Checker>();
 
 /**
  * The JSON text of an array answer whose items must each match `itemSchema` (the route's
@@ -65,10 +72,7 @@ export async function checkedJsonArrayInTurns(
   for (let start = 0; start < items.length; start += JSON_ITEMS_PER_TURN) {
     if (start > 0) await new Promise((resolve) => setImmediate(resolve));
     for (let i = start; i < Math.min(start + JSON_ITEMS_PER_TURN, items.length); i += 1) {
-      if (!checker.Check(items[i])) {
-        const first = checker.Errors(items[i]).First();
-        throw new ResponseSchemaError(answer.method, answer.url, answer.status, `/${i}${first?.path ?? ''} ${first?.message ?? 'invalid value'}`);
-      }
+      if (!checker.Check(items[i])) throw new ResponseSchemaError(answer.method, answer.url, answer.status, mismatchOf(checker, items[i], `/${i}`));
       parts.push(JSON.stringify(items[i]));
     }
   }
