@@ -1,16 +1,17 @@
 #!/usr/bin/env node
 /**
  * The concurrent large refresh of `bench:service`: pages through one organization's member list
- * (`GET …/members?first=N&max=M`, as the provider's authoritative refresh does) again and again,
+ * (`GET …/members?first=N&max=M`, as the provider's authoritative refresh does), or any other list
+ * that pages by `first` and `max` (a realm's organizations), again and again,
  * back to back on one connection, for a given number of seconds; prints one JSON line with the
  * time of each page position (median over the refreshes) and how many refreshes completed.
  *
- * Reads `{ url, authorization, membersPath, max, seconds }` as JSON on stdin (the token stays out
+ * Reads `{ url, authorization, listPath, max, seconds }` as JSON on stdin (the token stays out
  * of argv, which other local users can read).
  */
 let text = '';
 for await (const chunk of process.stdin) text += chunk;
-const { url, authorization, membersPath, max, seconds } = JSON.parse(text);
+const { url, authorization, listPath, max, seconds } = JSON.parse(text);
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -27,8 +28,8 @@ while (performance.now() < deadline) {
   members = 0;
   for (let index = 0; ; index += 1) {
     const started = performance.now();
-    const response = await fetch(`${url}${membersPath}?first=${index * max}&max=${max}`, { headers: { authorization } });
-    if (response.status !== 200) throw new Error(`member list answered ${response.status}: ${await response.text()}`);
+    const response = await fetch(`${url}${listPath}?first=${index * max}&max=${max}`, { headers: { authorization } });
+    if (response.status !== 200) throw new Error(`list answered ${response.status}: ${await response.text()}`);
     const page = await response.json();
     (pageTimes[index] ??= []).push(performance.now() - started);
     members += page.length;

@@ -12,7 +12,8 @@
  * `big-org` with ORGANIZATION_SIZE users as members (the large refresh), users created through
  * `Admin.createUser` with emails and timed, in batches alternating with as many users without
  * emails in realm `plain` (the floor of creating users with emails); `small-org` with the first 100 of those users
- * (the floor of a page's cost).
+ * (the floor of a page's cost); realm `many` with REALM_ORGANIZATIONS organizations and a token of its
+ * own (the organization list walk).
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -29,6 +30,8 @@ const largeSetup = process.env.ORGADMIN_BENCH_LARGE_SETUP !== '0';
 
 /** Members of the large organization (plus its default admin user). */
 export const ORGANIZATION_SIZE = 10_000;
+/** Organizations of realm `many` (the organization list walk). */
+export const REALM_ORGANIZATIONS = 10_000;
 
 const location = process.env.ORGADMIN_BENCH_STORE;
 if (!location) throw new Error('ORGADMIN_BENCH_STORE is not set.');
@@ -92,6 +95,20 @@ async function setUpLarge(server, admin, authorization) {
   const smallOrgId = await createOrganization(server, authorization, 'small-org');
   for (const [index, id] of users.ids.slice(0, 100).entries()) await server.store.addMember('acme', smallOrgId, id, now + index);
 
+  // A realm of many organizations (the organization list walk); written to the store directly, as
+  // the large organization's memberships are, since only their listing is measured.
+  await admin.createRealm('many', { tokenLifetimeSeconds: 3600 });
+  for (let i = 0; i < REALM_ORGANIZATIONS; i += 1) {
+    const number = String(i).padStart(5, '0');
+    await server.store.createOrganization({ id: `many-${number}`, realm: 'many', name: `org-${number}`, displayName: null, url: null, domains: [], attributes: {} }, undefined, now);
+  }
+  const manyKey = await admin.createApiKey('many', { name: 'bench', permissions: ['view-organizations'] });
+  const manyToken = await http('POST', `${server.url}/realms/many/protocol/openid-connect/token`, {
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: manyKey.clientId, client_secret: manyKey.clientSecret }).toString(),
+  });
+  if (manyToken.status !== 200) throw new Error(`token endpoint answered ${manyToken.status}: ${manyToken.text}`);
+
   const emailPath = '/admin/realms/acme/users?email=member-05000%40example.com&exact=true';
   const usernamePath = '/admin/realms/acme/users?username=MEMBER-05000&exact=true';
   for (const path of [emailPath, usernamePath]) {
@@ -102,6 +119,8 @@ async function setUpLarge(server, admin, authorization) {
   return {
     membersPath: `/realms/acme/orgs/${encodeURIComponent(bigOrgId)}/members`,
     smallMembersPath: `/realms/acme/orgs/${encodeURIComponent(smallOrgId)}/members`,
+    organizationsPath: '/realms/many/orgs',
+    organizationsAuthorization: `Bearer ${JSON.parse(manyToken.text).access_token}`,
     emailPath,
     usernamePath,
     createUsersWithEmailsSeconds: users.seconds.withEmails,

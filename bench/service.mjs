@@ -8,6 +8,7 @@
  * | check membership (`GET …/members/{user}`, 204) | a bare `node:http` server answering 204, in its own process | ≥ 0.7× on SQLite, ≥ 0.4× on PostgreSQL; p99 < 10 ms |
  * | checks while a 10,000-member organization is paged (max=1000, max=100) | idle checks of the same store | ≥ 0.5× |
  * | the deepest full page of a 10,000-member refresh alone (max=100) | the one full page of a 101-member organization | ≤ 2× (no per-page re-sort) |
+ * | the deepest full page of a walk through 10,000 organizations alone (max=100) | the first page of the same walk | ≤ 2× (keyset, no skipping) |
  * | user by email (`?email=…&exact=true`) | user by username | ≥ 0.8× |
  * | creating 10,000 users with emails | 10,000 without | ≤ 2× the time |
  *
@@ -24,8 +25,9 @@
  *   BENCH_ROUNDS       rounds (default 3)
  *   BENCH_STORES       comma-separated stores to measure (default sqlite,postgres)
  *   BENCH_ROWS         comma-separated rows to measure (default all): check (membership check),
- *                      deep (deepest page alone), paged (checks while paged), email (user by email),
- *                      create (creating users); with only `check`, the services skip the large setup
+ *                      deep (deepest page alone), orgs (organization list walk), paged (checks while
+ *                      paged), email (user by email), create (creating users); with only `check`, the
+ *                      services skip the large setup
  *   BENCH_BASELINE     another checkout (built, with its node_modules): each store is measured on its
  *                      dist/ too, side by side in the same rounds, as rows marked "(baseline)"
  */
@@ -44,7 +46,7 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const STORES = (process.env.BENCH_STORES ?? 'sqlite,postgres').split(',').map((name) => name.trim());
-const ROW_KINDS = ['check', 'deep', 'paged', 'email', 'create'];
+const ROW_KINDS = ['check', 'deep', 'orgs', 'paged', 'email', 'create'];
 const ROWS = new Set((process.env.BENCH_ROWS ?? ROW_KINDS.join(',')).split(',').map((name) => name.trim()));
 for (const row of ROWS) if (!ROW_KINDS.includes(row)) throw new Error(`BENCH_ROWS: unknown row ${row} (${ROW_KINDS.join(', ')})`);
 const BASELINE = process.env.BENCH_BASELINE;
@@ -54,6 +56,7 @@ const TARGETS = {
   checkP99Ms: 10,
   pagedChecksRatio: 0.5,
   deepPageRatio: 2,
+  deepOrganizationPageRatio: 2,
   emailRatio: 0.8,
   createWithEmailsRatio: 2,
 };
@@ -105,11 +108,14 @@ async function measure(name, url, headers, during) {
   return { requestsPerSecond: result.requests.average, p99: result.latency.p99, alongside };
 }
 
-/** Pages an organization of the service (default the large one) by `max` for the measurement's duration, in its own process. */
-function refresh(service, max, membersPath = service.membersPath) {
+/**
+ * Pages a list of the service (default the large organization's members) by `max` for the
+ * measurement's duration, in its own process.
+ */
+function refresh(service, max, listPath = service.membersPath, authorization = service.authorization) {
   return () =>
     startChild('member-refresh.mjs', {
-      input: { url: service.url, authorization: service.authorization, membersPath, max, seconds: DURATION },
+      input: { url: service.url, authorization, listPath, max, seconds: DURATION },
     }).answer;
 }
 
@@ -185,6 +191,15 @@ async function runBenchmark() {
           record(`${label}: deepest full page of a 10k refresh alone, max=100 (floor: page of a 101-member org)`, {
             value: alone.lastFullPageMs, unit: 'ms', ratio: deep, target: `<= ${TARGETS.deepPageRatio}`, ok: deep <= TARGETS.deepPageRatio,
             note: `floor ${small.firstPageMs.toFixed(2)} ms; 10k refresh ${alone.refreshMs.toFixed(0)} ms`,
+          });
+        }
+        // A walk through a realm's 10,000 organizations alone: its deepest full page against its first.
+        if (ROWS.has('orgs')) {
+          const walk = await refresh(service, 100, service.organizationsPath, service.organizationsAuthorization)();
+          const deep = walk.lastFullPageMs / walk.firstPageMs;
+          record(`${label}: deepest full page of a walk through 10k organizations alone, max=100 (floor: its first page)`, {
+            value: walk.lastFullPageMs, unit: 'ms', ratio: deep, target: `<= ${TARGETS.deepOrganizationPageRatio}`, ok: deep <= TARGETS.deepOrganizationPageRatio,
+            note: `floor ${walk.firstPageMs.toFixed(2)} ms; walk ${walk.refreshMs.toFixed(0)} ms`,
           });
         }
         for (const max of ROWS.has('paged') ? [1000, 100] : []) {

@@ -29,7 +29,7 @@ import {
 import { readMigrations, type Migration } from './migrations';
 import { realmRateLimitColumns, rowReaders, JSON_PARSED, REALM_SETTINGS_COLUMNS } from './rows';
 import { RealmCache, checkedRecheckMs } from './realm-cache';
-import { MemberPageBoundaries } from './member-pages';
+import { memberListKey, organizationListKey, PageBoundaries } from './page-boundaries';
 import { MembershipChecks, type MembershipQuestion } from './membership-checks';
 
 /**
@@ -215,8 +215,10 @@ export class PostgresStore implements Store {
    * through the `realm_changes` counter, which a trigger on `realms` bumps (migration 005).
    */
   private readonly realmCache: RealmCache;
-  /** Remembered page boundaries of member lists (member-pages.ts). */
-  private readonly memberPages = new MemberPageBoundaries();
+  /** Remembered page boundaries of member lists, by membership seq (page-boundaries.ts). */
+  private readonly memberPages = new PageBoundaries<number>();
+  /** Remembered page boundaries of organization lists, by name (page-boundaries.ts). */
+  private readonly organizationPages = new PageBoundaries<string>();
   /** Membership checks of one turn, put to the database as one query (membership-checks.ts). */
   private readonly membershipChecks = new MembershipChecks((questions) => this.answerMembershipQuestions(questions));
 
@@ -675,19 +677,53 @@ export class PostgresStore implements Store {
     return row && orgFromRow(row);
   }
 
+  /**
+   * A page of the realm's organizations: after a remembered boundary's name when the list is
+   * unchanged since (page-boundaries.ts), else by position.
+   */
   async listOrganizations(realm: string, filter: OrganizationFilter): Promise<Organization[]> {
+    const list = organizationListKey(realm, filter);
+    const start = this.organizationPages.start(list, filter.first);
+    let answer = await this.organizationPage(realm, filter, start.after, start.offset);
+    if (answer === undefined) return [];
+    if (start.version !== undefined && start.version !== answer.version) {
+      // The list changed since the boundary was taken: the page is read again by position.
+      answer = await this.organizationPage(realm, filter, undefined, Math.max(filter.first ?? 0, 0));
+      if (answer === undefined) return [];
+    }
+    this.organizationPages.remember(list, filter, answer.version, answer.rows.length, answer.rows.at(-1)?.name as string | undefined);
+    return answer.rows.map(orgFromRow);
+  }
+
+  /**
+   * One page of organizations after name `after` (undefined: from the start), skipping `offset`
+   * rows, together with the realm's organization list version, in one statement (so from one
+   * snapshot); undefined when the filter can match nothing.
+   */
+  private async organizationPage(
+    realm: string,
+    filter: OrganizationFilter,
+    after: string | undefined,
+    offset: number,
+  ): Promise<{ version: number; rows: Row[] } | undefined> {
     const params = new Params();
     const where = orgWhere(params, realm, filter);
-    if (where === undefined) return [];
+    if (where === undefined) return undefined;
+    const from = after === undefined ? '' : ` AND o.name > ${params.add(after)}`;
     // By name alone: names are unique within a realm (organizations_realm_name), so that is the
     // whole order, and the (realm, name) index gives it without a sort. With `o.id` as a second key
     // PostgreSQL sorted the realm's organizations for a deep page (OFFSET 19,900 of 20,000: a full
     // sort, 18.7 ms, against an index walk).
     const rows = await this.rows(
-      `SELECT o.* FROM organizations AS o WHERE ${where} ORDER BY o.name${page(params, filter.first, filter.max)}`,
+      `SELECT coalesce((SELECT version FROM organization_list_versions WHERE realm = ${params.add(realm)}), 0) AS page_version, p.*
+       FROM (SELECT 1) AS one
+       LEFT JOIN LATERAL (
+         SELECT o.* FROM organizations AS o WHERE ${where}${from} ORDER BY o.name${page(params, offset, filter.max)}
+       ) AS p ON true
+       ORDER BY p.name`,
       params.values,
     );
-    return rows.map(orgFromRow);
+    return { version: int(rows[0].page_version), rows: rows.filter((row) => row.id !== null) };
   }
 
   async countOrganizations(realm: string, filter: OrganizationFilter): Promise<number> {
@@ -789,8 +825,9 @@ export class PostgresStore implements Store {
   }
 
   async listMembers(realm: string, orgId: string, filter: MemberFilter): Promise<UserRecord[]> {
-    const start = this.memberPages.start(orgId, filter);
-    let page = await this.memberPage(realm, orgId, filter, start.afterSeq, start.offset);
+    const list = memberListKey(orgId, filter);
+    const start = this.memberPages.start(list, filter.first);
+    let page = await this.memberPage(realm, orgId, filter, start.after ?? 0, start.offset);
     if (page === undefined) return [];
     if (start.version !== undefined && start.version !== page.version) {
       // The list changed since the boundary was taken: the page is read again by position.
@@ -798,7 +835,7 @@ export class PostgresStore implements Store {
       if (page === undefined) return [];
     }
     const last = page.rows.at(-1);
-    this.memberPages.remember(orgId, filter, page.version, page.rows.length, last && int(last.membership_seq));
+    this.memberPages.remember(list, filter, page.version, page.rows.length, last && int(last.membership_seq));
     return page.rows.map(userFromRow);
   }
 

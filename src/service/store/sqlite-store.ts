@@ -29,7 +29,7 @@ import {
 import { readMigrations, type Migration } from './migrations';
 import { realmRateLimitColumns, rowReaders, JSON_AS_TEXT, REALM_SETTINGS_COLUMNS } from './rows';
 import { RealmCache, checkedRecheckMs } from './realm-cache';
-import { MemberPageBoundaries } from './member-pages';
+import { memberListKey, organizationListKey, PageBoundaries } from './page-boundaries';
 import { MembershipChecks, type MembershipQuestion } from './membership-checks';
 
 /**
@@ -123,8 +123,10 @@ export class SqliteStore implements Store {
    * through SQLite's `PRAGMA data_version`, which changes on every such commit.
    */
   private readonly realmCache: RealmCache;
-  /** Remembered page boundaries of member lists (member-pages.ts). */
-  private readonly memberPages = new MemberPageBoundaries();
+  /** Remembered page boundaries of member lists, by membership seq (page-boundaries.ts). */
+  private readonly memberPages = new PageBoundaries<number>();
+  /** Remembered page boundaries of organization lists, by name (page-boundaries.ts). */
+  private readonly organizationPages = new PageBoundaries<string>();
   /** Membership checks of one turn, read in one transaction (membership-checks.ts). */
   private readonly membershipChecks: MembershipChecks;
 
@@ -573,11 +575,29 @@ export class SqliteStore implements Store {
     return [where.join(' AND '), values];
   }
 
+  /**
+   * A page of the realm's organizations, read along the (realm, name) index: after a remembered
+   * boundary's name when the list is unchanged since (page-boundaries.ts), else by position.
+   */
   async listOrganizations(realm: string, filter: OrganizationFilter): Promise<Organization[]> {
     const [where, values] = this.orgWhere(realm, filter);
-    // By name alone, as on PostgreSQL: names are unique within a realm, so that is the whole order.
-    const rows = this.statement(`SELECT o.* FROM organizations AS o WHERE ${where} ORDER BY o.name LIMIT ? OFFSET ?`)
-      .all(...values, ...page(filter.first, filter.max)) as Row[];
+    const list = organizationListKey(realm, filter);
+    const start = this.organizationPages.start(list, filter.first);
+    const { version, rows } = this.db.transaction(() => {
+      const row = this.statement('SELECT version FROM organization_list_versions WHERE realm = ?').get(realm) as Row | undefined;
+      const current = row === undefined ? 0 : Number(row.version);
+      // By name alone, as on PostgreSQL: names are unique within a realm, so that is the whole order.
+      const read = (after: string | undefined, offset: number): Row[] =>
+        after === undefined
+          ? (this.statement(`SELECT o.* FROM organizations AS o WHERE ${where} ORDER BY o.name LIMIT ? OFFSET ?`)
+              .all(...values, ...page(offset, filter.max)) as Row[])
+          : (this.statement(`SELECT o.* FROM organizations AS o WHERE ${where} AND o.name > ? ORDER BY o.name LIMIT ?`)
+              .all(...values, after, filter.max ?? -1) as Row[]);
+      // A boundary of another version of the list says nothing about this one: read by position.
+      const rows = start.version === current ? read(start.after, 0) : read(undefined, Math.max(filter.first ?? 0, 0));
+      return { version: current, rows };
+    })();
+    this.organizationPages.remember(list, filter, version, rows.length, rows.at(-1)?.name as string | undefined);
     return rows.map(orgFromRow);
   }
 
@@ -676,12 +696,13 @@ export class SqliteStore implements Store {
    */
   async listMembers(realm: string, orgId: string, filter: MemberFilter): Promise<UserRecord[]> {
     const [where, values] = this.memberWhere(realm, orgId, filter);
-    const start = this.memberPages.start(orgId, filter);
+    const list = memberListKey(orgId, filter);
+    const start = this.memberPages.start(list, filter.first);
     const max = filter.max === undefined || filter.max < 0 ? Infinity : filter.max;
     const byPosition = { afterSeq: 0, offset: Math.max(filter.first ?? 0, 0) };
     // A boundary of another version of the list says nothing about this one: read by position.
     const first = this.readMemberChunk(realm, orgId, where, values, Math.min(max, MEMBER_PAGE_CHUNK), (current) =>
-      start.version === undefined || start.version === current ? start : byPosition,
+      start.version === undefined || start.version === current ? { afterSeq: start.after ?? 0, offset: start.offset } : byPosition,
     );
     if (first === undefined) return [];
     let { version, rows } = first;
@@ -702,7 +723,7 @@ export class SqliteStore implements Store {
       rows = rows.concat(chunk);
     }
     const last = rows.at(-1);
-    this.memberPages.remember(orgId, filter, version, rows.length, last && Number(last.membership_seq));
+    this.memberPages.remember(list, filter, version, rows.length, last && Number(last.membership_seq));
     return rows.map(userFromRow);
   }
 

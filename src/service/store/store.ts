@@ -153,7 +153,7 @@ export interface OrganizationFilter {
   search?: string;
   /** Exact attribute matches that must all hold: attribute key → one value it must contain. */
   attributes?: Array<[key: string, value: string]>;
-  /** Offset (default 0). Ignored by counts. */
+  /** Offset into the list as it is now (default 0); a page costs its own rows, not its offset (store/page-boundaries.ts). Ignored by counts. */
   first?: number;
   /** Page size (callers cap it). Ignored by counts. */
   max?: number;
@@ -165,7 +165,7 @@ export interface MemberFilter {
   searchTerms?: string[];
   /** Leave out organizations' default admin users. */
   excludeAdminAccounts?: boolean;
-  /** Offset into the list as it is now (default 0); a page costs its own rows, not its offset (store/member-pages.ts). Ignored by counts. */
+  /** Offset into the list as it is now (default 0); a page costs its own rows, not its offset (store/page-boundaries.ts). Ignored by counts. */
   first?: number;
   /** Page size (callers cap it). Ignored by counts. */
   max?: number;

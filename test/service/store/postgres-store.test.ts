@@ -82,8 +82,8 @@ describe('PostgresStore.open', () => {
     const url = await postgres.createSchema();
     const stores = await Promise.all(Array.from({ length: 4 }, () => PostgresStore.open(url)));
     try {
-      for (const store of stores) expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }]);
-      expect(await query(url, 'SELECT count(*)::int AS n FROM schema_migrations')).toEqual([{ n: 5 }]);
+      for (const store of stores) expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }, { version: 6, name: 'organization_list_version' }]);
+      expect(await query(url, 'SELECT count(*)::int AS n FROM schema_migrations')).toEqual([{ n: 6 }]);
     } finally {
       await Promise.all(stores.map((store) => store.close()));
     }
@@ -97,7 +97,7 @@ describe('PostgresStore.open', () => {
     const second = await PostgresStore.open(url);
     try {
       expect((await second.listRealms()).map((realm) => realm.name)).toEqual(['acme']);
-      expect(await second.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }]);
+      expect(await second.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }, { version: 6, name: 'organization_list_version' }]);
     } finally {
       await second.close();
     }
@@ -124,7 +124,7 @@ describe('PostgresStore.open', () => {
     const dir = mkdtempSync(join(tmpdir(), 'orgadmin-pg-migrations-'));
     try {
       cpSync(POSTGRES_MIGRATIONS_DIR, dir, { recursive: true });
-      await rm(join(dir, '005_hot_paths.sql'));
+      for (const later of ['005_hot_paths.sql', '006_organization_list_version.sql']) await rm(join(dir, later));
       const old = await PostgresStore.open(url, { migrationsDir: dir });
       try {
         await seed(old);
@@ -138,7 +138,7 @@ describe('PostgresStore.open', () => {
       }
       const upgraded = await PostgresStore.open(url);
       try {
-        expect((await upgraded.appliedMigrations()).map((m) => m.version)).toEqual([1, 2, 3, 4, 5]);
+        expect((await upgraded.appliedMigrations()).map((m) => m.version)).toEqual([1, 2, 3, 4, 5, 6]);
         const pages = [];
         for (let first = 0; first < 9; first += 4) pages.push((await upgraded.listMembers('acme', 'o1', { first, max: 4 })).map((u) => u.id));
         expect(pages).toEqual([['u0', 'u1', 'u2', 'u3'], ['u4', 'u5', 'u6', 'u7'], ['u8']]);
@@ -162,6 +162,48 @@ describe('PostgresStore.open', () => {
     }
   });
 
+  it('upgrades a database made before keyset organization pages: its lists page as before and count their changes', async () => {
+    const url = await postgres.createSchema();
+    const dir = mkdtempSync(join(tmpdir(), 'orgadmin-pg-migrations-'));
+    const org = (id: string, name: string) => ({ id, name, displayName: null, url: null, domains: [], attributes: {}, realm: 'acme' });
+    try {
+      cpSync(POSTGRES_MIGRATIONS_DIR, dir, { recursive: true });
+      await rm(join(dir, '006_organization_list_version.sql'));
+      const old = await PostgresStore.open(url, { migrationsDir: dir });
+      try {
+        await seed(old);
+        for (let i = 0; i < 9; i += 1) await old.createOrganization(org(`o${i}`, `org-${8 - i}`));
+      } finally {
+        await old.close();
+      }
+      const upgraded = await PostgresStore.open(url);
+      try {
+        expect((await upgraded.appliedMigrations()).map((m) => m.version)).toEqual([1, 2, 3, 4, 5, 6]);
+        const pages = [];
+        for (let first = 0; first < 9; first += 4) pages.push((await upgraded.listOrganizations('acme', { first, max: 4 })).map((o) => o.id));
+        expect(pages).toEqual([['o8', 'o7', 'o6', 'o5'], ['o4', 'o3', 'o2', 'o1'], ['o0']]);
+        const version = async () =>
+          (await query(url, "SELECT coalesce((SELECT version::int FROM organization_list_versions WHERE realm = 'acme'), 0) AS v"))[0]!.v;
+        expect(await version()).toBe(0);
+        await upgraded.deleteOrganization('acme', 'o7');
+        await upgraded.createOrganization(org('o7', 'org-1x'));
+        const renamed = { ...org('o3', 'org-5'), displayName: 'Renamed' };
+        await upgraded.updateOrganization('acme', 'o3', renamed);
+        expect(await version()).toBe(3);
+        // Only what orders or filters the list counts: a url or domains change, or a member added, does not.
+        await upgraded.updateOrganization('acme', 'o3', { ...renamed, url: 'https://five.example', domains: ['five.example'] });
+        await upgraded.createUser(endUser('m1'));
+        await upgraded.addMember('acme', 'o3', 'm1', 1);
+        expect(await version()).toBe(3);
+        expect((await upgraded.listOrganizations('acme', { first: 4, max: 4 })).map((o) => o.id)).toEqual(['o4', 'o3', 'o2', 'o1']);
+      } finally {
+        await upgraded.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('leaves the schema untouched when a migration fails', async () => {
     const url = await postgres.createSchema();
     const dir = mkdtempSync(join(tmpdir(), 'orgadmin-pg-migrations-'));
@@ -174,7 +216,7 @@ describe('PostgresStore.open', () => {
         { t1: null, t2: null },
       ]);
       const store = await PostgresStore.open(url);
-      expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }]);
+      expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }, { version: 6, name: 'organization_list_version' }]);
       await store.close();
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 /**
  * What every store must get right when several stores share one database (the service, the CLI,
- * other service instances): the realm cache (src/service/store/realm-cache.ts) and the member page
- * boundaries (src/service/store/member-pages.ts), each remembered per store. Written once and run
+ * other service instances): the realm cache (src/service/store/realm-cache.ts) and the member and
+ * organization page boundaries (src/service/store/page-boundaries.ts), each remembered per store. Written once and run
  * against SQLite (sqlite-caches.test.ts) and PostgreSQL (postgres-store.test.ts).
  */
 import { generateSigningKey } from '../../../src/service/auth/jwt';
@@ -161,6 +161,22 @@ export function describeSharedDatabase(name: string, database: () => Promise<Sha
       expect(await other.addMember('acme', 'o1', 'm9', 99)).toBe(true);
       expect(await ids(4)).toEqual(['m5', 'm6', 'm7', 'm8']);
       expect(await ids(8)).toEqual(['m10', 'm11', 'm9']);
+    });
+
+    it('keeps organization pages right when another store changes the list between pages', async () => {
+      const other = await open({});
+      const organization = (id: string, name: string) => ({ id, name, displayName: null, url: null, domains: [], attributes: {}, realm: 'acme' });
+      for (let i = 0; i < 12; i += 1) await store.createOrganization(organization(`o${i}`, `org-${String(i).padStart(2, '0')}`));
+      const ids = async (first: number) => (await store.listOrganizations('acme', { first, max: 4 })).map((o) => o.id);
+      expect(await ids(0)).toEqual(['o0', 'o1', 'o2', 'o3']);
+      expect(await ids(4)).toEqual(['o4', 'o5', 'o6', 'o7']);
+      // The other store (another instance) deletes an organization this one has already listed.
+      expect(await other.deleteOrganization('acme', 'o1')).toBe(true);
+      expect(await ids(8)).toEqual(['o9', 'o10', 'o11']);
+      // And renames one this one has listed: as many organizations, a new order.
+      expect(await other.updateOrganization('acme', 'o5', { name: 'org-99', displayName: null, url: null, attributes: {} })).toBe(true);
+      expect(await ids(4)).toEqual(['o6', 'o7', 'o8', 'o9']);
+      expect(await ids(8)).toEqual(['o10', 'o11', 'o5']);
     });
   });
 }

@@ -52,10 +52,10 @@ describe('SqliteStore', () => {
   });
 
   it('applies the migrations once, records them, and turns on WAL and foreign keys', async () => {
-    expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }]);
+    expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }, { version: 6, name: 'organization_list_version' }]);
     await store.close();
     store = SqliteStore.open(file);
-    expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }]);
+    expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }, { version: 6, name: 'organization_list_version' }]);
     const raw = new Database(file, { readonly: true });
     try {
       expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
@@ -67,7 +67,7 @@ describe('SqliteStore', () => {
   it('upgrades a database made before realm rate limits: its realms follow the service default', async () => {
     const before = join(dir, 'migrations-before-004');
     cpSync(SQLITE_MIGRATIONS_DIR, before, { recursive: true });
-    rmSync(join(before, '004_realm_rate_limit.sql'));
+    for (const later of ['004_realm_rate_limit.sql', '005_hot_paths.sql', '006_organization_list_version.sql']) rmSync(join(before, later));
     const oldFile = join(dir, 'old.db');
     const old = SqliteStore.open(oldFile, { migrationsDir: before });
     try {
@@ -86,9 +86,48 @@ describe('SqliteStore', () => {
     }
     const upgraded = SqliteStore.open(oldFile);
     try {
-      expect((await upgraded.appliedMigrations()).map((m) => m.version)).toEqual([1, 2, 3, 4, 5]);
+      expect((await upgraded.appliedMigrations()).map((m) => m.version)).toEqual([1, 2, 3, 4, 5, 6]);
       expect((await upgraded.getRealm('legacy'))?.rateLimit).toBeNull();
       expect((await upgraded.updateRealm('legacy', { rateLimit: { requests: 3, windowSeconds: 9 } }))?.rateLimit).toEqual({ requests: 3, windowSeconds: 9 });
+    } finally {
+      await upgraded.close();
+    }
+  });
+
+  it('upgrades a database made before keyset organization pages: its lists page as before and count their changes', async () => {
+    const before = join(dir, 'migrations-before-006');
+    cpSync(SQLITE_MIGRATIONS_DIR, before, { recursive: true });
+    rmSync(join(before, '006_organization_list_version.sql'));
+    const oldFile = join(dir, 'old-005.db');
+    const old = SqliteStore.open(oldFile, { migrationsDir: before });
+    try {
+      await old.createRealm(realm('acme'));
+      for (let i = 0; i < 9; i += 1) await old.createOrganization(org(`o${i}`, `org-${8 - i}`));
+    } finally {
+      await old.close();
+    }
+    const upgraded = SqliteStore.open(oldFile);
+    try {
+      expect((await upgraded.appliedMigrations()).map((m) => m.version)).toEqual([1, 2, 3, 4, 5, 6]);
+      const pages = [];
+      for (let first = 0; first < 9; first += 4) pages.push((await upgraded.listOrganizations('acme', { first, max: 4 })).map((o) => o.id));
+      expect(pages).toEqual([['o8', 'o7', 'o6', 'o5'], ['o4', 'o3', 'o2', 'o1'], ['o0']]);
+      const raw = new Database(oldFile);
+      try {
+        const version = () => (raw.prepare("SELECT coalesce((SELECT version FROM organization_list_versions WHERE realm = 'acme'), 0) AS v").get() as { v: number }).v;
+        expect(version()).toBe(0);
+        await upgraded.deleteOrganization('acme', 'o7');
+        await upgraded.createOrganization(org('o7', 'org-1x'));
+        const renamed = org('o3', 'org-5', { displayName: 'Renamed' });
+        await upgraded.updateOrganization('acme', 'o3', { ...renamed, attributes: {} });
+        expect(version()).toBe(3);
+        // Only what orders or filters the list counts: a url or domains change does not.
+        await upgraded.updateOrganization('acme', 'o3', { ...renamed, url: 'https://five.example', attributes: {}, domains: ['five.example'] });
+        expect(version()).toBe(3);
+      } finally {
+        raw.close();
+      }
+      expect((await upgraded.listOrganizations('acme', { first: 4, max: 4 })).map((o) => o.id)).toEqual(['o4', 'o3', 'o2', 'o1']);
     } finally {
       await upgraded.close();
     }
@@ -97,7 +136,7 @@ describe('SqliteStore', () => {
   it('upgrades a database made before keyset member pages: its lists page as before and count their changes', async () => {
     const before = join(dir, 'migrations-before-005');
     cpSync(SQLITE_MIGRATIONS_DIR, before, { recursive: true });
-    rmSync(join(before, '005_hot_paths.sql'));
+    for (const later of ['005_hot_paths.sql', '006_organization_list_version.sql']) rmSync(join(before, later));
     const oldFile = join(dir, 'old-004.db');
     const old = SqliteStore.open(oldFile, { migrationsDir: before });
     try {
@@ -112,7 +151,7 @@ describe('SqliteStore', () => {
     }
     const upgraded = SqliteStore.open(oldFile);
     try {
-      expect((await upgraded.appliedMigrations()).map((m) => m.version)).toEqual([1, 2, 3, 4, 5]);
+      expect((await upgraded.appliedMigrations()).map((m) => m.version)).toEqual([1, 2, 3, 4, 5, 6]);
       const pages = [];
       for (let first = 0; first < 9; first += 4) pages.push((await upgraded.listMembers('acme', 'o1', { first, max: 4 })).map((u) => u.id));
       expect(pages).toEqual([['u0', 'u1', 'u2', 'u3'], ['u4', 'u5', 'u6', 'u7'], ['u8']]);

@@ -734,6 +734,130 @@ export function describeStoreContract(name: string, open: () => Promise<OpenedSt
       });
     });
 
+    describe('organization pages (keyset paging behind first and max)', () => {
+      const SIZE = 40;
+      const OrganizationFilterKinds = [{}, { search: 'ORG-1' }, { attributes: [['tier', 'gold']] as Array<[string, string]> }];
+
+      /** Names in an order unlike the ids' (and mixed case), so that no other order can pass for the name order. */
+      const nameOf = (i: number) => `${i % 3 === 0 ? 'Org' : 'org'}-${String((i * 17) % SIZE).padStart(2, '0')}`;
+
+      beforeEach(async () => {
+        for (let i = 0; i < SIZE; i += 1) {
+          const tier = i % 4 === 0 ? ['gold'] : ['silver'];
+          await store.createOrganization(org('acme', `o-${String(i).padStart(2, '0')}`, nameOf(i), { attributes: { tier } }));
+        }
+        await store.createOrganization(org('other', 'elsewhere', 'org-00'));
+      });
+
+      /** What `OFFSET first LIMIT max` over the list as it is now gives. */
+      async function byPosition(filter: { first: number; max: number; search?: string; attributes?: Array<[string, string]> }): Promise<string[]> {
+        const { first, max, ...rest } = filter;
+        return ids(await store.listOrganizations('acme', rest)).slice(first, first + max);
+      }
+
+      it('walks the list page by page, at every page size, exactly as positions in it', async () => {
+        const everyone = ids(await store.listOrganizations('acme', {}));
+        expect(everyone).toHaveLength(SIZE);
+        for (const max of [1, 7, 20, 40, 1000]) {
+          const walked: string[] = [];
+          for (let first = 0; ; first += max) {
+            const page = ids(await store.listOrganizations('acme', { first, max }));
+            expect(page).toEqual(everyone.slice(first, first + max));
+            walked.push(...page);
+            if (page.length < max) break;
+          }
+          expect(walked).toEqual(everyone);
+        }
+      });
+
+      it('keeps first meaning a position in the list as it is now when organizations come, go or are renamed between pages', async () => {
+        const max = 8;
+        const page = async (first: number): Promise<string[]> => {
+          const answer = ids(await store.listOrganizations('acme', { first, max }));
+          expect(answer).toEqual(await byPosition({ first, max }));
+          return answer;
+        };
+        const first = await page(0);
+        await page(8);
+        // One already listed goes: everything after it moves up one place.
+        expect(await store.deleteOrganization('acme', first[2])).toBe(true);
+        await page(16);
+        // One comes, sorting before every page read so far.
+        await store.createOrganization(org('acme', 'newcomer', 'Aaa'));
+        await page(24);
+        // One already listed is renamed to sort after the next page's start.
+        const renamed = first[4];
+        const before = (await store.getOrganization('acme', renamed))!;
+        expect(await store.updateOrganization('acme', renamed, { name: 'zzz', displayName: null, url: null, attributes: before.attributes })).toBe(true);
+        await page(32);
+        // Another store or realm changing its own list does not disturb this one's positions.
+        await store.createOrganization(org('other', 'elsewhere-2', 'Aaa'));
+        await page(40);
+        const again: string[] = [];
+        for (let at = 0; ; at += max) {
+          const answer = await page(at);
+          again.push(...answer);
+          if (answer.length < max) break;
+        }
+        expect(again).toEqual(ids(await store.listOrganizations('acme', {})));
+        expect(again[0]).toBe('newcomer');
+        expect(again.at(-1)).toBe(renamed);
+      });
+
+      it('keeps a filtered walk right when a display name or attributes change what the filter matches', async () => {
+        const max = 3;
+        const search = 'special';
+        const filtered = async (first: number): Promise<string[]> => {
+          const answer = ids(await store.listOrganizations('acme', { search, first, max }));
+          expect(answer).toEqual(await byPosition({ search, first, max }));
+          return answer;
+        };
+        const gold = async (first: number): Promise<string[]> => {
+          const answer = ids(await store.listOrganizations('acme', { attributes: [['tier', 'gold']], first, max }));
+          expect(answer).toEqual(await byPosition({ attributes: [['tier', 'gold']], first, max }));
+          return answer;
+        };
+        const all = ids(await store.listOrganizations('acme', {}));
+        for (const id of all.slice(0, 12)) {
+          const current = (await store.getOrganization('acme', id))!;
+          await store.updateOrganization('acme', id, { name: current.name, displayName: 'Special', url: null, attributes: current.attributes });
+        }
+        expect(await filtered(0)).toEqual(all.slice(0, 3));
+        expect(await gold(0)).toHaveLength(3);
+        // A display name is the only change: the name order stays, the filtered list loses one.
+        const early = (await store.getOrganization('acme', all[1]))!;
+        await store.updateOrganization('acme', all[1], { name: early.name, displayName: null, url: null, attributes: early.attributes });
+        expect(await filtered(3)).toEqual(all.slice(4, 7));
+        // An attribute is the only change: the gold list gains the realm's first silver organization.
+        const silver = [];
+        for (const id of all) if ((await store.getOrganization('acme', id))!.attributes.tier?.[0] === 'silver') silver.push(id);
+        const promoted = (await store.getOrganization('acme', silver[0]))!;
+        await store.updateOrganization('acme', silver[0], { name: promoted.name, displayName: promoted.displayName, url: null, attributes: { tier: ['gold'] } });
+        await gold(3);
+        expect(ids(await store.listOrganizations('acme', { attributes: [['tier', 'gold']] }))).toContain(silver[0]);
+      });
+
+      it('pages each filter on its own, also when their walks interleave', async () => {
+        const max = 3;
+        const done = OrganizationFilterKinds.map(() => false);
+        for (let first = 0; done.includes(false); first += max) {
+          for (const [index, filter] of OrganizationFilterKinds.entries()) {
+            if (done[index]) continue;
+            const answer = ids(await store.listOrganizations('acme', { ...filter, first, max }));
+            expect(answer).toEqual(await byPosition({ ...filter, first, max }));
+            if (answer.length < max) done[index] = true;
+          }
+        }
+        expect(await byPosition({ attributes: [['tier', 'gold']], first: 0, max: 100 })).toHaveLength(10);
+      });
+
+      it('answers any position directly, before, after and between walks', async () => {
+        for (const [first, max] of [[17, 5], [0, 5], [5, 5], [17, 5], [22, 30], [40, 5], [99, 5], [10, 0]]) {
+          expect(ids(await store.listOrganizations('acme', { first, max }))).toEqual(await byPosition({ first, max }));
+        }
+      });
+    });
+
     describe('realm administrators, key usage, login clients and codes', () => {
       it('changes a user\u2019s enabled flag and admin role, only in its realm, and counts users like it finds them', async () => {
         await store.createUser(user('acme', 'u1', { username: 'alice' }));

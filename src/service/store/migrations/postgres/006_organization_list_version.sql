@@ -1,0 +1,46 @@
+-- Organization lists page by keyset (same change as migrations/sqlite/006_organization_list_version.sql).
+--
+-- A realm's organization list is read along the unique (realm, name) index, and a page after a
+-- remembered one starts after that page's last name (store/page-boundaries.ts) instead of skipping
+-- every row before it. A remembered boundary is used only while the list it was taken from is
+-- unchanged: this counter, one row per realm that has had organizations, is bumped by every
+-- organization added or removed (also by a realm's cascade) and by every change of the columns
+-- that order or filter the list (name, display name, attributes). A realm without a row is at 0.
+-- Rows outlive a deleted realm on purpose: a realm created again under that name keeps counting
+-- up, so no boundary of the old realm can match the new one's list.
+CREATE TABLE organization_list_versions (
+  realm   text COLLATE "C" NOT NULL,
+  version bigint NOT NULL,
+  CONSTRAINT organization_list_versions_pkey PRIMARY KEY (realm)
+);
+
+-- Inserts and deletes count once per statement and realm, at the statement's end: a realm's
+-- deletion locks the counter only after it has locked all its organizations, so it cannot
+-- deadlock with an update of one of them (which locks its row, then the counter).
+CREATE FUNCTION organizations_count_list_changes() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO organization_list_versions AS v (realm, version)
+    SELECT DISTINCT changed.realm, 1 FROM changed
+    ON CONFLICT (realm) DO UPDATE SET version = v.version + 1;
+  RETURN NULL;
+END
+$$;
+CREATE TRIGGER organizations_added_list_version AFTER INSERT ON organizations
+  REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION organizations_count_list_changes();
+CREATE TRIGGER organizations_removed_list_version AFTER DELETE ON organizations
+  REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION organizations_count_list_changes();
+
+-- Updates count per row, and only when a column that orders or filters the list changed: the
+-- member list counter's own updates of organizations (members_version) never lock this one.
+CREATE FUNCTION organizations_count_list_change() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO organization_list_versions AS v (realm, version) VALUES (NEW.realm, 1)
+    ON CONFLICT (realm) DO UPDATE SET version = v.version + 1;
+  RETURN NULL;
+END
+$$;
+CREATE TRIGGER organizations_changed_list_version AFTER UPDATE OF name, display_name, attributes ON organizations
+  FOR EACH ROW
+  WHEN (OLD.name IS DISTINCT FROM NEW.name OR OLD.display_name IS DISTINCT FROM NEW.display_name
+        OR OLD.attributes::text IS DISTINCT FROM NEW.attributes::text)
+  EXECUTE FUNCTION organizations_count_list_change();

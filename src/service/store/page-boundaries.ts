@@ -1,0 +1,90 @@
+/**
+ * Keyset paging behind the wire contract's `first`/`max` offsets, for member lists and
+ * organization lists.
+ *
+ * Why: a large list is read page after page (the provider's authoritative refresh of a member set:
+ * `first=0`, `first=1000`, …; a pipeline listing a realm's organizations). With `OFFSET`, the
+ * database walks and drops every row before the page, so the pages of one walk cost O(N²) in all,
+ * and the late ones hold up everything else the service does.
+ *
+ * How: each list is read along an index in its sort order (members: `(organization_id, seq)`;
+ * organizations: `(realm, name)`), and each page that a store serves leaves a boundary behind: "in
+ * list L under filter F, the row at position `first + rows` comes after sort key K". The next page
+ * asks for exactly that position, so it starts after K and costs only its own rows. A boundary is
+ * valid only for the version of the list it was taken at (a counter bumped by triggers on every
+ * change that can move a row of the list: `organizations.members_version` for a member list,
+ * `organization_list_versions` for a realm's organizations); the store reads the version in the
+ * same snapshot as the page and, when it differs, reads the page by position (`OFFSET`, still along
+ * the index, no sort). So every answer is exactly what `OFFSET first LIMIT max` over the current
+ * list gives, boundary or not: the contract's offsets keep their meaning when rows are added or
+ * removed between pages. Filters are part of the boundary's key, since they change positions.
+ *
+ * Boundaries live in the store's memory (each service instance its own), bounded in number; a
+ * forgotten one only costs one page read by position.
+ */
+import type { MemberFilter, OrganizationFilter } from './store';
+
+/** Most boundaries kept per list kind per store (the oldest go first). */
+const MAX_BOUNDARIES = 4096;
+
+/** Where a page starts: after a remembered boundary, or by position from the start of the list. */
+export interface PageStart<Key> {
+  /** Read rows whose sort key comes after this one (undefined: from the start of the list). */
+  after: Key | undefined;
+  /** Then skip this many rows (0 when a boundary was found). */
+  offset: number;
+  /** The list version the boundary belongs to, or undefined when there was none. */
+  version: number | undefined;
+}
+
+/**
+ * Remembered page boundaries of one kind of list; see the module comment. `Key` is the list's sort
+ * key (a membership seq, an organization name).
+ */
+export class PageBoundaries<Key> {
+  /** position key → boundary; a Map keeps insertion order, which makes it a simple LRU. */
+  private readonly boundaries = new Map<string, { version: number; last: Key }>();
+
+  /** Where the page at `first` of the list `list` (a list and filter, from the `…ListKey` functions) starts. */
+  start(list: string, first: number | undefined): PageStart<Key> {
+    const at = Math.max(first ?? 0, 0);
+    if (at === 0) return { after: undefined, offset: 0, version: undefined };
+    const key = positionKey(list, at);
+    const boundary = this.boundaries.get(key);
+    if (boundary === undefined) return { after: undefined, offset: at, version: undefined };
+    // Used again: move it to the young end of the LRU order.
+    this.boundaries.delete(key);
+    this.boundaries.set(key, boundary);
+    return { after: boundary.last, offset: 0, version: boundary.version };
+  }
+
+  /**
+   * Remembers where the page after this one starts: the page at `first`, cut at `max`, of version
+   * `version` of the list ended with sort key `last` after `rows` rows. Nothing is remembered for
+   * an empty page or one that was not cut by `max` (the list ends there).
+   */
+  remember(list: string, page: { first?: number; max?: number }, version: number, rows: number, last: Key | undefined): void {
+    if (last === undefined || page.max === undefined || page.max < 0 || rows < page.max) return;
+    const key = positionKey(list, Math.max(page.first ?? 0, 0) + rows);
+    this.boundaries.delete(key);
+    this.boundaries.set(key, { version, last });
+    if (this.boundaries.size > MAX_BOUNDARIES) this.boundaries.delete(this.boundaries.keys().next().value as string);
+  }
+}
+
+/** The key of one position in one list. */
+function positionKey(list: string, position: number): string {
+  return `${list}\u0000${position}`;
+}
+
+/** Which member list a filter pages: one organization's members under its search terms and admin-account rule. */
+export function memberListKey(orgId: string, filter: MemberFilter): string {
+  const terms = (filter.searchTerms ?? []).filter((term) => term !== '');
+  return JSON.stringify([orgId, filter.excludeAdminAccounts === true, terms]);
+}
+
+/** Which organization list a filter pages: one realm's organizations under its search and attribute conditions. */
+export function organizationListKey(realm: string, filter: OrganizationFilter): string {
+  const search = filter.search === undefined || filter.search === '' ? null : filter.search;
+  return JSON.stringify([realm, search, filter.attributes ?? []]);
+}
