@@ -279,6 +279,37 @@ describe('several instances on one database', () => {
     }
     expect(await query(url, "SELECT count(*)::int AS n FROM memberships WHERE organization_id = 'o3'")).toEqual([{ n: 0 }]);
   });
+
+  it('create organizations in one realm without queueing behind each other’s open transactions, and count each in the list version', async () => {
+    const version = async () =>
+      (await query(url, "SELECT coalesce((SELECT version::int FROM organization_list_versions WHERE realm = 'acme'), 0) AS v"))[0]!.v as number;
+    const before = await version();
+    const slow = new Client({ connectionString: url });
+    const other = new Client({ connectionString: url });
+    await Promise.all([slow.connect(), other.connect()]);
+    try {
+      // One instance's creation is still open (its admin user not yet written) ...
+      await slow.query('BEGIN');
+      await slow.query("INSERT INTO organizations (id, realm, name, created_timestamp) VALUES ('o4', 'acme', 'Hooli', 1)");
+      // ... and another's goes through meanwhile: the list version is taken only at commit. Were it
+      // taken at the insert, this would wait for the open transaction and fail after the lock timeout.
+      await other.query("SET lock_timeout = '5s'");
+      await other.query("INSERT INTO organizations (id, realm, name, created_timestamp) VALUES ('o5', 'acme', 'Umbrella', 1)");
+      expect(await version()).toBe(before + 1);
+      await slow.query('COMMIT');
+      expect(await version()).toBe(before + 2);
+    } finally {
+      await Promise.all([slow.end(), other.end()]);
+    }
+    // Many at once through both instances: every creation counted, none lost.
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        (i % 2 === 0 ? a : b).createOrganization({ id: `many-${i}`, name: `many-${i}`, displayName: null, url: null, domains: [], attributes: {}, realm: 'acme' }),
+      ),
+    );
+    expect(await version()).toBe(before + 22);
+    expect((await b.listOrganizations('acme', { search: 'many-', first: 0, max: 100 })).length).toBe(20);
+  });
 });
 
 describeSharedDatabase('PostgresStore on a database shared with other instances', async () => {

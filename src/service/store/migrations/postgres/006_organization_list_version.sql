@@ -14,33 +14,30 @@ CREATE TABLE organization_list_versions (
   CONSTRAINT organization_list_versions_pkey PRIMARY KEY (realm)
 );
 
--- Inserts and deletes count once per statement and realm, at the statement's end: a realm's
--- deletion locks the counter only after it has locked all its organizations, so it cannot
--- deadlock with an update of one of them (which locks its row, then the counter).
-CREATE FUNCTION organizations_count_list_changes() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  INSERT INTO organization_list_versions AS v (realm, version)
-    SELECT DISTINCT changed.realm, 1 FROM changed
-    ON CONFLICT (realm) DO UPDATE SET version = v.version + 1;
-  RETURN NULL;
-END
-$$;
-CREATE TRIGGER organizations_added_list_version AFTER INSERT ON organizations
-  REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION organizations_count_list_changes();
-CREATE TRIGGER organizations_removed_list_version AFTER DELETE ON organizations
-  REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION organizations_count_list_changes();
-
--- Updates count per row, and only when a column that orders or filters the list changed: the
--- member list counter's own updates of organizations (members_version) never lock this one.
+-- The counter is bumped at commit (deferred constraint triggers), so that it is locked only for the
+-- moment of a commit, not from the first change to the commit: organizations created at the same
+-- time in one realm queue for that moment only. Since a transaction takes the counter's lock last
+-- and then waits for nothing else, it cannot be part of a deadlock. Updates count only when a
+-- column that orders or filters the list changed: the member list counter's own updates of
+-- organizations (members_version) never touch this one.
 CREATE FUNCTION organizations_count_list_change() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  changed_realm text;
 BEGIN
-  INSERT INTO organization_list_versions AS v (realm, version) VALUES (NEW.realm, 1)
+  IF TG_OP = 'DELETE' THEN
+    changed_realm := OLD.realm;
+  ELSE
+    changed_realm := NEW.realm;
+  END IF;
+  INSERT INTO organization_list_versions AS v (realm, version) VALUES (changed_realm, 1)
     ON CONFLICT (realm) DO UPDATE SET version = v.version + 1;
   RETURN NULL;
 END
 $$;
-CREATE TRIGGER organizations_changed_list_version AFTER UPDATE OF name, display_name, attributes ON organizations
-  FOR EACH ROW
+CREATE CONSTRAINT TRIGGER organizations_added_or_removed_list_version AFTER INSERT OR DELETE ON organizations
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION organizations_count_list_change();
+CREATE CONSTRAINT TRIGGER organizations_changed_list_version AFTER UPDATE OF name, display_name, attributes ON organizations
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
   WHEN (OLD.name IS DISTINCT FROM NEW.name OR OLD.display_name IS DISTINCT FROM NEW.display_name
         OR OLD.attributes::text IS DISTINCT FROM NEW.attributes::text)
   EXECUTE FUNCTION organizations_count_list_change();
