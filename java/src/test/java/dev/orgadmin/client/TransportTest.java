@@ -50,7 +50,8 @@ class TransportTest {
     @Test
     void theDefaultTimerLeavesAnExchangeThatCompletedInTime() throws Exception {
         CompletableFuture<String> answered = new CompletableFuture<>();
-        RequestTimer.SYSTEM.limit(answered, Duration.ofMillis(50));
+        // A limit far off, so that only a timer that fires early could complete it first.
+        RequestTimer.SYSTEM.limit(answered, Duration.ofMinutes(10));
         answered.complete("answer");
         assertEquals("answer", answered.get(10, TimeUnit.SECONDS));
         assertFalse(answered.isCompletedExceptionally());
@@ -59,7 +60,9 @@ class TransportTest {
     @Test
     void theDefaultTimerTimesOutARequestThatIsNeverAnsweredAndClosesItsConnection() throws Exception {
         try (SilentServer server = new SilentServer()) {
-            OrgAdminClient client = client(server).timeout(Duration.ofMillis(50)).build();
+            // The connect timeout would be 50 ms too; a loaded machine must not turn this into a connect failure.
+            OrgAdminClient client = client(server).timeout(Duration.ofMillis(50))
+                    .httpClient(Transport.newHttpClient(Duration.ofSeconds(10))).build();
             RequestTimeoutException error = assertThrows(RequestTimeoutException.class, client::countOrganizations);
             assertEquals(ErrorCode.TIMEOUT, error.getCode());
             assertEquals(Duration.ofMillis(50), error.getTimeout());
