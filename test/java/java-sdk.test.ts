@@ -232,7 +232,7 @@ describe('the Java SDK', () => {
     expect(report.tests).toBeGreaterThan(0);
     expect(report.failed).toBe(0);
     expect(report.skipped).toBe(0);
-    for (const suite of ['ClientCredentialsTokenSourceTest', 'RetryTest', 'RetryPolicyTest', 'JsonTest', 'ClientOptionsTest', 'IntegrationTest']) {
+    for (const suite of ['ClientCredentialsTokenSourceTest', 'RetryTest', 'TransportTest', 'RetryPolicyTest', 'JsonTest', 'ClientOptionsTest', 'IntegrationTest']) {
       expect(report.classes).toContain(`dev.orgadmin.client.${suite}`);
     }
     // The service answered the integration tests.

@@ -50,6 +50,7 @@ public final class ClientCredentialsTokenSource implements TokenSource {
     private final ClientAuthentication authentication;
     private final Duration refreshSkew;
     private final Duration timeout;
+    private final RequestTimer timer;
     private final Clock clock;
     private final HttpClient httpClient;
     private final RetryPolicy.Settings retry;
@@ -80,6 +81,7 @@ public final class ClientCredentialsTokenSource implements TokenSource {
         this.authentication = b.authentication;
         this.refreshSkew = b.refreshSkew;
         this.timeout = b.timeout;
+        this.timer = b.timer;
         this.clock = b.clock;
         this.httpClient = b.httpClient != null ? b.httpClient : Transport.newHttpClient(b.timeout);
         this.retry = new RetryPolicy.Settings(b.maxRetries, b.retryBaseDelay, b.retryMaxDelay, b.random);
@@ -211,7 +213,6 @@ public final class ClientCredentialsTokenSource implements TokenSource {
         Map<String, String> form = new LinkedHashMap<>();
         form.put("grant_type", "client_credentials");
         HttpRequest.Builder request = HttpRequest.newBuilder(BaseUrl.resolve(baseUrl, path))
-                .timeout(timeout)
                 .header("Content-Type", "application/x-www-form-urlencoded")
                 .header("Accept", "application/json");
         if (authentication == ClientAuthentication.BASIC) {
@@ -225,7 +226,7 @@ public final class ClientCredentialsTokenSource implements TokenSource {
 
         long startedAt = clock.millis();
         requestsSent.incrementAndGet();
-        HttpResponse<String> response = Transport.send(httpClient, request.build(), timeout, "POST", path);
+        HttpResponse<String> response = Transport.send(httpClient, request.build(), timeout, timer, "POST", path);
         if (response.statusCode() != 200) {
             ErrorBody body = ErrorBody.read(response.body()).redacted(clientSecret, ApiPaths.formEncode(clientSecret));
             Long retryAfter = RetryPolicy.parseRetryAfter(response.headers().firstValue("Retry-After").orElse(null), clock.millis());
@@ -272,6 +273,7 @@ public final class ClientCredentialsTokenSource implements TokenSource {
         private ClientAuthentication authentication = ClientAuthentication.FORM;
         private Duration refreshSkew = Duration.ofSeconds(30);
         private Duration timeout = Duration.ofSeconds(30);
+        private RequestTimer timer = RequestTimer.SYSTEM;
         private Clock clock = Clock.systemUTC();
         private HttpClient httpClient;
         private int maxRetries = RetryPolicy.DEFAULT_MAX_RETRIES;
@@ -316,6 +318,16 @@ public final class ClientCredentialsTokenSource implements TokenSource {
          */
         public Builder timeout(Duration timeout) {
             this.timeout = SettingChecks.positiveTimeout(timeout);
+            return this;
+        }
+
+        /**
+         * @param timer keeps the {@link #timeout(Duration)} of each token request (default
+         *     {@link RequestTimer#SYSTEM}; tests inject one they expire by hand)
+         * @return this builder
+         */
+        public Builder timer(RequestTimer timer) {
+            this.timer = Objects.requireNonNull(timer, "timer");
             return this;
         }
 

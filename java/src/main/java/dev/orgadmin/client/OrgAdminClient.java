@@ -72,7 +72,7 @@ public final class OrgAdminClient {
         }
         this.realm = chosen;
         HttpClient http = b.httpClient != null ? b.httpClient : Transport.newHttpClient(b.timeout);
-        this.pipeline = new RequestPipeline(this.baseUrl, b.tokenSource, http, b.timeout,
+        this.pipeline = new RequestPipeline(this.baseUrl, b.tokenSource, http, b.timeout, b.timer,
                 new RetryPolicy.Settings(b.maxRetries, b.retryBaseDelay, b.retryMaxDelay, b.random), b.userAgent, b.sleeper, b.clock);
     }
 
@@ -475,6 +475,7 @@ public final class OrgAdminClient {
         private final TokenSource tokenSource;
         private String realm;
         private Duration timeout = Duration.ofSeconds(30);
+        private RequestTimer timer = RequestTimer.SYSTEM;
         private int maxRetries = RetryPolicy.DEFAULT_MAX_RETRIES;
         private Duration retryBaseDelay = RetryPolicy.DEFAULT_BASE_DELAY;
         private Duration retryMaxDelay = RetryPolicy.DEFAULT_MAX_DELAY;
@@ -505,6 +506,17 @@ public final class OrgAdminClient {
          */
         public Builder timeout(Duration timeout) {
             this.timeout = SettingChecks.positiveTimeout(timeout);
+            return this;
+        }
+
+        /**
+         * @param timer keeps the {@link #timeout(Duration)} of each attempt (default
+         *     {@link RequestTimer#SYSTEM}; tests inject one they expire by hand). The token source
+         *     has its own
+         * @return this builder
+         */
+        public Builder timer(RequestTimer timer) {
+            this.timer = Objects.requireNonNull(timer, "timer");
             return this;
         }
 

@@ -52,17 +52,19 @@ final class RequestPipeline {
     private final TokenSource tokenSource;
     private final HttpClient httpClient;
     private final Duration timeout;
+    private final RequestTimer timer;
     private final RetryPolicy.Settings retry;
     private final String userAgent;
     private final Sleeper sleeper;
     private final Clock clock;
 
-    RequestPipeline(URI baseUrl, TokenSource tokenSource, HttpClient httpClient, Duration timeout, RetryPolicy.Settings retry,
-                    String userAgent, Sleeper sleeper, Clock clock) {
+    RequestPipeline(URI baseUrl, TokenSource tokenSource, HttpClient httpClient, Duration timeout, RequestTimer timer,
+                    RetryPolicy.Settings retry, String userAgent, Sleeper sleeper, Clock clock) {
         this.baseUrl = baseUrl;
         this.tokenSource = tokenSource;
         this.httpClient = httpClient;
         this.timeout = timeout;
+        this.timer = timer;
         this.retry = retry;
         this.userAgent = userAgent;
         this.sleeper = sleeper;
@@ -146,7 +148,6 @@ final class RequestPipeline {
         if (token.equals(rejectedToken)) return Outcome.unauthorized(token, null);
 
         HttpRequest.Builder builder = HttpRequest.newBuilder(BaseUrl.resolve(baseUrl, path + request.query()))
-                .timeout(timeout)
                 .header("Authorization", "Bearer " + token)
                 .header("Accept", "application/json")
                 .header("User-Agent", userAgent);
@@ -158,7 +159,7 @@ final class RequestPipeline {
 
         HttpResponse<String> response;
         try {
-            response = Transport.send(httpClient, builder.build(), timeout, method, path);
+            response = Transport.send(httpClient, builder.build(), timeout, timer, method, path);
         } catch (RequestTimeoutException | NetworkException failed) {
             return Outcome.fail(failed, RetryPolicy.Failure.of(failed));
         }

@@ -7,13 +7,11 @@ import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.nio.channels.UnresolvedAddressException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -31,34 +29,44 @@ final class Transport {
     }
 
     /**
-     * Sends {@code request} and reads the whole answer as UTF-8 text.
+     * Sends {@code request} and reads the whole answer as UTF-8 text, within the limit that
+     * {@code timer} keeps. The request carries no {@link HttpRequest#timeout} of its own: the JDK's
+     * clock would race the timer's and decide some timeouts by itself.
      *
      * @throws RequestTimeoutException when the answer is not complete within {@code timeout}
      * @throws NetworkException when the connection fails
      * @throws CancelledException when the calling thread is interrupted
      */
-    static HttpResponse<String> send(HttpClient client, HttpRequest request, Duration timeout, String method, String path) {
-        CompletableFuture<HttpResponse<String>> future = client.sendAsync(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    static HttpResponse<String> send(HttpClient client, HttpRequest request, Duration timeout, RequestTimer timer,
+                                     String method, String path) {
+        CompletableFuture<HttpResponse<String>> exchange = client.sendAsync(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        // The timer completes a copy, not the JDK's own future: completing that one would leave the
+        // exchange running, while cancel(true) on it closes the connection.
+        CompletableFuture<HttpResponse<String>> answer = exchange.copy();
+        timer.limit(answer, timeout);
         try {
-            return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException slow) {
-            future.cancel(true);
-            throw new RequestTimeoutException(method, path, timeout, slow);
+            return answer.get();
         } catch (InterruptedException interrupted) {
-            future.cancel(true);
+            exchange.cancel(true);
             Thread.currentThread().interrupt();
             throw new CancelledException(method + " " + path, interrupted);
         } catch (ExecutionException failed) {
-            throw classify(failed.getCause(), method, path, timeout);
+            if (failed.getCause() instanceof TimeoutException) {
+                exchange.cancel(true);
+                throw new RequestTimeoutException(method, path, timeout, failed.getCause());
+            }
+            throw classify(failed.getCause(), method, path);
         }
     }
 
-    /** The SDK exception for what the JDK's client threw; programming errors are returned unchanged. */
-    static RuntimeException classify(Throwable error, String method, String path, Duration timeout) {
+    /**
+     * The SDK exception for what the JDK's client threw; programming errors are returned unchanged.
+     * Timeouts are not among them: the timer alone decides those (a connect timeout is a network failure).
+     */
+    static RuntimeException classify(Throwable error, String method, String path) {
         if (has(error, HttpConnectTimeoutException.class)) {
             return new NetworkException(method, path, NetworkException.CONNECT_TIMEOUT, "connect timed out", error);
         }
-        if (has(error, HttpTimeoutException.class)) return new RequestTimeoutException(method, path, timeout, error);
         if (has(error, UnresolvedAddressException.class) || has(error, UnknownHostException.class)) {
             return new NetworkException(method, path, NetworkException.UNKNOWN_HOST, "unknown host", error);
         }

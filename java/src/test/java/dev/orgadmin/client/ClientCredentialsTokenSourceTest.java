@@ -337,12 +337,43 @@ class ClientCredentialsTokenSourceTest {
     }
 
     @Test
+    void limitsEachTokenRequestByItsOwnTimeoutAndRetriesOneThatTimedOut() throws Exception {
+        ManualTimer timer = new ManualTimer();
+        CountDownLatch firstArrived = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        List<Duration> waits = new CopyOnWriteArrayList<>();
+        StubServer.Handler holdsFirst = (request, n) -> {
+            if (n == 1) {
+                firstArrived.countDown();
+                assertTrue(release.await(10, TimeUnit.SECONDS));
+            }
+            return issuing(300).handle(request, n);
+        };
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try (StubServer stub = new StubServer(holdsFirst)) {
+            ClientCredentialsTokenSource tokens = source(stub).timeout(Duration.ofSeconds(2)).timer(timer)
+                    .sleeper(waits::add).random(() -> 0.5).build();
+            Future<String> token = pool.submit(() -> tokens.getToken("acme"));
+            assertTrue(firstArrived.await(10, TimeUnit.SECONDS));
+            assertEquals(Duration.ofSeconds(2), timer.expireNext(), "the token source's own limit");
+            assertEquals("token-2", token.get(10, TimeUnit.SECONDS), "a timed-out token request is retried");
+            release.countDown();
+            assertEquals(2, tokens.getTokenRequestCount());
+            assertEquals(List.of(Duration.ofMillis(125)), waits);
+        } finally {
+            release.countDown();
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void rejectsMissingCredentialsUpFront() {
         URI base = URI.create("http://127.0.0.1:1");
         assertThrows(IllegalArgumentException.class, () -> new ClientCredentialsTokenSource(base, "", "x"));
         assertThrows(IllegalArgumentException.class, () -> new ClientCredentialsTokenSource(base, "id", ""));
         assertThrows(IllegalArgumentException.class, () -> new ClientCredentialsTokenSource(URI.create("ftp://x.example.com"), "id", "s"));
         assertThrows(IllegalArgumentException.class, () -> new StaticTokenSource(""));
+        assertThrows(NullPointerException.class, () -> ClientCredentialsTokenSource.builder(base, "id", "s").timer(null));
         assertNotNull(new ClientCredentialsTokenSource(base, "id", "s"));
     }
 }

@@ -37,6 +37,7 @@ class ClientOptionsTest {
         assertThrows(IllegalArgumentException.class, () -> OrgAdminClient.builder(URI.create("https://a.example.com"), TOKENS).maxRetries(-1));
         assertThrows(IllegalArgumentException.class, () -> OrgAdminClient.builder(URI.create("https://a.example.com"), TOKENS).timeout(Duration.ZERO));
         assertThrows(NullPointerException.class, () -> OrgAdminClient.builder(null, TOKENS));
+        assertThrows(NullPointerException.class, () -> OrgAdminClient.builder(URI.create("https://a.example.com"), TOKENS).timer(null));
         OrgAdminClient client = new OrgAdminClient(URI.create("https://acme.example.com"), TOKENS);
         assertThrows(IllegalArgumentException.class, () -> client.getOrganization(""));
         assertThrows(IllegalArgumentException.class, () -> client.isMember("o", null));

@@ -2,6 +2,7 @@ package dev.orgadmin.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,8 +12,13 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -20,6 +26,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The client's retry policy (see {@link RetryPolicy}) against a local stub: which failures are
  * retried for which method, how long it waits (recorded, never slept), and the exceptions at the end.
+ * Time limits are kept by a {@link ManualTimer}: a request times out when the test says so.
  */
 class RetryTest {
     private static final String TOKEN_PATH = "/realms/acme/protocol/openid-connect/token";
@@ -29,10 +36,24 @@ class RetryTest {
 
     private final List<Duration> waits = new CopyOnWriteArrayList<>();
     private final CountDownLatch releaseHeld = new CountDownLatch(1);
+    private final ManualTimer timer = new ManualTimer();
+    /** Runs a call the test expires the time limit of, while it waits. */
+    private final ExecutorService caller = Executors.newSingleThreadExecutor();
 
     @AfterEach
     void releaseHeldAnswers() {
         releaseHeld.countDown();
+        caller.shutdownNow();
+    }
+
+    /** Starts {@code call} on the caller thread. */
+    private <T> Future<T> inBackground(Callable<T> call) {
+        return caller.submit(call);
+    }
+
+    /** What {@code call} threw, within 10 s. */
+    private static Throwable failureOf(Future<?> call) {
+        return assertThrows(ExecutionException.class, () -> call.get(10, TimeUnit.SECONDS)).getCause();
     }
 
     /** A service stub: the token endpoint always answers; API paths answer by {@code api}. */
@@ -42,11 +63,11 @@ class RetryTest {
                 : api.handle(request, n));
     }
 
-    /** A client with 3 retries, base 100 ms, cap 1 s, jitter fixed at 0.5, waits recorded. */
+    /** A client with 3 retries, base 100 ms, cap 1 s, jitter fixed at 0.5, waits recorded, a 1 s limit kept by {@link #timer}. */
     private OrgAdminClient client(URI base) {
         return OrgAdminClient.builder(base, new StaticTokenSource("tok")).realm("acme").maxRetries(3)
                 .retryBaseDelay(Duration.ofMillis(100)).retryMaxDelay(Duration.ofSeconds(1))
-                .timeout(Duration.ofMillis(1000)).random(() -> 0.5).sleeper(waits::add).build();
+                .timeout(Duration.ofMillis(1000)).timer(timer).random(() -> 0.5).sleeper(waits::add).build();
     }
 
     private static StubServer.Answer created(String id) {
@@ -175,27 +196,45 @@ class RetryTest {
 
     @Test
     void retriesATimedOutRead() throws Exception {
+        CountDownLatch firstArrived = new CountDownLatch(1);
         try (StubServer stub = service((request, n) -> {
-            if (n == 1) releaseHeld.await(10, TimeUnit.SECONDS); // held past the client's 1 s limit
+            if (n == 1) {
+                // Held past the client's 1 s limit, which the test expires meanwhile.
+                firstArrived.countDown();
+                releaseHeld.await(10, TimeUnit.SECONDS);
+            }
             return StubServer.Answer.json(200, "2");
         })) {
-            assertEquals(2, client(stub.baseUrl()).countOrganizations());
+            Future<Long> count = inBackground(() -> client(stub.baseUrl()).countOrganizations());
+            assertTrue(firstArrived.await(10, TimeUnit.SECONDS));
+            assertEquals(Duration.ofMillis(1000), timer.expireNext(), "the first attempt's limit");
+            assertEquals(2, count.get(10, TimeUnit.SECONDS));
+            releaseHeld.countDown();
             assertEquals(2, stub.count(COUNT));
+            assertEquals(List.of(Duration.ofMillis(1000), Duration.ofMillis(1000)), timer.asked(), "each attempt has its own limit");
+            assertEquals(List.of(Duration.ofMillis(50)), waits);
         }
     }
 
     @Test
     void neverRetriesATimedOutCreateWithoutId() throws Exception {
+        CountDownLatch arrived = new CountDownLatch(1);
         try (StubServer stub = service((request, n) -> {
+            arrived.countDown();
             releaseHeld.await(10, TimeUnit.SECONDS);
             return created("late");
         })) {
-            RequestTimeoutException error = assertThrows(RequestTimeoutException.class,
-                    () -> client(stub.baseUrl()).createOrganization(OrganizationInput.named("globex")));
+            Future<String> create = inBackground(() -> client(stub.baseUrl()).createOrganization(OrganizationInput.named("globex")));
+            assertTrue(arrived.await(10, TimeUnit.SECONDS));
+            assertEquals(Duration.ofMillis(1000), timer.expireNext(), "the client's limit");
+            RequestTimeoutException error = assertInstanceOf(RequestTimeoutException.class, failureOf(create));
+            releaseHeld.countDown();
             assertEquals(ErrorCode.TIMEOUT, error.getCode());
+            assertEquals(Duration.ofMillis(1000), error.getTimeout());
             assertEquals("POST " + ORGS + " timed out after 1000 ms (not retried: the request may have been carried out, "
                     + "and sending it again could do it twice)", error.getMessage());
             assertEquals(1, stub.count(ORGS));
+            assertTrue(waits.isEmpty());
         }
     }
 
