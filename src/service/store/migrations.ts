@@ -15,9 +15,13 @@ export interface Migration {
   sql: string;
 }
 
-/** Reads the migration files (`NNN_name.sql`) of `dir` in version order; other files are ignored. */
+/**
+ * Reads the migration files (`NNN_name.sql`) of `dir` in version order; other files are ignored.
+ * Two files with one version are refused: a store records applied migrations by version, so one of
+ * them would silently never run (a renamed migration left behind in a copied directory, say).
+ */
 export function readMigrations(dir: string): Migration[] {
-  return readdirSync(dir)
+  const migrations = readdirSync(dir)
     .filter((file) => /^\d{3}_[\w-]+\.sql$/.test(file))
     .sort()
     .map((file) => ({
@@ -25,4 +29,13 @@ export function readMigrations(dir: string): Migration[] {
       name: file.slice(4, -4),
       sql: readFileSync(join(dir, file), 'utf8'),
     }));
+  for (const [index, migration] of migrations.entries()) {
+    const previous = migrations[index - 1];
+    if (previous?.version === migration.version) {
+      throw new Error(
+        `Migrations ${previous.name} and ${migration.name} in ${dir} share version ${String(migration.version).padStart(3, '0')}; remove the one that is not meant to be there.`,
+      );
+    }
+  }
+  return migrations;
 }

@@ -1,6 +1,6 @@
 /**
- * Keyset paging behind the wire contract's `first`/`max` offsets, for member lists and
- * organization lists.
+ * Keyset paging behind the wire contract's `first`/`max` offsets, for member lists, organization
+ * lists and user lists.
  *
  * Why: a large list is read page after page (the provider's authoritative refresh of a member set:
  * `first=0`, `first=1000`, …; a pipeline listing a realm's organizations). With `OFFSET`, the
@@ -8,12 +8,12 @@
  * and the late ones hold up everything else the service does.
  *
  * How: each list is read along an index in its sort order (members: `(organization_id, seq)`;
- * organizations: `(realm, name)`), and each page that a store serves leaves a boundary behind: "in
+ * organizations: `(realm, name)`; users: `(realm, lower(username))`), and each page that a store serves leaves a boundary behind: "in
  * list L under filter F, the row at position `first + rows` comes after sort key K". The next page
  * asks for exactly that position, so it starts after K and costs only its own rows. A boundary is
  * valid only for the version of the list it was taken at (a counter bumped by triggers on every
  * change that can move a row of the list: `organizations.members_version` for a member list,
- * `organization_list_versions` for a realm's organizations); the store reads the version in the
+ * `list_versions` for a realm's organizations and users, migration 006); the store reads the version in the
  * same snapshot as the page and, when it differs, reads the page by position (`OFFSET`, still along
  * the index, no sort). So every answer is exactly what `OFFSET first LIMIT max` over the current
  * list gives, boundary or not: the contract's offsets keep their meaning when rows are added or
@@ -22,7 +22,7 @@
  * Boundaries live in the store's memory (each service instance its own), bounded in number; a
  * forgotten one only costs one page read by position.
  */
-import type { MemberFilter, OrganizationFilter } from './store';
+import type { MemberFilter, OrganizationFilter, UserFilter } from './store';
 
 /** Most boundaries kept per list kind per store (the oldest go first). */
 const MAX_BOUNDARIES = 4096;
@@ -81,6 +81,12 @@ function positionKey(list: string, position: number): string {
 export function memberListKey(orgId: string, filter: MemberFilter): string {
   const terms = (filter.searchTerms ?? []).filter((term) => term !== '');
   return JSON.stringify([orgId, filter.excludeAdminAccounts === true, terms]);
+}
+
+/** Which user list a filter pages: one realm's users under its username, email and search conditions. */
+export function userListKey(realm: string, filter: UserFilter): string {
+  const blankless = (value: string | undefined) => (value === undefined || value === '' ? null : value);
+  return JSON.stringify([realm, filter.username ?? null, filter.email ?? null, blankless(filter.search), filter.exact === true]);
 }
 
 /** Which organization list a filter pages: one realm's organizations under its search and attribute conditions. */

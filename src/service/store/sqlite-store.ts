@@ -29,7 +29,7 @@ import {
 import { readMigrations, type Migration } from './migrations';
 import { realmRateLimitColumns, rowReaders, JSON_AS_TEXT, REALM_SETTINGS_COLUMNS } from './rows';
 import { RealmCache, checkedRecheckMs } from './realm-cache';
-import { memberListKey, organizationListKey, PageBoundaries } from './page-boundaries';
+import { memberListKey, organizationListKey, PageBoundaries, userListKey } from './page-boundaries';
 import { MembershipChecks, type MembershipQuestion } from './membership-checks';
 
 /**
@@ -127,6 +127,8 @@ export class SqliteStore implements Store {
   private readonly memberPages = new PageBoundaries<number>();
   /** Remembered page boundaries of organization lists, by name (page-boundaries.ts). */
   private readonly organizationPages = new PageBoundaries<string>();
+  /** Remembered page boundaries of user lists, by lower-cased username (page-boundaries.ts). */
+  private readonly userPages = new PageBoundaries<string>();
   /** Membership checks of one turn, read in one transaction (membership-checks.ts). */
   private readonly membershipChecks: MembershipChecks;
 
@@ -159,6 +161,8 @@ export class SqliteStore implements Store {
    */
   static open(file: string, options: SqliteStoreOptions = {}): SqliteStore {
     checkedRecheckMs(options.realmRecheckMs);
+    // Read first, so that a bad migrations directory leaves no file behind.
+    const migrations = readMigrations(options.migrationsDir ?? SQLITE_MIGRATIONS_DIR);
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     const db = new Database(file);
     try {
@@ -166,7 +170,7 @@ export class SqliteStore implements Store {
       db.pragma('foreign_keys = ON');
       db.pragma('busy_timeout = 5000');
       db.pragma('synchronous = NORMAL');
-      SqliteStore.migrate(db, readMigrations(options.migrationsDir ?? SQLITE_MIGRATIONS_DIR));
+      SqliteStore.migrate(db, migrations);
     } catch (error) {
       db.close();
       throw error;
@@ -353,11 +357,34 @@ export class SqliteStore implements Store {
     return [where.join(' AND '), values];
   }
 
+  /**
+   * A page of the realm's users, read along the (realm, lower(username)) index: after a remembered
+   * boundary's username when the list is unchanged since (page-boundaries.ts), else by position.
+   */
   async findUsers(realm: string, filter: UserFilter): Promise<UserRecord[]> {
     const [where, values] = this.userWhere(realm, filter);
-    const rows = this.statement(`SELECT * FROM users WHERE ${where} ORDER BY lower(username) LIMIT ? OFFSET ?`)
-      .all(...values, ...page(filter.first, filter.max)) as Row[];
+    const list = userListKey(realm, filter);
+    const start = this.userPages.start(list, filter.first);
+    const { version, rows } = this.db.transaction(() => {
+      const current = this.listVersion(realm, 'users');
+      const read = (after: string | undefined, offset: number): Row[] =>
+        after === undefined
+          ? (this.statement(`SELECT *, lower(username) AS sort_key FROM users WHERE ${where} ORDER BY lower(username) LIMIT ? OFFSET ?`)
+              .all(...values, ...page(offset, filter.max)) as Row[])
+          : (this.statement(`SELECT *, lower(username) AS sort_key FROM users WHERE ${where} AND lower(username) > ? ORDER BY lower(username) LIMIT ?`)
+              .all(...values, after, filter.max ?? -1) as Row[]);
+      // A boundary of another version of the list says nothing about this one: read by position.
+      const rows = start.version === current ? read(start.after, 0) : read(undefined, Math.max(filter.first ?? 0, 0));
+      return { version: current, rows };
+    })();
+    this.userPages.remember(list, filter, version, rows.length, rows.at(-1)?.sort_key as string | undefined);
     return rows.map(userFromRow);
+  }
+
+  /** The version of a realm's organization or user list (migration 006; 0 before its first change). */
+  private listVersion(realm: string, list: 'organizations' | 'users'): number {
+    const row = this.statement('SELECT version FROM list_versions WHERE realm = ? AND list = ?').get(realm, list) as Row | undefined;
+    return row === undefined ? 0 : Number(row.version);
   }
 
   async countUsers(realm: string, filter: UserFilter): Promise<number> {
@@ -584,8 +611,7 @@ export class SqliteStore implements Store {
     const list = organizationListKey(realm, filter);
     const start = this.organizationPages.start(list, filter.first);
     const { version, rows } = this.db.transaction(() => {
-      const row = this.statement('SELECT version FROM organization_list_versions WHERE realm = ?').get(realm) as Row | undefined;
-      const current = row === undefined ? 0 : Number(row.version);
+      const current = this.listVersion(realm, 'organizations');
       // By name alone, as on PostgreSQL: names are unique within a realm, so that is the whole order.
       const read = (after: string | undefined, offset: number): Row[] =>
         after === undefined

@@ -82,7 +82,7 @@ describe('PostgresStore.open', () => {
     const url = await postgres.createSchema();
     const stores = await Promise.all(Array.from({ length: 4 }, () => PostgresStore.open(url)));
     try {
-      for (const store of stores) expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }, { version: 6, name: 'organization_list_version' }]);
+      for (const store of stores) expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }, { version: 6, name: 'list_versions' }]);
       expect(await query(url, 'SELECT count(*)::int AS n FROM schema_migrations')).toEqual([{ n: 6 }]);
     } finally {
       await Promise.all(stores.map((store) => store.close()));
@@ -97,7 +97,7 @@ describe('PostgresStore.open', () => {
     const second = await PostgresStore.open(url);
     try {
       expect((await second.listRealms()).map((realm) => realm.name)).toEqual(['acme']);
-      expect(await second.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }, { version: 6, name: 'organization_list_version' }]);
+      expect(await second.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }, { version: 6, name: 'list_versions' }]);
     } finally {
       await second.close();
     }
@@ -124,7 +124,7 @@ describe('PostgresStore.open', () => {
     const dir = mkdtempSync(join(tmpdir(), 'orgadmin-pg-migrations-'));
     try {
       cpSync(POSTGRES_MIGRATIONS_DIR, dir, { recursive: true });
-      for (const later of ['005_hot_paths.sql', '006_organization_list_version.sql']) await rm(join(dir, later));
+      for (const later of ['005_hot_paths.sql', '006_list_versions.sql']) await rm(join(dir, later));
       const old = await PostgresStore.open(url, { migrationsDir: dir });
       try {
         await seed(old);
@@ -168,7 +168,7 @@ describe('PostgresStore.open', () => {
     const org = (id: string, name: string) => ({ id, name, displayName: null, url: null, domains: [], attributes: {}, realm: 'acme' });
     try {
       cpSync(POSTGRES_MIGRATIONS_DIR, dir, { recursive: true });
-      await rm(join(dir, '006_organization_list_version.sql'));
+      await rm(join(dir, '006_list_versions.sql'));
       const old = await PostgresStore.open(url, { migrationsDir: dir });
       try {
         await seed(old);
@@ -183,7 +183,7 @@ describe('PostgresStore.open', () => {
         for (let first = 0; first < 9; first += 4) pages.push((await upgraded.listOrganizations('acme', { first, max: 4 })).map((o) => o.id));
         expect(pages).toEqual([['o8', 'o7', 'o6', 'o5'], ['o4', 'o3', 'o2', 'o1'], ['o0']]);
         const version = async () =>
-          (await query(url, "SELECT coalesce((SELECT version::int FROM organization_list_versions WHERE realm = 'acme'), 0) AS v"))[0]!.v;
+          (await query(url, "SELECT coalesce((SELECT version::int FROM list_versions WHERE realm = 'acme' AND list = 'organizations'), 0) AS v"))[0]!.v;
         expect(await version()).toBe(0);
         await upgraded.deleteOrganization('acme', 'o7');
         await upgraded.createOrganization(org('o7', 'org-1x'));
@@ -195,6 +195,12 @@ describe('PostgresStore.open', () => {
         await upgraded.createUser(endUser('m1'));
         await upgraded.addMember('acme', 'o3', 'm1', 1);
         expect(await version()).toBe(3);
+        // The realm's user list counts users added, not a change of their enabled flag.
+        const users = async () =>
+          (await query(url, "SELECT coalesce((SELECT version::int FROM list_versions WHERE realm = 'acme' AND list = 'users'), 0) AS v"))[0]!.v;
+        expect(await users()).toBe(1);
+        await upgraded.updateUser('acme', 'm1', { enabled: false });
+        expect(await users()).toBe(1);
         expect((await upgraded.listOrganizations('acme', { first: 4, max: 4 })).map((o) => o.id)).toEqual(['o4', 'o3', 'o2', 'o1']);
       } finally {
         await upgraded.close();
@@ -216,7 +222,7 @@ describe('PostgresStore.open', () => {
         { t1: null, t2: null },
       ]);
       const store = await PostgresStore.open(url);
-      expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }, { version: 6, name: 'organization_list_version' }]);
+      expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }, { version: 6, name: 'list_versions' }]);
       await store.close();
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -282,7 +288,7 @@ describe('several instances on one database', () => {
 
   it('create organizations in one realm without queueing behind each other’s open transactions, and count each in the list version', async () => {
     const version = async () =>
-      (await query(url, "SELECT coalesce((SELECT version::int FROM organization_list_versions WHERE realm = 'acme'), 0) AS v"))[0]!.v as number;
+      (await query(url, "SELECT coalesce((SELECT version::int FROM list_versions WHERE realm = 'acme' AND list = 'organizations'), 0) AS v"))[0]!.v as number;
     const before = await version();
     const slow = new Client({ connectionString: url });
     const other = new Client({ connectionString: url });

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { cpSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,10 +52,10 @@ describe('SqliteStore', () => {
   });
 
   it('applies the migrations once, records them, and turns on WAL and foreign keys', async () => {
-    expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }, { version: 6, name: 'organization_list_version' }]);
+    expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }, { version: 6, name: 'list_versions' }]);
     await store.close();
     store = SqliteStore.open(file);
-    expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }, { version: 6, name: 'organization_list_version' }]);
+    expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }, { version: 6, name: 'list_versions' }]);
     const raw = new Database(file, { readonly: true });
     try {
       expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
@@ -64,10 +64,21 @@ describe('SqliteStore', () => {
     }
   });
 
+  it('refuses a migrations directory holding two files of one version, and changes no database', async () => {
+    const doubled = join(dir, 'migrations-doubled');
+    cpSync(SQLITE_MIGRATIONS_DIR, doubled, { recursive: true });
+    cpSync(join(doubled, '006_list_versions.sql'), join(doubled, '006_left_behind.sql'));
+    const target = join(dir, 'doubled.db');
+    expect(() => SqliteStore.open(target, { migrationsDir: doubled })).toThrow(
+      `Migrations left_behind and list_versions in ${doubled} share version 006; remove the one that is not meant to be there.`,
+    );
+    expect(existsSync(target)).toBe(false);
+  });
+
   it('upgrades a database made before realm rate limits: its realms follow the service default', async () => {
     const before = join(dir, 'migrations-before-004');
     cpSync(SQLITE_MIGRATIONS_DIR, before, { recursive: true });
-    for (const later of ['004_realm_rate_limit.sql', '005_hot_paths.sql', '006_organization_list_version.sql']) rmSync(join(before, later));
+    for (const later of ['004_realm_rate_limit.sql', '005_hot_paths.sql', '006_list_versions.sql']) rmSync(join(before, later));
     const oldFile = join(dir, 'old.db');
     const old = SqliteStore.open(oldFile, { migrationsDir: before });
     try {
@@ -97,7 +108,7 @@ describe('SqliteStore', () => {
   it('upgrades a database made before keyset organization pages: its lists page as before and count their changes', async () => {
     const before = join(dir, 'migrations-before-006');
     cpSync(SQLITE_MIGRATIONS_DIR, before, { recursive: true });
-    rmSync(join(before, '006_organization_list_version.sql'));
+    rmSync(join(before, '006_list_versions.sql'));
     const oldFile = join(dir, 'old-005.db');
     const old = SqliteStore.open(oldFile, { migrationsDir: before });
     try {
@@ -114,7 +125,7 @@ describe('SqliteStore', () => {
       expect(pages).toEqual([['o8', 'o7', 'o6', 'o5'], ['o4', 'o3', 'o2', 'o1'], ['o0']]);
       const raw = new Database(oldFile);
       try {
-        const version = () => (raw.prepare("SELECT coalesce((SELECT version FROM organization_list_versions WHERE realm = 'acme'), 0) AS v").get() as { v: number }).v;
+        const version = () => (raw.prepare("SELECT coalesce((SELECT version FROM list_versions WHERE realm = 'acme' AND list = 'organizations'), 0) AS v").get() as { v: number }).v;
         expect(version()).toBe(0);
         await upgraded.deleteOrganization('acme', 'o7');
         await upgraded.createOrganization(org('o7', 'org-1x'));
@@ -124,6 +135,12 @@ describe('SqliteStore', () => {
         // Only what orders or filters the list counts: a url or domains change does not.
         await upgraded.updateOrganization('acme', 'o3', { ...renamed, url: 'https://five.example', attributes: {}, domains: ['five.example'] });
         expect(version()).toBe(3);
+        // The realm's user list counts users added, not a change of their enabled flag.
+        const users = () => (raw.prepare("SELECT coalesce((SELECT version FROM list_versions WHERE realm = 'acme' AND list = 'users'), 0) AS v").get() as { v: number }).v;
+        expect(users()).toBe(0);
+        await upgraded.createUser(user('x1', 'xavier'));
+        await upgraded.updateUser('acme', 'x1', { enabled: false });
+        expect(users()).toBe(1);
       } finally {
         raw.close();
       }
@@ -136,7 +153,7 @@ describe('SqliteStore', () => {
   it('upgrades a database made before keyset member pages: its lists page as before and count their changes', async () => {
     const before = join(dir, 'migrations-before-005');
     cpSync(SQLITE_MIGRATIONS_DIR, before, { recursive: true });
-    for (const later of ['005_hot_paths.sql', '006_organization_list_version.sql']) rmSync(join(before, later));
+    for (const later of ['005_hot_paths.sql', '006_list_versions.sql']) rmSync(join(before, later));
     const oldFile = join(dir, 'old-004.db');
     const old = SqliteStore.open(oldFile, { migrationsDir: before });
     try {

@@ -858,6 +858,95 @@ export function describeStoreContract(name: string, open: () => Promise<OpenedSt
       });
     });
 
+    describe('user pages (keyset paging behind first and max)', () => {
+      const SIZE = 40;
+      const UserFilterKinds = [{}, { search: 'USER-1' }, { username: 'r-2' }, { email: 'example.org' }];
+
+      beforeEach(async () => {
+        for (let i = 0; i < SIZE; i += 1) {
+          // Usernames in an order unlike the ids' and in mixed case: the order is case-insensitive.
+          const name = `${i % 3 === 0 ? 'User' : 'user'}-${String((i * 17) % SIZE).padStart(2, '0')}`;
+          await store.createUser(user('acme', `u-${String(i).padStart(2, '0')}`, { username: name, email: i % 2 === 0 ? `${name}@example.org` : null }));
+        }
+        // Never listed: a service account, and another realm's user.
+        await store.createUser(user('acme', 'sa', { username: 'service-account-x', kind: 'service-account' }));
+        await store.createUser(user('other', 'elsewhere', { username: 'user-00' }));
+      });
+
+      /** What `OFFSET first LIMIT max` over the list as it is now gives. */
+      async function byPosition(filter: { first: number; max: number; search?: string; username?: string; email?: string }): Promise<string[]> {
+        const { first, max, ...rest } = filter;
+        return ids(await store.findUsers('acme', rest)).slice(first, first + max);
+      }
+
+      it('walks the list page by page, at every page size, exactly as positions in it', async () => {
+        const everyone = ids(await store.findUsers('acme', {}));
+        expect(everyone).toHaveLength(SIZE);
+        for (const max of [1, 7, 20, 40, 1000]) {
+          const walked: string[] = [];
+          for (let first = 0; ; first += max) {
+            const page = ids(await store.findUsers('acme', { first, max }));
+            expect(page).toEqual(everyone.slice(first, first + max));
+            walked.push(...page);
+            if (page.length < max) break;
+          }
+          expect(walked).toEqual(everyone);
+        }
+      });
+
+      it('keeps first meaning a position in the list as it is now when users come or go between pages', async () => {
+        const max = 8;
+        const page = async (first: number): Promise<string[]> => {
+          const answer = ids(await store.findUsers('acme', { first, max }));
+          expect(answer).toEqual(await byPosition({ first, max }));
+          return answer;
+        };
+        await page(0);
+        await page(8);
+        // A user comes, sorting before every page read so far.
+        await store.createUser(user('acme', 'early', { username: 'AAA' }));
+        await page(16);
+        // An organization comes with its admin user, and goes again with it.
+        const globex = org('acme', 'globex', 'Globex');
+        await store.createOrganization(globex, adminOf(globex), T0);
+        await page(24);
+        expect(await store.deleteOrganization('acme', 'globex')).toBe(true);
+        await page(32);
+        // A service account comes: not listed, positions unchanged.
+        await store.createUser(user('acme', 'sa-2', { username: 'a-service-account', kind: 'service-account' }));
+        await page(40);
+        const again: string[] = [];
+        for (let at = 0; ; at += max) {
+          const answer = await page(at);
+          again.push(...answer);
+          if (answer.length < max) break;
+        }
+        expect(again).toEqual(ids(await store.findUsers('acme', {})));
+        expect(again[0]).toBe('early');
+        expect(again).not.toContain('admin-globex');
+      });
+
+      it('pages each filter on its own, also when their walks interleave', async () => {
+        const max = 3;
+        const done = UserFilterKinds.map(() => false);
+        for (let first = 0; done.includes(false); first += max) {
+          for (const [index, filter] of UserFilterKinds.entries()) {
+            if (done[index]) continue;
+            const answer = ids(await store.findUsers('acme', { ...filter, first, max }));
+            expect(answer).toEqual(await byPosition({ ...filter, first, max }));
+            if (answer.length < max) done[index] = true;
+          }
+        }
+        expect(await byPosition({ email: 'example.org', first: 0, max: 100 })).toHaveLength(20);
+      });
+
+      it('answers any position directly, before, after and between walks', async () => {
+        for (const [first, max] of [[17, 5], [0, 5], [5, 5], [17, 5], [22, 30], [40, 5], [99, 5], [10, 0]]) {
+          expect(ids(await store.findUsers('acme', { first, max }))).toEqual(await byPosition({ first, max }));
+        }
+      });
+    });
+
     describe('realm administrators, key usage, login clients and codes', () => {
       it('changes a user\u2019s enabled flag and admin role, only in its realm, and counts users like it finds them', async () => {
         await store.createUser(user('acme', 'u1', { username: 'alice' }));
