@@ -11,8 +11,9 @@
  * It asks what the route asks, with the same rule functions (auth/guards.ts, host-header.ts,
  * MEMBER_CHECK_REQUIREMENT): Host, path parameters, Host pinning, realm, bearer token (signature,
  * claims, revocation), realm enabled, permission, then membership. Where a rule could only be
- * answered by waiting (a realm not in the cache, revocations due to be read) or has an effect
- * (a rate limit counts requests), the request goes to fastify instead. A request goes to fastify
+ * answered by waiting (a realm not in the cache, revocations due to be read), would cost a
+ * signature check that fastify then repeats (a token not yet verified), or has an effect (a rate
+ * limit counts requests), the request goes to fastify instead. A request goes to fastify
  * too when it is not the plain form: another method (HEAD included), a query, a body, a path the
  * router gives to another route (`…/members/count`) or to none; and not a member, or a failed
  * read. Which route a path reaches, and its decoded parameters, are asked of fastify's router.
@@ -129,7 +130,8 @@ function acceptedRealm(ctx: ServiceContext, params: CheckParams, host: string | 
 /** Whether the bearer token of `authorization` is accepted in `realm` with `permission`, decided without waiting. */
 function admitted(ctx: ServiceContext, realm: RealmSettings, authorization: string | undefined, permission: Permission | undefined): boolean {
   const token = bearerTokenOf(authorization);
-  if (token === undefined) return false;
+  // A token whose signature is not remembered goes to the route, which checks it (once, not twice).
+  if (token === undefined || !ctx.verifiedTokens.remembers(token, realm)) return false;
   let claims;
   try {
     claims = verifiedAccessToken(ctx, realm, token);

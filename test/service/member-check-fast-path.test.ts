@@ -241,7 +241,7 @@ describe('membership check fast path', () => {
     const on = await start({ memberCheckFastPath: true });
     const check = (port: number) =>
       `GET /realms/acme/orgs/${world.memberOrg}/members/${world.member} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${world.tokens.good}\r\nConnection: close\r\n\r\n`;
-    // The first check of a new app is fastify's: its revocation list has not been read yet.
+    // The first check of a new app is fastify's: it has not read its revocations nor checked the token's signature yet.
     expect(parseAnswer(await rawRequest(on.url, check(on.port), { halfClose: false })).status).toBe(204);
     expect(on.answered).toHaveLength(1);
     on.answered.length = 0;

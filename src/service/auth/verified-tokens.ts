@@ -81,6 +81,16 @@ export class VerifiedTokenCache {
   }
 
   /**
+   * Whether `token`'s signature check against `key` is remembered, so that {@link verify} would
+   * not check a signature. For a caller that must not pay for a signature check it may have to
+   * repeat (the membership check's fast path hands unknown tokens to the route, which checks them).
+   */
+  remembers(token: string, key: Pick<SigningKey, 'publicKeyPem' | 'keyId'>): boolean {
+    const cached = this.entries.get(lookupKeyOf(token));
+    return cached !== undefined && cached.token === token && cached.keyId === key.keyId && cached.publicKeyPem === key.publicKeyPem;
+  }
+
+  /**
    * The claims of `token` if it is valid for `expected` now; throws {@link TokenError} otherwise,
    * with the same reasons and in the same order as an uncached `verifyJwt`.
    */

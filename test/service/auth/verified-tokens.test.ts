@@ -91,6 +91,18 @@ describe('VerifiedTokenCache (remembered signature checks)', () => {
     expect(() => cache.verify(token, keyA, { realm: 'a', typ: 'Bearer', audience: 'urn:a', nowSeconds: now + 60 })).toThrow('expired');
   });
 
+  it('says whether a token is remembered for a key, without checking any signature', () => {
+    const cache = new VerifiedTokenCache();
+    const token = signJwt(keyA, claimsOf('a'));
+    expect(cache.remembers(token, keyA)).toBe(false);
+    cache.verify(token, keyA, { realm: 'a', typ: 'Bearer', nowSeconds: now });
+    expect(cache.remembers(token, keyA)).toBe(true);
+    expect(cache.remembers(token, keyB)).toBe(false);
+    const [, , signature] = token.split('.');
+    const [header, body] = signJwt(keyA, claimsOf('a', { sub: 'intruder' })).split('.');
+    expect(cache.remembers(`${header}.${body}.${signature}`, keyA)).toBe(false);
+  });
+
   it('never remembers a token that failed', () => {
     const cache = new VerifiedTokenCache();
     const forged = signJwt({ ...keyB, keyId: keyA.keyId }, claimsOf('a'));
