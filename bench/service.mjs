@@ -18,6 +18,12 @@
  * shows medians over the rounds; the load average is printed before and after each round, since
  * other work on the machine moves every number.
  *
+ * The check rows and the floor also show the server's CPU per answer: the time its main thread
+ * (the one that runs JavaScript and answers) spent, read from /proc before and after the
+ * measurement, divided by the answers. It moves less with the load of the machine than
+ * throughput does, since it does not count the time the server waited for a core; it is left out
+ * where /proc is missing.
+ *
  * Run with `npm run bench:service` (builds first; uses dist/). PostgreSQL is a throwaway cluster
  * (test/helpers/postgres.ts, fsync off). Environment:
  *   BENCH_DURATION     seconds of measurement per target and round (default 5)
@@ -31,8 +37,8 @@
  *   BENCH_BASELINE     another checkout (built, with its node_modules): each store is measured on its
  *                      dist/ too, side by side in the same rounds, as rows marked "(baseline)"
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -85,6 +91,7 @@ function startChild(script, { input, env, keepAlive = false } = {}) {
     child.on('exit', (code) => reject(new Error(`${script} exited with ${code} before answering`)));
   });
   return {
+    pid: child.pid,
     answer: firstLine,
     /** Closes the child's stdin (its signal to stop) and waits for it to exit. */
     stop: async () => {
@@ -94,18 +101,50 @@ function startChild(script, { input, env, keepAlive = false } = {}) {
   };
 }
 
+/** Clock ticks per second of /proc's CPU times (USER_HZ), or undefined where there is no /proc. */
+const CLOCK_TICKS = (() => {
+  try {
+    readFileSync('/proc/self/stat');
+  } catch {
+    return undefined;
+  }
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/**
+ * CPU time (user + system, µs) the main thread of process `pid` has used, or undefined without
+ * /proc. The main thread's task id is the process id; field 14 and 15 of its stat line are its
+ * user and system times in clock ticks (proc(5)); the name before them may hold spaces, hence the
+ * split after its closing parenthesis.
+ */
+function mainThreadCpuMicros(pid) {
+  if (CLOCK_TICKS === undefined || pid === undefined) return undefined;
+  const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
+}
+
 /** Runs autocannon in its own process against `url` for `seconds`; returns its result. */
 function load(url, headers, seconds) {
   return startChild('load-generator.mjs', { input: { url, headers, connections: CONNECTIONS, duration: seconds, pipelining: 1 } }).answer;
 }
 
-/** Warms the target up, then measures it (while `during()`, if given, runs alongside). */
-async function measure(name, url, headers, during) {
+/**
+ * Warms the target up, then measures it (while `during()`, if given, runs alongside); with the
+ * server's process id, also its main thread's CPU per answer (µs).
+ */
+async function measure(name, url, headers, during, serverPid) {
   await load(url, headers, WARMUP_SECONDS);
+  const cpuBefore = mainThreadCpuMicros(serverPid);
   const [result, alongside] = await Promise.all([load(url, headers, DURATION), during?.()]);
+  const cpuAfter = mainThreadCpuMicros(serverPid);
   const failures = result.non2xx + result.errors + result.timeouts;
   if (failures > 0) throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`);
-  return { requestsPerSecond: result.requests.average, p99: result.latency.p99, alongside };
+  const cpuPerAnswer = cpuBefore === undefined || cpuAfter === undefined ? undefined : (cpuAfter - cpuBefore) / result.requests.total;
+  return { requestsPerSecond: result.requests.average, p99: result.latency.p99, cpuPerAnswer, alongside };
 }
 
 /**
@@ -135,7 +174,7 @@ async function runBenchmark() {
   try {
     const bareChild = startChild('bare-server.mjs', { keepAlive: true });
     children.push(bareChild);
-    const bare = await bareChild.answer;
+    const bare = { pid: bareChild.pid, ...(await bareChild.answer) };
 
     // Each store once for this checkout and, with BENCH_BASELINE, once for the baseline's build,
     // each on its own database.
@@ -154,7 +193,7 @@ async function runBenchmark() {
           env: { ORGADMIN_BENCH_STORE: location, ORGADMIN_BENCH_DIST: build.dist, ORGADMIN_BENCH_LARGE_SETUP: largeSetup ? '1' : '0' },
         });
         children.push(child);
-        services.push({ store, label: `${store}${build.suffix}`, ...(await child.answer) });
+        services.push({ store, label: `${store}${build.suffix}`, pid: child.pid, ...(await child.answer) });
       }
     }
 
@@ -168,17 +207,18 @@ async function runBenchmark() {
     const record = (row, sample) => (samples.get(row) ?? samples.set(row, []).get(row)).push(sample);
     for (let round = 1; round <= ROUNDS; round += 1) {
       console.log(`round ${round}: load average ${load3()} (1, 5, 15 min) before`);
-      const floor = await measure('bare', `${bare.url}${services[0].memberPath}`, {});
+      const floor = await measure('bare', `${bare.url}${services[0].memberPath}`, {}, undefined, bare.pid);
       // Alternate the order of the services too, so that neither side always follows the same thing.
       const ordered = round % 2 === 0 ? [...services].reverse() : services;
       for (const service of ordered) {
         const { store, label } = service;
         const headers = { authorization: service.authorization };
         const checkUrl = `${service.url}${service.memberPath}`;
-        const idle = await measure(`${label} check`, checkUrl, headers);
+        const idle = await measure(`${label} check`, checkUrl, headers, undefined, service.pid);
         if (ROWS.has('check')) {
           record(`${label}: check membership (floor: bare node:http)`, {
             value: idle.requestsPerSecond, p99: idle.p99, ratio: idle.requestsPerSecond / floor.requestsPerSecond, target: `>= ${TARGETS.checkRatio[store]}, p99 < ${TARGETS.checkP99Ms} ms`,
+            cpu: idle.cpuPerAnswer, cpuRatio: idle.cpuPerAnswer / floor.cpuPerAnswer,
             ok: idle.requestsPerSecond / floor.requestsPerSecond >= TARGETS.checkRatio[store] && idle.p99 < TARGETS.checkP99Ms,
           });
         }
@@ -227,7 +267,7 @@ async function runBenchmark() {
           });
         }
       }
-      record('bare node:http, own process (the floor)', { value: floor.requestsPerSecond, p99: floor.p99 });
+      record('bare node:http, own process (the floor)', { value: floor.requestsPerSecond, p99: floor.p99, cpu: floor.cpuPerAnswer });
       console.log(`round ${round}: load average ${load3()} after`);
     }
     for (const service of ROWS.has('create') ? services : []) {
@@ -239,7 +279,7 @@ async function runBenchmark() {
       });
     }
 
-    const table = [['row', 'value', 'p99', 'ratio', 'target', 'met', 'note']];
+    const table = [['row', 'value', 'p99', 'ratio', 'target', 'met', 'server CPU/answer', 'note']];
     let allMet = true;
     for (const [row, list] of samples) {
       const value = median(list.map((s) => s.value));
@@ -250,6 +290,8 @@ async function runBenchmark() {
       const met = list[0].target === undefined ? '' : list.filter((s) => s.ok).length * 2 > list.length ? 'yes' : 'NO';
       if (met === 'NO') allMet = false;
       const notes = list.map((s) => s.note).filter(Boolean);
+      const cpu = median(list.map((s) => s.cpu ?? Number.NaN));
+      const cpuRatio = median(list.map((s) => s.cpuRatio ?? Number.NaN));
       table.push([
         row,
         unit === 'req/s' ? `${value.toFixed(0)} req/s` : `${value.toFixed(2)} ${unit}`,
@@ -257,6 +299,7 @@ async function runBenchmark() {
         Number.isFinite(ratio) ? ratio.toFixed(2) : '',
         list[0].target ?? '',
         met,
+        Number.isFinite(cpu) ? `${cpu.toFixed(1)} µs${Number.isFinite(cpuRatio) ? ` (${cpuRatio.toFixed(2)}x floor)` : ''}` : '',
         notes.length > 0 ? notes[Math.floor(notes.length / 2)] : '',
       ]);
     }

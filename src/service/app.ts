@@ -13,6 +13,7 @@ import { installErrorHandling } from './errors';
 import { answerNodeRefusalsInJson, clientErrorHandler, frameworkErrors } from './framework-errors';
 import { requireOneHost } from './host-header';
 import { loggerOption } from './request-log';
+import { MemberCheckFastPath } from './member-check-fast-path';
 import { installJsonBodyParser } from './json-body';
 import { refuseControlCharactersInQuery } from './text-checks';
 import { RateLimiter, type RateLimitOptions } from './rate-limit';
@@ -65,6 +66,13 @@ export interface AppOptions {
    * throttling, rate limits and revocations all read it, so tests step time instead of sleeping.
    */
   now?: () => number;
+  /**
+   * Answer plain successful membership checks in front of fastify's router
+   * (member-check-fast-path.ts: the same rules, the same answers, but none of fastify's hooks).
+   * Default off, since the caller may add hooks to the app; `startServer` turns it on. Never on
+   * while requests are logged, since fastify logs them.
+   */
+  memberCheckFastPath?: boolean;
 }
 
 /** Hides secrets that may travel in a URL (portal link tokens, tokens pasted into the path). */
@@ -91,6 +99,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   installCompatMode(app, options.compat ?? 'standard');
   const allowedMethods = new AllowedMethods();
   allowedMethods.track(app);
+  const fastPath = options.memberCheckFastPath === true && !options.logger ? new MemberCheckFastPath() : undefined;
+  fastPath?.track(app);
   installErrorHandling(app, (path) => allowedMethods.allowedFor(path));
   installJsonBodyParser(app);
   // First hook of every request (also unknown paths): the Host decides the issuer and the realm pin.
@@ -120,5 +130,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(authorizeRoutes, { ctx });
   await app.register(dashboardRoutes, { ctx });
   await app.register(unsupportedRoutes);
+  fastPath?.install(app, ctx);
   return app;
 }

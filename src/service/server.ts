@@ -59,6 +59,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       logger: options.logger ?? false,
       publicBaseUrl: options.publicBaseUrl,
       compat: options.compat,
+      // Nothing adds hooks to this app after it is built (it listens at once), so the hottest
+      // request may skip fastify's (member-check-fast-path.ts).
+      memberCheckFastPath: true,
     });
     await app.listen({ host, port: options.port ?? 8080 });
   } catch (error) {

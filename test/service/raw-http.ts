@@ -12,8 +12,13 @@ export interface RawAnswer {
   body: string;
 }
 
-/** Sends `bytes` to `baseUrl`'s host and port and reads until the connection closes. */
-export function rawRequest(baseUrl: string, bytes: string | Buffer): Promise<string> {
+/**
+ * Sends `bytes` to `baseUrl`'s host and port and reads until the connection closes. With
+ * `halfClose: false` the client keeps its side open (no FIN after the request), as a client
+ * waiting for a `Connection: close` answer does: Node's server drops a half-closed connection
+ * whose answer is not ready by its next read.
+ */
+export function rawRequest(baseUrl: string, bytes: string | Buffer, { halfClose = true }: { halfClose?: boolean } = {}): Promise<string> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname);
@@ -25,7 +30,8 @@ export function rawRequest(baseUrl: string, bytes: string | Buffer): Promise<str
       else reject(error);
     });
     socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    socket.end(bytes);
+    if (halfClose) socket.end(bytes);
+    else socket.write(bytes);
   });
 }
 

@@ -4,7 +4,7 @@
  * Order of answers: 400 bad path parameter, 404 realm, 401 token, 403 realm disabled,
  * 429 rate limit, 403 permission.
  */
-import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { onRequestAsyncHookHandler } from 'fastify';
 import { hasPermission, isPermission, MAX_NAME_LENGTH, type Permission } from '../../api';
 import { nowSeconds, type ServiceContext } from '../context';
 import { ServiceError } from '../errors';
@@ -28,9 +28,9 @@ export function realmPinnedByHost(host: string | undefined, domain: string): str
 /**
  * Path parameters are opaque strings of 1–255 characters without control characters (nothing the
  * service stores can contain one, and PostgreSQL text cannot even be asked about U+0000).
+ * Throws 400 `invalid_request` naming the first parameter that breaks the rule.
  */
-function checkParams(request: FastifyRequest): void {
-  const params = (request.params ?? {}) as Record<string, unknown>;
+export function checkPathParameters(params: Record<string, unknown>): void {
   for (const name in params) {
     const value = params[name];
     if (typeof value !== 'string') continue;
@@ -57,16 +57,21 @@ export function rateLimitKey(realm: string, clientId: string, userId?: string): 
  */
 export function realmHook(ctx: ServiceContext): onRequestAsyncHookHandler {
   return async (request) => {
-    checkParams(request);
+    checkPathParameters((request.params ?? {}) as Record<string, unknown>);
     const name = (request.params as { realm?: string }).realm ?? '';
-    const pinned = realmPinnedByHost(request.headers.host, ctx.domain);
-    if (pinned !== undefined && pinned !== name) {
-      throw new ServiceError(404, 'realm_mismatch', `This host serves realm ${pinned}, not ${name}.`);
-    }
+    checkHostPin(ctx, request.headers.host, name);
     const realm = await ctx.store.getRealmSettings(name);
     if (!realm) throw new ServiceError(404, 'realm_not_found', 'Realm does not exist');
     request.realm = realm;
   };
+}
+
+/** Throws 404 `realm_mismatch` when the `Host` pins another realm than `realm` (see {@link realmPinnedByHost}). */
+export function checkHostPin(ctx: Pick<ServiceContext, 'domain'>, host: string | undefined, realm: string): void {
+  const pinned = realmPinnedByHost(host, ctx.domain);
+  if (pinned !== undefined && pinned !== realm) {
+    throw new ServiceError(404, 'realm_mismatch', `This host serves realm ${pinned}, not ${realm}.`);
+  }
 }
 
 /** 401 with the RFC 6750 challenge naming the realm. */
@@ -84,19 +89,23 @@ export function insufficientScope(realm: string, needed: string): ServiceError {
 }
 
 /**
- * The claims of an access token that is valid in `realm` now: signature (remembered per token),
- * issuer realm, type, audience, times, and not revoked (read fresh on every use, so the signature
- * cache never hides a revocation). Otherwise 401 `invalid_token` with the RFC 6750 challenge.
+ * The token of an `Authorization: Bearer <token>` header (RFC 6750 §2.1), or undefined when the
+ * header is missing or of another form.
  */
-export async function acceptedAccessToken(
-  ctx: ServiceContext,
-  realm: Pick<RealmSettings, 'name' | 'publicKeyPem' | 'keyId'>,
-  token: string,
-): Promise<TokenClaims> {
+export function bearerTokenOf(header: string | undefined): string | undefined {
+  const match = header ? /^Bearer[ ]+([^\s]+)\s*$/i.exec(header) : null;
+  return match ? match[1] : undefined;
+}
+
+/**
+ * The claims of an access token whose signature (remembered per token), issuer realm, type,
+ * audience and times are valid in `realm` now; otherwise 401 `invalid_token` with the RFC 6750
+ * challenge. Whether it was revoked is the next question (see {@link acceptedAccessToken}).
+ */
+export function verifiedAccessToken(ctx: ServiceContext, realm: Pick<RealmSettings, 'name' | 'publicKeyPem' | 'keyId'>, token: string): TokenClaims {
   const realmName = realm.name;
-  let claims: TokenClaims;
   try {
-    claims = ctx.verifiedTokens.verify(token, realm, {
+    return ctx.verifiedTokens.verify(token, realm, {
       realm: realmName,
       typ: 'Bearer',
       audience: realmAudience(realmName),
@@ -107,8 +116,26 @@ export async function acceptedAccessToken(
     const reason = error.message === 'expired' ? 'The access token has expired.' : 'The access token is not valid for this realm.';
     throw invalidToken(realmName, reason);
   }
-  if (await ctx.revocations.isRevoked(realmName, claims.jti)) throw invalidToken(realmName, 'The access token has been revoked.');
+}
+
+/**
+ * The claims of an access token that is valid in `realm` now: signature (remembered per token),
+ * issuer realm, type, audience, times, and not revoked (read fresh on every use, so the signature
+ * cache never hides a revocation). Otherwise 401 `invalid_token` with the RFC 6750 challenge.
+ */
+export async function acceptedAccessToken(
+  ctx: ServiceContext,
+  realm: Pick<RealmSettings, 'name' | 'publicKeyPem' | 'keyId'>,
+  token: string,
+): Promise<TokenClaims> {
+  const claims = verifiedAccessToken(ctx, realm, token);
+  if (await ctx.revocations.isRevoked(realm.name, claims.jti)) throw invalidToken(realm.name, 'The access token has been revoked.');
   return claims;
+}
+
+/** The permissions an access token carries: its `permissions` claim, unknown names left out. */
+export function tokenPermissions(claims: TokenClaims): Permission[] {
+  return (Array.isArray(claims.permissions) ? claims.permissions : []).filter((p): p is Permission => typeof p === 'string' && isPermission(p));
 }
 
 /** What a bearer route needs from its caller. */
@@ -130,14 +157,11 @@ export function bearerHook(ctx: ServiceContext, requirement: Requirement): onReq
   return async (request) => {
     const realm = request.realm;
     if (!realm) throw new Error('realm hook must run before the bearer hook');
-    const header = request.headers.authorization;
-    const match = header ? /^Bearer[ ]+([^\s]+)\s*$/i.exec(header) : null;
-    if (!match) throw invalidToken(realm.name, 'A bearer access token is required.');
-    const claims = await acceptedAccessToken(ctx, realm, match[1]);
+    const token = bearerTokenOf(request.headers.authorization);
+    if (token === undefined) throw invalidToken(realm.name, 'A bearer access token is required.');
+    const claims = await acceptedAccessToken(ctx, realm, token);
     if (!realm.enabled) throw new ServiceError(403, 'access_denied', `Realm ${realm.name} is disabled.`);
-    const permissions = (Array.isArray(claims.permissions) ? claims.permissions : []).filter(
-      (p): p is Permission => typeof p === 'string' && isPermission(p),
-    );
+    const permissions = tokenPermissions(claims);
     request.auth = { userId: claims.sub, clientId: claims.azp, permissions };
     request.clientId = claims.azp;
     ctx.rateLimiter.hit(realm, rateLimitKey(realm.name, claims.azp, claims.sub));

@@ -29,7 +29,26 @@ export class RevocationList {
 
   /** True when the token `jti` of `realm` was revoked (in this or, within the recheck time, another process). */
   async isRevoked(realm: string, jti: string): Promise<boolean> {
-    if (this.now() - this.checkedAt >= this.recheckMs) await this.refresh();
+    if (this.needsRefresh()) await this.refresh();
+    return this.holds(realm, jti);
+  }
+
+  /**
+   * What {@link RevocationList.isRevoked} would answer, when it can without reading the store;
+   * undefined when the list is due to be read again (then call `isRevoked`). For the request
+   * path, which then need not wait for a promise.
+   */
+  knownRevoked(realm: string, jti: string): boolean | undefined {
+    return this.needsRefresh() ? undefined : this.holds(realm, jti);
+  }
+
+  /** Whether the revocations must be read again before they are answered from. */
+  private needsRefresh(): boolean {
+    return this.now() - this.checkedAt >= this.recheckMs;
+  }
+
+  /** Whether the list holds a living revocation of `jti` in `realm`. */
+  private holds(realm: string, jti: string): boolean {
     const expires = this.revoked.get(keyOf(realm, jti));
     return expires !== undefined && expires >= this.now();
   }

@@ -18,11 +18,17 @@ import {
   type MemberInfo,
   type MemberRepresentation,
 } from '../../api';
-import { bearerHook, realmHook } from '../auth/guards';
+import { bearerHook, realmHook, type Requirement } from '../auth/guards';
 import { authOf, realmOf, requestUrlOf, type ServiceContext } from '../context';
 import { notFound, ServiceError } from '../errors';
 import { checkedJsonArrayInTurns, JSON_ITEMS_PER_TURN } from '../response-check';
 import { toMember } from '../store/store';
+
+/**
+ * What "check membership" (`GET …/orgs/{orgId}/members/{userId}`) asks of its caller; the fast
+ * path of the check (member-check-fast-path.ts) asks the same.
+ */
+export const MEMBER_CHECK_REQUIREMENT: Readonly<Requirement> = Object.freeze({ permission: 'view-organizations' });
 
 const RealmParams = Type.Object({ realm: Type.String() });
 const OrgParams = Type.Object({ realm: Type.String(), orgId: Type.String() });
@@ -126,7 +132,7 @@ export async function membershipRoutes(app: FastifyInstance, opts: { ctx: Servic
     '/realms/:realm/orgs/:orgId/members/:userId',
     {
       schema: { params: MemberParams, response: { 204: NoBodySchema } },
-      onRequest: [realm, bearerHook(ctx, { permission: 'view-organizations' })],
+      onRequest: [realm, bearerHook(ctx, MEMBER_CHECK_REQUIREMENT)],
     },
     async (request, reply) => {
       const { orgId, userId } = request.params;

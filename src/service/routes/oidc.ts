@@ -12,7 +12,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { IntrospectionSchema, introspectionPath, revocationPath, UserinfoSchema, userinfoPath } from '../../api';
 import { authenticateApiKey, presentedClient, readForm } from '../auth/client-auth';
-import { acceptedAccessToken, invalidToken, realmHook } from '../auth/guards';
+import { acceptedAccessToken, bearerTokenOf, invalidToken, realmHook } from '../auth/guards';
 import type { TokenClaims } from '../auth/jwt';
 import { PUBLIC_CLIENT_ID } from '../auth/public-client';
 import { realmOf, type ServiceContext } from '../context';
@@ -45,9 +45,9 @@ export async function oidcRoutes(app: FastifyInstance, opts: { ctx: ServiceConte
 
   const userinfo = async (request: FastifyRequest) => {
     const realm = realmOf(request);
-    const match = /^Bearer[ ]+([^\s]+)\s*$/i.exec(request.headers.authorization ?? '');
-    if (!match) throw invalidToken(realm.name, 'A bearer access token is required.');
-    const claims = await acceptedAccessToken(ctx, realm, match[1]);
+    const token = bearerTokenOf(request.headers.authorization);
+    if (token === undefined) throw invalidToken(realm.name, 'A bearer access token is required.');
+    const claims = await acceptedAccessToken(ctx, realm, token);
     refuseDisabled(realm);
     request.clientId = claims.azp;
     const user = await ctx.store.getUser(realm.name, claims.sub);

@@ -356,6 +356,10 @@ export class PostgresStore implements Store {
     return this.realmCache.get(name);
   }
 
+  cachedRealmSettings(name: string): RealmSettings | undefined {
+    return this.realmCache.peek(name);
+  }
+
   async listRealms(): Promise<RealmRecord[]> {
     return (await this.rows('SELECT * FROM realms ORDER BY name')).map(realmFromRow);
   }

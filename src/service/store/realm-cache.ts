@@ -75,9 +75,21 @@ export class RealmCache {
     this.now = options.now ?? (() => performance.now());
   }
 
+  /**
+   * One realm's settings when the cache can answer without reading the database (the realm is
+   * remembered and the change mark was read within the recheck interval), else undefined: then
+   * {@link RealmCache.get} reads. A copy, as from `get`. Why: the request path takes the realm
+   * from here without waiting for a promise, which costs a few turns of the microtask queue.
+   */
+  peek(name: string): RealmSettings | undefined {
+    if (this.needsRecheck()) return undefined;
+    const realm = this.realms.get(name);
+    return realm === undefined ? undefined : { ...realm };
+  }
+
   /** One realm's settings: remembered, or read and remembered. A copy each time, so callers cannot change each other's. */
   async get(name: string): Promise<RealmSettings | undefined> {
-    if (this.mark === undefined || this.now() - this.checkedAt >= this.recheckMs) {
+    if (this.needsRecheck()) {
       this.checking ??= this.recheck().finally(() => (this.checking = undefined));
       await this.checking;
     }
@@ -89,6 +101,11 @@ export class RealmCache {
       if (generation === this.generation && this.realms.size < MAX_CACHED_REALMS) this.realms.set(name, realm);
     }
     return { ...realm };
+  }
+
+  /** Whether the change mark must be read before a remembered realm may be served. */
+  private needsRecheck(): boolean {
+    return this.mark === undefined || this.now() - this.checkedAt >= this.recheckMs;
   }
 
   /** Empties the cache (the store changed realms itself). */

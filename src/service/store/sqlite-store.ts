@@ -251,6 +251,10 @@ export class SqliteStore implements Store {
     return this.realmCache.get(name);
   }
 
+  cachedRealmSettings(name: string): RealmSettings | undefined {
+    return this.realmCache.peek(name);
+  }
+
   async listRealms(): Promise<RealmRecord[]> {
     return (this.statement('SELECT * FROM realms ORDER BY name').all() as Row[]).map(realmFromRow);
   }

@@ -231,6 +231,12 @@ export interface Store {
    * a change made through another connection or instance shows within the store's recheck interval.
    */
   getRealmSettings(name: string): Promise<RealmSettings | undefined>;
+  /**
+   * What {@link Store.getRealmSettings} would answer, when the cache can say it without reading the
+   * database; undefined when it cannot (then call `getRealmSettings`). For the request path, which
+   * then need not wait for a promise.
+   */
+  cachedRealmSettings(name: string): RealmSettings | undefined;
   /** All realms ordered by name. */
   listRealms(): Promise<RealmRecord[]>;
   /** Changes the given fields; returns the updated realm, or undefined when it does not exist. */

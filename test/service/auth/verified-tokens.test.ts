@@ -68,6 +68,41 @@ describe('VerifiedTokenCache (remembered signature checks)', () => {
     expect(() => cache.verify(token, keyA, { realm: 'a', typ: 'portal', nowSeconds: now })).toThrow(/token type Bearer/);
   });
 
+  it('verifies from scratch a token that ends like a remembered one', () => {
+    const cache = new VerifiedTokenCache();
+    const token = signJwt(keyA, claimsOf('a'));
+    cache.verify(token, keyA, { realm: 'a', typ: 'Bearer', nowSeconds: now });
+    // The remembered token's signature under other claims: same end, so the same lookup slot.
+    const [, , signature] = token.split('.');
+    const [header, body] = signJwt(keyA, claimsOf('a', { sub: 'intruder' })).split('.');
+    expect(() => cache.verify(`${header}.${body}.${signature}`, keyA, { realm: 'a', typ: 'Bearer', nowSeconds: now })).toThrow('bad signature');
+    expect(cache.verify(token, keyA, { realm: 'a', typ: 'Bearer', nowSeconds: now }).sub).toBe('u1');
+  });
+
+  it('judges a remembered token anew for another expectation within the same second', () => {
+    const cache = new VerifiedTokenCache();
+    const token = signJwt(keyA, claimsOf('a', { aud: 'urn:a' }));
+    expect(cache.verify(token, keyA, { realm: 'a', typ: 'Bearer', audience: 'urn:a', nowSeconds: now }).sub).toBe('u1');
+    expect(cache.verify(token, keyA, { realm: 'a', typ: 'Bearer', audience: 'urn:a', nowSeconds: now }).sub).toBe('u1');
+    expect(() => cache.verify(token, keyA, { realm: 'a', typ: 'Bearer', audience: 'urn:b', nowSeconds: now })).toThrow('not meant for this audience');
+    expect(() => cache.verify(token, keyA, { realm: 'b', typ: 'Bearer', audience: 'urn:a', nowSeconds: now })).toThrow('issued by another realm');
+    // Accepted again as before, and refused at its expiry second even right after an acceptance.
+    expect(cache.verify(token, keyA, { realm: 'a', typ: 'Bearer', audience: 'urn:a', nowSeconds: now + 59 }).sub).toBe('u1');
+    expect(() => cache.verify(token, keyA, { realm: 'a', typ: 'Bearer', audience: 'urn:a', nowSeconds: now + 60 })).toThrow('expired');
+  });
+
+  it('says whether a token is remembered for a key, without checking any signature', () => {
+    const cache = new VerifiedTokenCache();
+    const token = signJwt(keyA, claimsOf('a'));
+    expect(cache.remembers(token, keyA)).toBe(false);
+    cache.verify(token, keyA, { realm: 'a', typ: 'Bearer', nowSeconds: now });
+    expect(cache.remembers(token, keyA)).toBe(true);
+    expect(cache.remembers(token, keyB)).toBe(false);
+    const [, , signature] = token.split('.');
+    const [header, body] = signJwt(keyA, claimsOf('a', { sub: 'intruder' })).split('.');
+    expect(cache.remembers(`${header}.${body}.${signature}`, keyA)).toBe(false);
+  });
+
   it('never remembers a token that failed', () => {
     const cache = new VerifiedTokenCache();
     const forged = signJwt({ ...keyB, keyId: keyA.keyId }, claimsOf('a'));

@@ -86,6 +86,28 @@ export function describeSharedDatabase(name: string, database: () => Promise<Sha
       expect((await defaults.getRealmSettings('acme'))?.enabled).toBe(false);
     });
 
+    it('answers cachedRealmSettings without the database only what getRealmSettings would, within the recheck interval', async () => {
+      let clock = 1_000;
+      const peeking = await open({ now: () => clock });
+      // Nothing read yet: the cache cannot answer, and an unknown realm is never answered from it.
+      expect(peeking.cachedRealmSettings('acme')).toBeUndefined();
+      expect(await peeking.getRealmSettings('acme')).toEqual(await store.getRealmSettings('acme'));
+      expect(peeking.cachedRealmSettings('acme')).toEqual(await peeking.getRealmSettings('acme'));
+      expect(peeking.cachedRealmSettings('nope')).toBeUndefined();
+      // A copy, as from getRealmSettings.
+      peeking.cachedRealmSettings('acme')!.enabled = false;
+      expect(peeking.cachedRealmSettings('acme')?.enabled).toBe(true);
+      // Past the interval it cannot tell whether another store changed the realm: it does not answer.
+      await disableElsewhere();
+      clock += DEFAULT_REALM_RECHECK_MS;
+      expect(peeking.cachedRealmSettings('acme')).toBeUndefined();
+      expect((await peeking.getRealmSettings('acme'))?.enabled).toBe(false);
+      expect(peeking.cachedRealmSettings('acme')?.enabled).toBe(false);
+      // Its own update empties the cache.
+      await peeking.updateRealm('acme', { enabled: true });
+      expect(peeking.cachedRealmSettings('acme')).toBeUndefined();
+    });
+
     it('reads the realm with its key afresh on every call', async () => {
       expect((await store.getRealm('acme'))?.enabled).toBe(true);
       await disableElsewhere();
