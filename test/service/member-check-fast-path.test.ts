@@ -13,19 +13,8 @@ import { REVOCATION_RECHECK_MS } from '../../src/service/auth/revocations';
 import { Admin } from '../../src/service/admin';
 import { buildApp, type AppOptions } from '../../src/service/app';
 import { SqliteStore } from '../../src/service/store/sqlite-store';
+import { seededRandom } from '../helpers/seeded-random';
 import { parseAnswer, rawRequest, type RawAnswer } from './raw-http';
-
-/** A small seeded generator (mulberry32), so a failure names a request that can be sent again. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** One app listening on port 0, with the requests fastify itself answered. */
 interface Running {
@@ -182,7 +171,7 @@ describe('membership check fast path', () => {
   /** Sends every request to both apps in turn and expects the same answers; returns the answers of `on`. */
   async function expectSameAnswers(off: Running, on: Running, seed: number, count: number): Promise<RawAnswer[]> {
     const answers: RawAnswer[] = [];
-    for (const [index, request] of requests(seeded(seed), count).entries()) {
+    for (const [index, request] of requests(seededRandom(seed), count).entries()) {
       const fromOff = comparable(parseAnswer(await rawRequest(off.url, request(off.port), { halfClose: false })));
       const fromOn = comparable(parseAnswer(await rawRequest(on.url, request(on.port), { halfClose: false })));
       expect({ index, request: request(0), answer: fromOn }).toEqual({ index, request: request(0), answer: fromOff });

@@ -59,6 +59,32 @@ export class PageBoundaries<Key> {
   }
 
   /**
+   * Reads the page at `page.first` of `list`: after the remembered boundary when there is one, and
+   * again by position when the list's version is not the boundary's; then remembers where the next
+   * page starts. `read(after, offset)` reads rows after sort key `after` (undefined: from the
+   * start), skipping `offset`, together with the list's version, from one snapshot; it gives
+   * undefined when the list does not exist, and so does this. `keyOf` is a row's sort key.
+   */
+  async page<Row>(
+    list: string,
+    page: { first?: number; max?: number },
+    read: (after: Key | undefined, offset: number) => Promise<{ version: number; rows: Row[] } | undefined>,
+    keyOf: (row: Row) => Key,
+  ): Promise<Row[] | undefined> {
+    const start = this.start(list, page.first);
+    let answer = await read(start.after, start.offset);
+    if (answer === undefined) return undefined;
+    if (start.version !== undefined && start.version !== answer.version) {
+      // The list changed since the boundary was taken: the page is read again by position.
+      answer = await read(undefined, Math.max(page.first ?? 0, 0));
+      if (answer === undefined) return undefined;
+    }
+    const last = answer.rows.at(-1);
+    this.remember(list, page, answer.version, answer.rows.length, last === undefined ? undefined : keyOf(last));
+    return answer.rows;
+  }
+
+  /**
    * Remembers where the page after this one starts: the page at `first`, cut at `max`, of version
    * `version` of the list ended with sort key `last` after `rows` rows. Nothing is remembered for
    * an empty page or one that was not cut by `max` (the list ends there).

@@ -460,17 +460,13 @@ export class PostgresStore implements Store {
    * boundary's username when the list is unchanged since (page-boundaries.ts), else by position.
    */
   async findUsers(realm: string, filter: UserFilter): Promise<UserRecord[]> {
-    const list = userListKey(realm, filter);
-    const start = this.userPages.start(list, filter.first);
-    let answer = await this.userPage(realm, filter, start.after, start.offset);
-    if (answer === undefined) return [];
-    if (start.version !== undefined && start.version !== answer.version) {
-      // The list changed since the boundary was taken: the page is read again by position.
-      answer = await this.userPage(realm, filter, undefined, Math.max(filter.first ?? 0, 0));
-      if (answer === undefined) return [];
-    }
-    this.userPages.remember(list, filter, answer.version, answer.rows.length, answer.rows.at(-1)?.sort_key as string | undefined);
-    return answer.rows.map(userFromRow);
+    const rows = await this.userPages.page(
+      userListKey(realm, filter),
+      filter,
+      (after, offset) => this.userPage(realm, filter, after, offset),
+      (row) => String(row.sort_key),
+    );
+    return (rows ?? []).map(userFromRow);
   }
 
   /**
@@ -717,17 +713,13 @@ export class PostgresStore implements Store {
    * unchanged since (page-boundaries.ts), else by position.
    */
   async listOrganizations(realm: string, filter: OrganizationFilter): Promise<Organization[]> {
-    const list = organizationListKey(realm, filter);
-    const start = this.organizationPages.start(list, filter.first);
-    let answer = await this.organizationPage(realm, filter, start.after, start.offset);
-    if (answer === undefined) return [];
-    if (start.version !== undefined && start.version !== answer.version) {
-      // The list changed since the boundary was taken: the page is read again by position.
-      answer = await this.organizationPage(realm, filter, undefined, Math.max(filter.first ?? 0, 0));
-      if (answer === undefined) return [];
-    }
-    this.organizationPages.remember(list, filter, answer.version, answer.rows.length, answer.rows.at(-1)?.name as string | undefined);
-    return answer.rows.map(orgFromRow);
+    const rows = await this.organizationPages.page(
+      organizationListKey(realm, filter),
+      filter,
+      (after, offset) => this.organizationPage(realm, filter, after, offset),
+      (row) => String(row.sort_key),
+    );
+    return (rows ?? []).map(orgFromRow);
   }
 
   /**
@@ -876,18 +868,13 @@ export class PostgresStore implements Store {
   }
 
   async listMembers(realm: string, orgId: string, filter: MemberFilter): Promise<UserRecord[]> {
-    const list = memberListKey(orgId, filter);
-    const start = this.memberPages.start(list, filter.first);
-    let page = await this.memberPage(realm, orgId, filter, start.after ?? 0, start.offset);
-    if (page === undefined) return [];
-    if (start.version !== undefined && start.version !== page.version) {
-      // The list changed since the boundary was taken: the page is read again by position.
-      page = await this.memberPage(realm, orgId, filter, 0, Math.max(filter.first ?? 0, 0));
-      if (page === undefined) return [];
-    }
-    const last = page.rows.at(-1);
-    this.memberPages.remember(list, filter, page.version, page.rows.length, last && int(last.membership_seq));
-    return page.rows.map(userFromRow);
+    const rows = await this.memberPages.page(
+      memberListKey(orgId, filter),
+      filter,
+      (after, offset) => this.memberPage(realm, orgId, filter, after ?? 0, offset),
+      (row) => int(row.membership_seq),
+    );
+    return (rows ?? []).map(userFromRow);
   }
 
   /**

@@ -367,22 +367,25 @@ export class SqliteStore implements Store {
    */
   async findUsers(realm: string, filter: UserFilter): Promise<UserRecord[]> {
     const [where, values] = this.userWhere(realm, filter);
-    const list = userListKey(realm, filter);
-    const start = this.userPages.start(list, filter.first);
-    const { version, rows } = this.db.transaction(() => {
-      const current = this.listVersion(realm, 'users');
-      const read = (after: string | undefined, offset: number): Row[] =>
-        after === undefined
-          ? (this.statement(`SELECT *, lower(username) AS sort_key FROM users WHERE ${where} ORDER BY lower(username) LIMIT ? OFFSET ?`)
-              .all(...values, ...page(offset, filter.max)) as Row[])
-          : (this.statement(`SELECT *, lower(username) AS sort_key FROM users WHERE ${where} AND lower(username) > ? ORDER BY lower(username) LIMIT ?`)
-              .all(...values, after, filter.max ?? -1) as Row[]);
-      // A boundary of another version of the list says nothing about this one: read by position.
-      const rows = start.version === current ? read(start.after, 0) : read(undefined, Math.max(filter.first ?? 0, 0));
-      return { version: current, rows };
-    })();
-    this.userPages.remember(list, filter, version, rows.length, rows.at(-1)?.sort_key as string | undefined);
-    return rows.map(userFromRow);
+    const rows = await this.userPages.page(
+      userListKey(realm, filter),
+      filter,
+      async (after, offset) =>
+        this.versionedRows(realm, 'users', () =>
+          after === undefined
+            ? this.statement(`SELECT *, lower(username) AS sort_key FROM users WHERE ${where} ORDER BY lower(username) LIMIT ? OFFSET ?`)
+                .all(...values, ...page(offset, filter.max))
+            : this.statement(`SELECT *, lower(username) AS sort_key FROM users WHERE ${where} AND lower(username) > ? ORDER BY lower(username) LIMIT ?`)
+                .all(...values, after, filter.max ?? -1),
+        ),
+      (row) => String(row.sort_key),
+    );
+    return (rows ?? []).map(userFromRow);
+  }
+
+  /** `readRows()` and the version of the realm's `list` (migration 006), from one snapshot. */
+  private versionedRows(realm: string, list: 'organizations' | 'users', readRows: () => unknown[]): { version: number; rows: Row[] } {
+    return this.db.transaction(() => ({ version: this.listVersion(realm, list), rows: readRows() as Row[] }))();
   }
 
   /** The version of a realm's organization or user list (migration 006; 0 before its first change). */
@@ -612,23 +615,21 @@ export class SqliteStore implements Store {
    */
   async listOrganizations(realm: string, filter: OrganizationFilter): Promise<Organization[]> {
     const [where, values] = this.orgWhere(realm, filter);
-    const list = organizationListKey(realm, filter);
-    const start = this.organizationPages.start(list, filter.first);
-    const { version, rows } = this.db.transaction(() => {
-      const current = this.listVersion(realm, 'organizations');
-      // By name alone, as on PostgreSQL: names are unique within a realm, so that is the whole order.
-      const read = (after: string | undefined, offset: number): Row[] =>
-        after === undefined
-          ? (this.statement(`SELECT o.* FROM organizations AS o WHERE ${where} ORDER BY o.name LIMIT ? OFFSET ?`)
-              .all(...values, ...page(offset, filter.max)) as Row[])
-          : (this.statement(`SELECT o.* FROM organizations AS o WHERE ${where} AND o.name > ? ORDER BY o.name LIMIT ?`)
-              .all(...values, after, filter.max ?? -1) as Row[]);
-      // A boundary of another version of the list says nothing about this one: read by position.
-      const rows = start.version === current ? read(start.after, 0) : read(undefined, Math.max(filter.first ?? 0, 0));
-      return { version: current, rows };
-    })();
-    this.organizationPages.remember(list, filter, version, rows.length, rows.at(-1)?.name as string | undefined);
-    return rows.map(orgFromRow);
+    // By name alone, as on PostgreSQL: names are unique within a realm, so that is the whole order.
+    const rows = await this.organizationPages.page(
+      organizationListKey(realm, filter),
+      filter,
+      async (after, offset) =>
+        this.versionedRows(realm, 'organizations', () =>
+          after === undefined
+            ? this.statement(`SELECT o.*, o.name AS sort_key FROM organizations AS o WHERE ${where} ORDER BY o.name LIMIT ? OFFSET ?`)
+                .all(...values, ...page(offset, filter.max))
+            : this.statement(`SELECT o.*, o.name AS sort_key FROM organizations AS o WHERE ${where} AND o.name > ? ORDER BY o.name LIMIT ?`)
+                .all(...values, after, filter.max ?? -1),
+        ),
+      (row) => String(row.sort_key),
+    );
+    return (rows ?? []).map(orgFromRow);
   }
 
   async countOrganizations(realm: string, filter: OrganizationFilter): Promise<number> {
