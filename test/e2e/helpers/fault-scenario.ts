@@ -3,7 +3,7 @@
  * what it left in the service: organizations, per-user memberships and authoritative member sets,
  * and the orphans, duplicates and lost memberships counted against the service's own data.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Member } from '../../../src/api';
 import type { OrgAdminClient } from '../../../src/client';
@@ -100,6 +100,35 @@ export interface ScenarioCheck {
   lostMemberships: number;
   /** Declared organizations the service does not have. */
   missingOrganizations: number;
+}
+
+/**
+ * Puts back a workspace's last whole local state after a `kill -9` that landed while Terraform was
+ * writing it. Terraform's local backend rewrites `terraform.tfstate` in place, so such a kill can
+ * leave a part of a file, which Terraform itself then refuses ("does not have a version
+ * attribute"); no provider can help there. The recovery is an operator's: the backup Terraform
+ * wrote before changing the state, or no state when there was none before. Returns whether it
+ * was needed. An empty file needs nothing: Terraform reads it as no state.
+ */
+export async function recoverPartialLocalState(dir: string): Promise<boolean> {
+  const file = join(dir, 'terraform.tfstate');
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    return false;
+  }
+  if (text.trim() === '') return false;
+  try {
+    JSON.parse(text);
+    return false;
+  } catch {
+    // A part of a file: below.
+  }
+  const backup = await readFile(join(dir, 'terraform.tfstate.backup'), 'utf8').catch(() => '');
+  if (backup.trim() === '') await rm(file);
+  else await writeFile(file, backup);
+  return true;
 }
 
 /** The organization ids recorded in a workspace's local state file. */
