@@ -22,8 +22,6 @@
  * Boundaries live in the store's memory (each service instance its own), bounded in number; a
  * forgotten one only costs one page read by position.
  */
-import type { MemberFilter, OrganizationFilter, UserFilter } from './store';
-
 /** Most boundaries kept per list kind per store (the oldest go first). */
 const MAX_BOUNDARIES = 4096;
 
@@ -45,7 +43,7 @@ export class PageBoundaries<Key> {
   /** position key → boundary; a Map keeps insertion order, which makes it a simple LRU. */
   private readonly boundaries = new Map<string, { version: number; last: Key }>();
 
-  /** Where the page at `first` of the list `list` (a list and filter, from the `…ListKey` functions) starts. */
+  /** Where the page at `first` of the list `list` (from {@link listKey}) starts. */
   start(list: string, first: number | undefined): PageStart<Key> {
     const at = Math.max(first ?? 0, 0);
     if (at === 0) return { after: undefined, offset: 0, version: undefined };
@@ -103,20 +101,29 @@ function positionKey(list: string, position: number): string {
   return `${list}\u0000${position}`;
 }
 
-/** Which member list a filter pages: one organization's members under its search terms and admin-account rule. */
-export function memberListKey(orgId: string, filter: MemberFilter): string {
-  const terms = (filter.searchTerms ?? []).filter((term) => term !== '');
-  return JSON.stringify([orgId, filter.excludeAdminAccounts === true, terms]);
+/**
+ * A list read in keyset order, as a store's SQL: `SELECT columns, sortKey AS sort_key FROM from
+ * WHERE where [AND sortKey > boundary] ORDER BY sortKey`, where `sortKey` is unique within the
+ * list (it is its whole order) and an index gives it.
+ */
+export interface KeysetQuery {
+  /** The columns a page answers, e.g. `o.*`. */
+  columns: string;
+  /** The table, with its alias. */
+  from: string;
+  /** The sort key expression, e.g. `o.name`. */
+  sortKey: string;
+  /** The list's conditions (the filter), without the boundary. */
+  where: string;
 }
 
-/** Which user list a filter pages: one realm's users under its username, email and search conditions. */
-export function userListKey(realm: string, filter: UserFilter): string {
-  const blankless = (value: string | undefined) => (value === undefined || value === '' ? null : value);
-  return JSON.stringify([realm, filter.username ?? null, filter.email ?? null, blankless(filter.search), filter.exact === true]);
-}
-
-/** Which organization list a filter pages: one realm's organizations under its search and attribute conditions. */
-export function organizationListKey(realm: string, filter: OrganizationFilter): string {
-  const search = filter.search === undefined || filter.search === '' ? null : filter.search;
-  return JSON.stringify([realm, search, filter.attributes ?? []]);
+/**
+ * Which list a filter pages: the scope (an organization's id for its members, a realm's name for
+ * its organizations or users) and every condition of the filter, that is all of it but `first` and
+ * `max`. Filters that differ in any condition page different lists; two spellings of one condition
+ * (an empty search and none) only keep separate boundaries.
+ */
+export function listKey(scope: string, filter: { first?: number; max?: number }): string {
+  const { first: _first, max: _max, ...conditions } = filter;
+  return JSON.stringify([scope, conditions]);
 }

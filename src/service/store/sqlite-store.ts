@@ -29,7 +29,7 @@ import {
 import { readMigrations, type Migration } from './migrations';
 import { realmRateLimitColumns, rowReaders, JSON_AS_TEXT, REALM_SETTINGS_COLUMNS } from './rows';
 import { RealmCache, checkedRecheckMs } from './realm-cache';
-import { memberListKey, organizationListKey, PageBoundaries, userListKey } from './page-boundaries';
+import { listKey, PageBoundaries, type KeysetQuery } from './page-boundaries';
 import { MembershipChecks, type MembershipQuestion } from './membership-checks';
 
 /**
@@ -368,24 +368,36 @@ export class SqliteStore implements Store {
   async findUsers(realm: string, filter: UserFilter): Promise<UserRecord[]> {
     const [where, values] = this.userWhere(realm, filter);
     const rows = await this.userPages.page(
-      userListKey(realm, filter),
+      listKey(realm, filter),
       filter,
       async (after, offset) =>
-        this.versionedRows(realm, 'users', () =>
-          after === undefined
-            ? this.statement(`SELECT *, lower(username) AS sort_key FROM users WHERE ${where} ORDER BY lower(username) LIMIT ? OFFSET ?`)
-                .all(...values, ...page(offset, filter.max))
-            : this.statement(`SELECT *, lower(username) AS sort_key FROM users WHERE ${where} AND lower(username) > ? ORDER BY lower(username) LIMIT ?`)
-                .all(...values, after, filter.max ?? -1),
-        ),
+        this.keysetPage(realm, 'users', { columns: '*', from: 'users', sortKey: 'lower(username)', where, values }, after, offset, filter.max),
       (row) => String(row.sort_key),
     );
     return (rows ?? []).map(userFromRow);
   }
 
-  /** `readRows()` and the version of the realm's `list` (migration 006), from one snapshot. */
-  private versionedRows(realm: string, list: 'organizations' | 'users', readRows: () => unknown[]): { version: number; rows: Row[] } {
-    return this.db.transaction(() => ({ version: this.listVersion(realm, list), rows: readRows() as Row[] }))();
+  /**
+   * Rows of `query` in its sort key's order, after sort key `after` (undefined: from the start),
+   * skipping `offset`, at most `max`, each with its `sort_key`, together with the version of the
+   * realm's `list` (migration 006), from one snapshot.
+   */
+  private keysetPage(
+    realm: string,
+    list: 'organizations' | 'users',
+    query: KeysetQuery & { values: unknown[] },
+    after: string | undefined,
+    offset: number,
+    max: number | undefined,
+  ): { version: number; rows: Row[] } {
+    const { columns, from, sortKey, where, values } = query;
+    const selected = `SELECT ${columns}, ${sortKey} AS sort_key FROM ${from}`;
+    return this.db.transaction(() => ({
+      version: this.listVersion(realm, list),
+      rows: (after === undefined
+        ? this.statement(`${selected} WHERE ${where} ORDER BY ${sortKey} LIMIT ? OFFSET ?`).all(...values, ...page(offset, max))
+        : this.statement(`${selected} WHERE ${where} AND ${sortKey} > ? ORDER BY ${sortKey} LIMIT ?`).all(...values, after, max ?? -1)) as Row[],
+    }))();
   }
 
   /** The version of a realm's organization or user list (migration 006; 0 before its first change). */
@@ -616,17 +628,11 @@ export class SqliteStore implements Store {
   async listOrganizations(realm: string, filter: OrganizationFilter): Promise<Organization[]> {
     const [where, values] = this.orgWhere(realm, filter);
     // By name alone, as on PostgreSQL: names are unique within a realm, so that is the whole order.
+    const query = { columns: 'o.*', from: 'organizations AS o', sortKey: 'o.name', where, values };
     const rows = await this.organizationPages.page(
-      organizationListKey(realm, filter),
+      listKey(realm, filter),
       filter,
-      async (after, offset) =>
-        this.versionedRows(realm, 'organizations', () =>
-          after === undefined
-            ? this.statement(`SELECT o.*, o.name AS sort_key FROM organizations AS o WHERE ${where} ORDER BY o.name LIMIT ? OFFSET ?`)
-                .all(...values, ...page(offset, filter.max))
-            : this.statement(`SELECT o.*, o.name AS sort_key FROM organizations AS o WHERE ${where} AND o.name > ? ORDER BY o.name LIMIT ?`)
-                .all(...values, after, filter.max ?? -1),
-        ),
+      async (after, offset) => this.keysetPage(realm, 'organizations', query, after, offset, filter.max),
       (row) => String(row.sort_key),
     );
     return (rows ?? []).map(orgFromRow);
@@ -727,7 +733,7 @@ export class SqliteStore implements Store {
    */
   async listMembers(realm: string, orgId: string, filter: MemberFilter): Promise<UserRecord[]> {
     const [where, values] = this.memberWhere(realm, orgId, filter);
-    const list = memberListKey(orgId, filter);
+    const list = listKey(orgId, filter);
     const start = this.memberPages.start(list, filter.first);
     const max = filter.max === undefined || filter.max < 0 ? Infinity : filter.max;
     const byPosition = { afterSeq: 0, offset: Math.max(filter.first ?? 0, 0) };
