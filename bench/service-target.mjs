@@ -42,9 +42,9 @@ async function http(method, url, { headers = {}, body } = {}) {
   return { status: response.status, headers: response.headers, text: await response.text() };
 }
 
-/** Creates an organization over HTTP and returns its id. */
-async function createOrganization(server, authorization, name) {
-  const created = await http('POST', `${server.url}/realms/acme/orgs`, {
+/** Creates an organization over HTTP (in realm `acme` unless told) and returns its id. */
+async function createOrganization(server, authorization, name, realm = 'acme') {
+  const created = await http('POST', `${server.url}/realms/${realm}/orgs`, {
     headers: { authorization, 'content-type': 'application/json' },
     body: JSON.stringify({ name }),
   });
@@ -128,6 +128,28 @@ async function setUpLarge(server, admin, authorization) {
   };
 }
 
+/**
+ * Realm `metered`, with a rate limit no check of the bench reaches (a million a second): a member
+ * check there costs what counting it costs on top of a check.
+ */
+async function setUpMetered(server, admin) {
+  await admin.createRealm('metered', { tokenLifetimeSeconds: 3600 });
+  await admin.updateRealm('metered', { rateLimit: { requests: 1_000_000, windowSeconds: 1 } });
+  const key = await admin.createApiKey('metered', { name: 'bench', permissions: ['view-organizations', 'manage-organizations', 'create-organization'] });
+  const user = await admin.createUser('metered', { username: 'bench-user' });
+  const token = await http('POST', `${server.url}/realms/metered/protocol/openid-connect/token`, {
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: key.clientId, client_secret: key.clientSecret }).toString(),
+  });
+  if (token.status !== 200) throw new Error(`token endpoint answered ${token.status}: ${token.text}`);
+  const meteredAuthorization = `Bearer ${JSON.parse(token.text).access_token}`;
+  const orgId = await createOrganization(server, meteredAuthorization, 'metered-org', 'metered');
+  const meteredMemberPath = `/realms/metered/orgs/${encodeURIComponent(orgId)}/members/${encodeURIComponent(user.id)}`;
+  const added = await http('PUT', `${server.url}${meteredMemberPath}`, { headers: { authorization: meteredAuthorization } });
+  if (added.status !== 201) throw new Error(`add member answered ${added.status}: ${added.text}`);
+  return { meteredMemberPath, meteredAuthorization };
+}
+
 const server = await startServer({ dataFile: location, host: '127.0.0.1', port: 0, logger: false });
 try {
   const admin = new Admin(server.store);
@@ -152,8 +174,9 @@ try {
   const checked = await http('GET', `${server.url}${memberPath}`, { headers: { authorization } });
   if (checked.status !== 204) throw new Error(`check membership answered ${checked.status}: ${checked.text}`);
 
+  const metered = await setUpMetered(server, admin);
   const large = largeSetup ? await setUpLarge(server, admin, authorization) : {};
-  process.stdout.write(`${JSON.stringify({ url: server.url, authorization, memberPath, ...large })}\n`);
+  process.stdout.write(`${JSON.stringify({ url: server.url, authorization, memberPath, ...metered, ...large })}\n`);
   process.stdin.resume();
   await new Promise((resolve) => process.stdin.on('end', resolve));
 } finally {

@@ -10,13 +10,18 @@
  *
  * It asks what the route asks, with the same rule functions (auth/guards.ts, host-header.ts,
  * MEMBER_CHECK_REQUIREMENT): Host, path parameters, Host pinning, realm, bearer token (signature,
- * claims, revocation), realm enabled, permission, then membership. Where a rule could only be
- * answered by waiting (a realm not in the cache, revocations due to be read), would cost a
- * signature check that fastify then repeats (a token not yet verified), or has an effect (a rate
- * limit counts requests), the request goes to fastify instead. A request goes to fastify
- * too when it is not the plain form: another method (HEAD included), a query, a body, a path the
- * router gives to another route (`…/members/count`) or to none; and not a member, or a failed
- * read. Which route a path reaches, and its decoded parameters, are asked of fastify's router.
+ * claims, revocation), realm enabled, permission, then membership, then the realm's rate limit
+ * (RateLimiter.admit). Where a rule could only be answered by waiting (a realm not in the cache,
+ * revocations due to be read), or would cost a signature check that fastify then repeats (a token
+ * not yet verified), the request goes to fastify instead. A request goes to fastify too when it
+ * is not the plain form: another method (HEAD included), a query, a body, a path the router gives
+ * to another route (`…/members/count`) or to none; and not a member, a failed read, or a check
+ * over the rate limit. Which route a path reaches, and its decoded parameters, are asked of
+ * fastify's router.
+ *
+ * Every check is counted against the rate limit once: here when answered here, else by fastify.
+ * This path counts after the membership read, where fastify counts before it; the answers are the
+ * same, and of checks racing for a window's last request another one may be the one let through.
  *
  * It skips fastify's hooks, so it is only for an app whose hooks are the service's own:
  * `startServer` turns it on (its app is closed to further hooks once it listens); `buildApp`
@@ -32,7 +37,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { hasPermission, type Permission } from '../api';
-import { bearerTokenOf, checkHostPin, checkPathParameters, tokenPermissions, verifiedAccessToken } from './auth/guards';
+import { bearerTokenOf, checkHostPin, checkPathParameters, rateLimitKey, tokenPermissions, verifiedAccessToken } from './auth/guards';
 import type { ServiceContext } from './context';
 import { hostProblem } from './host-header';
 import { MEMBER_CHECK_REQUIREMENT } from './routes/memberships';
@@ -101,10 +106,14 @@ export class MemberCheckFastPath {
     if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return false;
     if (hostProblem(request.rawHeaders) !== undefined) return false;
     const realm = acceptedRealm(ctx, params, headers.host);
-    if (realm === undefined || !admitted(ctx, realm, headers.authorization, MEMBER_CHECK_REQUIREMENT.permission)) return false;
+    if (realm === undefined) return false;
+    const caller = admittedCaller(ctx, realm, headers.authorization, MEMBER_CHECK_REQUIREMENT.permission);
+    if (caller === undefined) return false;
     ctx.store.isMember(realm.name, params.orgId, params.userId).then(
       (member) => {
-        if (!member) return fastify(request, response);
+        // Counted here, after the read, so that a check handed to fastify is counted once, by
+        // fastify; one over the limit goes to fastify uncounted, which counts and refuses it.
+        if (!member || !ctx.rateLimiter.admit(realm, rateLimitKey(realm.name, caller.azp, caller.sub))) return fastify(request, response);
         response.writeHead(204);
         response.end();
       },
@@ -123,21 +132,28 @@ function acceptedRealm(ctx: ServiceContext, params: CheckParams, host: string | 
     return undefined;
   }
   const realm = ctx.store.cachedRealmSettings(params.realm);
-  // A rate limit counts the request: fastify's path does, once.
-  return realm !== undefined && realm.enabled && ctx.rateLimiter.limitFor(realm) === undefined ? realm : undefined;
+  return realm !== undefined && realm.enabled ? realm : undefined;
 }
 
-/** Whether the bearer token of `authorization` is accepted in `realm` with `permission`, decided without waiting. */
-function admitted(ctx: ServiceContext, realm: RealmSettings, authorization: string | undefined, permission: Permission | undefined): boolean {
+/**
+ * The caller (client and subject) whose bearer token of `authorization` is accepted in `realm`
+ * with `permission`, decided without waiting; undefined when not, or not without waiting.
+ */
+function admittedCaller(
+  ctx: ServiceContext,
+  realm: RealmSettings,
+  authorization: string | undefined,
+  permission: Permission | undefined,
+): { azp: string; sub: string } | undefined {
   const token = bearerTokenOf(authorization);
   // A token whose signature is not remembered goes to the route, which checks it (once, not twice).
-  if (token === undefined || !ctx.verifiedTokens.remembers(token, realm)) return false;
+  if (token === undefined || !ctx.verifiedTokens.remembers(token, realm)) return undefined;
   let claims;
   try {
     claims = verifiedAccessToken(ctx, realm, token);
   } catch {
-    return false;
+    return undefined;
   }
-  if (ctx.revocations.knownRevoked(realm.name, claims.jti) !== false) return false;
-  return permission === undefined || hasPermission(tokenPermissions(claims), permission);
+  if (ctx.revocations.knownRevoked(realm.name, claims.jti) !== false) return undefined;
+  return permission === undefined || hasPermission(tokenPermissions(claims), permission) ? claims : undefined;
 }

@@ -96,6 +96,33 @@ export class RateLimiter {
     const limit = this.limitFor(realm);
     if (limit === undefined) return;
     const now = this.now();
+    const window = this.windowOf(key, limit, now);
+    window.count += 1;
+    if (window.count > limit.requests) {
+      const retryAfter = Math.max(1, Math.ceil((window.start + limit.windowSeconds * 1000 - now) / 1000));
+      throw new ServiceError(429, 'rate_limited', `Too many requests; retry after ${retryAfter} seconds.`, {
+        'Retry-After': String(retryAfter),
+      });
+    }
+  }
+
+  /**
+   * Counts one request of `key` and returns true when {@link hit} would let it through; returns
+   * false, counting nothing, when `hit` would refuse it. For a caller that answers allowed
+   * requests itself and hands the others to the path that calls `hit` (which then counts and
+   * refuses them), so that every request is counted once.
+   */
+  admit(realm: { rateLimit: RealmRateLimit }, key: string): boolean {
+    const limit = this.limitFor(realm);
+    if (limit === undefined) return true;
+    const window = this.windowOf(key, limit, this.now());
+    if (window.count >= limit.requests) return false;
+    window.count += 1;
+    return true;
+  }
+
+  /** The open window of `key` at `now`, started afresh when there is none or it has ended. */
+  private windowOf(key: string, limit: RateLimitOptions, now: number): { start: number; count: number; windowMs: number } {
     const windowMs = limit.windowSeconds * 1000;
     let window = this.windows.get(key);
     // A window also ends early when the realm's window was shortened since it started.
@@ -104,13 +131,7 @@ export class RateLimiter {
       this.windows.set(key, window);
       this.sweep(now);
     }
-    window.count += 1;
-    if (window.count > limit.requests) {
-      const retryAfter = Math.max(1, Math.ceil((window.start + windowMs - now) / 1000));
-      throw new ServiceError(429, 'rate_limited', `Too many requests; retry after ${retryAfter} seconds.`, {
-        'Retry-After': String(retryAfter),
-      });
-    }
+    return window;
   }
 
   /**

@@ -27,6 +27,10 @@ interface Running {
   logLines: string[];
 }
 
+/** The rate limit of realm `metered`: requests per window. */
+const METERED_LIMIT = 3;
+const METERED_WINDOW_SECONDS = 10;
+
 describe('membership check fast path', () => {
   let dir: string;
   let store: SqliteStore;
@@ -63,6 +67,8 @@ describe('membership check fast path', () => {
     limitedOrg: string;
     member: string;
     limitedMember: string;
+    meteredMember: string;
+    meteredStranger: string;
     stranger: string;
     tokens: Record<string, string>;
   };
@@ -87,9 +93,13 @@ describe('membership check fast path', () => {
     for (const realm of ['acme', 'paused', 'limited']) await admin.createRealm(realm, { tokenLifetimeSeconds: 3600 });
     await admin.createRealm('short', { tokenLifetimeSeconds: 1 });
     await admin.updateRealm('limited', { rateLimit: { requests: 1, windowSeconds: 60 } });
+    await admin.createRealm('metered', { tokenLifetimeSeconds: 3600 });
+    await admin.updateRealm('metered', { rateLimit: { requests: METERED_LIMIT, windowSeconds: METERED_WINDOW_SECONDS } });
     const member = (await admin.createUser('acme', { username: 'member' })).id;
     const stranger = (await admin.createUser('acme', { username: 'stranger' })).id;
     const limitedMember = (await admin.createUser('limited', { username: 'member' })).id;
+    const meteredMember = (await admin.createUser('metered', { username: 'member' })).id;
+    const meteredStranger = (await admin.createUser('metered', { username: 'stranger' })).id;
     const tokens: Record<string, string> = {
       good: await token('acme', [...PERMISSIONS]),
       viewOnly: await token('acme', ['view-organizations']),
@@ -100,6 +110,7 @@ describe('membership check fast path', () => {
       paused: await token('paused', [...PERMISSIONS]),
       limited: await token('limited', [...PERMISSIONS]),
       otherRealm: await token('limited', [...PERMISSIONS]),
+      metered: await token('metered', [...PERMISSIONS]),
     };
     const org = (realm: string, id: string) =>
       store.createOrganization({ id, realm, name: id, displayName: null, url: null, domains: [], attributes: {} }, undefined, clock);
@@ -108,12 +119,14 @@ describe('membership check fast path', () => {
     await org('limited', 'org-limited');
     await store.addMember('acme', 'org-member', member, clock);
     await store.addMember('limited', 'org-limited', limitedMember, clock);
+    await org('metered', 'org-metered');
+    await store.addMember('metered', 'org-metered', meteredMember, clock);
     await admin.setRealmEnabled('paused', false);
     const jti = (JSON.parse(Buffer.from(tokens.revoked.split('.')[1], 'base64url').toString('utf8')) as { jti: string }).jti;
     await store.revokeToken({ realm: 'acme', jti, expiresTimestamp: clock + 3_600_000, revokedTimestamp: clock });
     // Past the short realm's token lifetime and every app's revocation recheck.
     clock += Math.max(2000, REVOCATION_RECHECK_MS + 1);
-    world = { memberOrg: 'org-member', otherOrg: 'org-other', limitedOrg: 'org-limited', member, limitedMember, stranger, tokens };
+    world = { memberOrg: 'org-member', otherOrg: 'org-other', limitedOrg: 'org-limited', member, limitedMember, meteredMember, meteredStranger, stranger, tokens };
   });
 
   afterAll(async () => {
@@ -224,6 +237,43 @@ describe('membership check fast path', () => {
     expect(on.answered).toEqual(off.answered);
     expect(on.logLines.length).toBe(off.logLines.length);
     expect(on.logLines.length).toBeGreaterThanOrEqual(on.answered.length);
+  });
+
+  it('answers checks in a rate-limited realm itself up to the limit, counting each check once', async () => {
+    const off = await start({});
+    const on = await start({ memberCheckFastPath: true });
+    const check = (userId: string) => (port: number) =>
+      `GET /realms/metered/orgs/org-metered/members/${userId} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${world.tokens.metered}\r\nConnection: close\r\n\r\n`;
+    /** Sends `request` to both apps; expects the same answer and returns its status and Retry-After. */
+    const both = async (request: (port: number) => string): Promise<string> => {
+      const fromOff = comparable(parseAnswer(await rawRequest(off.url, request(off.port), { halfClose: false })));
+      const fromOn = comparable(parseAnswer(await rawRequest(on.url, request(on.port), { halfClose: false })));
+      expect(fromOn).toEqual(fromOff);
+      return `${fromOn.status}${fromOn.headers['retry-after'] === undefined ? '' : ` retry ${fromOn.headers['retry-after']}`}`;
+    };
+    const member = check(world.meteredMember);
+    const stranger = check(world.meteredStranger);
+    // One window: the first check is fastify's (the token is not verified yet), the next two are
+    // answered in front of it; a non-member's check (fastify's) counts too, so the limit is reached
+    // one check early, and the checks over it are fastify's 429s.
+    expect([await both(member), await both(member), await both(stranger), await both(member), await both(member)]).toEqual([
+      '204', '204', '404', '429 retry 10', '429 retry 10',
+    ]);
+    expect(on.answered.map((line) => line.replace(/^GET \/realms\/metered\/orgs\/org-metered\/members\//, ''))).toEqual([
+      `${world.meteredMember} 204`, `${world.meteredStranger} 404`, `${world.meteredMember} 429`, `${world.meteredMember} 429`,
+    ]);
+    // The next window: after such a pause the realm and the revocations are due to be read again,
+    // which the first check leaves to fastify; the rest of the window's checks are answered in
+    // front of it, up to the limit.
+    clock += METERED_WINDOW_SECONDS * 1000;
+    on.answered.length = 0;
+    const statuses: string[] = [];
+    for (let i = 0; i <= METERED_LIMIT; i += 1) statuses.push(await both(member));
+    expect(statuses).toEqual([...Array<string>(METERED_LIMIT).fill('204'), '429 retry 10']);
+    expect(on.answered).toEqual([
+      `GET /realms/metered/orgs/org-metered/members/${world.meteredMember} 204`,
+      `GET /realms/metered/orgs/org-metered/members/${world.meteredMember} 429`,
+    ]);
   });
 
   it('hands a check to fastify once the user is no longer a member, and answers it again once they are', async () => {

@@ -36,6 +36,25 @@ describe('RateLimiter', () => {
     expect(() => limiter.hit(followsDefault, 'a')).not.toThrow();
   });
 
+  it('admits what hit would let through, counting it, and refuses the rest without counting them', () => {
+    let now = 1_000_000;
+    const limiter = new RateLimiter({ requests: 3, windowSeconds: 10 }, () => now);
+    expect(limiter.admit(followsDefault, 'a')).toBe(true);
+    limiter.hit(followsDefault, 'a');
+    expect(limiter.admit(followsDefault, 'a')).toBe(true);
+    // The budget is spent: admit refuses, as often as asked, and counts none of it, so the one hit
+    // after it is the window's first refusal, with hit's own Retry-After.
+    for (let i = 0; i < 5; i += 1) expect(limiter.admit(followsDefault, 'a')).toBe(false);
+    now += 2500;
+    expect(thrown(() => limiter.hit(followsDefault, 'a'))).toMatchObject({ statusCode: 429, headers: { 'Retry-After': '8' } });
+    expect(limiter.admit(followsDefault, 'b')).toBe(true);
+    now += 7500;
+    expect(limiter.admit(followsDefault, 'a')).toBe(true);
+    // Without a limit everything is admitted.
+    expect(new RateLimiter(undefined, () => now).admit(followsDefault, 'a')).toBe(true);
+    expect(limiter.admit({ rateLimit: 'off' }, 'a')).toBe(true);
+  });
+
   it('refuses nonsensical service defaults', () => {
     expect(() => new RateLimiter({ requests: 0, windowSeconds: 1 })).toThrow(/positive integer/);
     expect(() => new RateLimiter({ requests: 1, windowSeconds: 0 })).toThrow(/positive number/);
