@@ -116,10 +116,14 @@ class StepController implements Dispatcher.DispatchController {
   }
 }
 
-/** Sends `opts` through `dispatch` and collects the answer; `signal` aborts the exchange. */
-function sendBuffered(dispatch: Dispatcher.Dispatch, opts: Dispatcher.DispatchOptions, signal: AbortSignal): Promise<BufferedAnswer> {
+/**
+ * Sends `opts` through `dispatch` and collects the answer; `signal`, when given, aborts the
+ * exchange. Each interceptor step sends on with it, and so does the SDK itself at the top of the
+ * chain (`sendRecorded`), since it reads every answer in full too.
+ */
+export function sendBuffered(dispatch: Dispatcher.Dispatch, opts: Dispatcher.DispatchOptions, signal?: AbortSignal): Promise<BufferedAnswer> {
   return new Promise<BufferedAnswer>((resolve, reject) => {
-    if (signal.aborted) {
+    if (signal?.aborted) {
       reject(signal.reason);
       return;
     }
@@ -131,18 +135,18 @@ function sendBuffered(dispatch: Dispatcher.Dispatch, opts: Dispatcher.DispatchOp
     const settle = (finish: () => void): void => {
       if (settled) return;
       settled = true;
-      signal.removeEventListener('abort', onAbort);
+      signal?.removeEventListener('abort', onAbort);
       finish();
     };
     const onAbort = (): void => {
-      inner?.abort(signal.reason as Error);
-      settle(() => reject(signal.reason));
+      inner?.abort(signal!.reason as Error);
+      settle(() => reject(signal!.reason));
     };
-    signal.addEventListener('abort', onAbort, { once: true });
+    signal?.addEventListener('abort', onAbort, { once: true });
     const handler: Dispatcher.DispatchHandler = {
       onRequestStart(controller) {
         inner = controller;
-        if (signal.aborted) controller.abort(signal.reason as Error);
+        if (signal?.aborted) controller.abort(signal.reason as Error);
       },
       onResponseStart(_controller, statusCode, headers, statusMessage) {
         start = { statusCode, statusMessage, headers };
