@@ -6,7 +6,7 @@
  *
  * Terraform starts the provider three times per plan or apply, so this time is paid three times.
  *
- * Usage: node bench/provider-startup.mjs [[LABEL=]EXECUTABLE...] [--runs N] [--node-arg FLAG]...
+ * Usage: node bench/provider-startup.mjs [[LABEL=]EXECUTABLE...] [--runs N] [--node-arg FLAG]... [--keep-env NAME]...
  *   With EXECUTABLEs: measures each (the first is the "provider" row unless LABEL= names it),
  *   interleaved with `node -e ''`.
  *   Without: installs dist/provider/terraform-provider-orgadmin.js (built first when missing) into
@@ -19,6 +19,9 @@
  * the interpreter and its flags (the installed launcher's `#!/usr/bin/env -S node --use-openssl-ca`),
  * so what the flags and `/usr/bin/env` cost or save is measured too. With `--node-arg FLAG`, each
  * executable is started as `node FLAG... FILE` instead (`#!` line ignored), for trying out flags.
+ * Every process gets only the variables Terraform's handshake needs, PATH and TMPDIR, plus those
+ * named by `--keep-env NAME`, copied from this process (e.g. NODE_EXTRA_CA_CERTS, which Node.js
+ * parses at every start, `node -e ''` included).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -35,15 +38,17 @@ function parseArgs(argv) {
   const executables = [];
   let runs = 20;
   const nodeArgs = [];
+  const keptEnv = [];
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--runs') runs = Number(argv[++i]);
     else if (argv[i] === '--node-arg') nodeArgs.push(argv[++i]);
+    else if (argv[i] === '--keep-env') keptEnv.push(argv[++i]);
     else {
       const labelled = /^([^=/]+)=(.+)$/.exec(argv[i]);
       executables.push(labelled ? { label: labelled[1], path: resolve(labelled[2]) } : { path: resolve(argv[i]) });
     }
   }
-  return { executables, runs, nodeArgs };
+  return { executables, runs, nodeArgs, keptEnv };
 }
 
 /**
@@ -101,7 +106,7 @@ async function timeRun(runProcess, command, args, env, untilHandshake) {
 }
 
 async function main() {
-  const { executables, runs, nodeArgs } = parseArgs(process.argv.slice(2));
+  const { executables, runs, nodeArgs, keptEnv } = parseArgs(process.argv.slice(2));
   const cleanups = [];
   try {
     const targets = [];
@@ -139,6 +144,7 @@ async function main() {
       PLUGIN_MAX_PORT: '25000',
       PLUGIN_CLIENT_CERT: clientCert,
     };
+    for (const name of keptEnv) if (process.env[name] !== undefined) env[name] = process.env[name];
     // Executed by its `#!` line, like Terraform does; or under `node FLAG...` when flags are given.
     const startTarget = (target) =>
       nodeArgs.length > 0 ? timeRun(runProcess, process.execPath, [...nodeArgs, target.path], env, true) : timeRun(runProcess, target.path, [], env, true);

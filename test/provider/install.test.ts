@@ -86,8 +86,11 @@ describe('installProvider', () => {
     ]);
     expect(await readFile(join(packageDir, PROVIDER_BUNDLE_FILE), 'utf8')).toBe(FAKE_BUNDLE);
     expect((await stat(result.path)).mode & 0o111).toBe(0o111);
-    // Node.js started with the system CA store, its flag split off by `env -S`.
-    expect((await readFile(result.path, 'utf8')).split('\n', 1)[0]).toBe('#!/usr/bin/env -S node --use-openssl-ca');
+    // Node.js started with the system CA store, its flag split off by `env -S`, and without
+    // NODE_EXTRA_CA_CERTS, whose value goes to the provider instead.
+    expect((await readFile(result.path, 'utf8')).split('\n', 1)[0]).toBe(
+      '#!/usr/bin/env -S -u NODE_EXTRA_CA_CERTS ORGADMIN_EXTRA_CA_CERTS=${NODE_EXTRA_CA_CERTS} node --use-openssl-ca',
+    );
     // Nothing but the version directory's platform folder is left behind (no staging directories).
     expect(await readdir(dirname(packageDir))).toEqual([platform]);
   });
@@ -103,6 +106,20 @@ describe('installProvider', () => {
     const { path } = await installProvider({ dir: join(root, 'mirror'), bundlePath });
     const { stdout } = await execFileAsync(path, [], { env: { PATH: process.env.PATH } });
     expect(JSON.parse(stdout)).toEqual(['--use-openssl-ca']);
+  });
+
+  it('hands NODE_EXTRA_CA_CERTS to the provider instead of to Node.js, whatever the path holds', async () => {
+    await writeFile(
+      bundlePath,
+      "process.stdout.write(JSON.stringify([process.env.NODE_EXTRA_CA_CERTS, process.env.ORGADMIN_EXTRA_CA_CERTS, process.execArgv]));\n",
+    );
+    const { path } = await installProvider({ dir: join(root, 'mirror'), bundlePath });
+    const seen = async (env: NodeJS.ProcessEnv): Promise<unknown> => JSON.parse((await execFileAsync(path, [], { env: { PATH: process.env.PATH, ...env } })).stdout);
+    const file = join(root, 'a dir', 'extra $HOME ${PATH}.pem');
+    // (JSON writes the unset variable as null.)
+    expect(await seen({ NODE_EXTRA_CA_CERTS: file })).toEqual([null, file, ['--use-openssl-ca']]);
+    // Unset: handed over empty, which the provider takes as none.
+    expect(await seen({})).toEqual([null, '', ['--use-openssl-ca']]);
   });
 
   it('writes a code cache that V8 accepts for the script the launcher compiles, under the launcher flags', async () => {
@@ -213,24 +230,45 @@ describe('installProvider', () => {
 });
 
 describe('TLS trust of the installed provider', () => {
-  /** A bundle that fetches https://localhost:$TEST_PORT/ and says whether it trusted the server. */
-  const HTTPS_CLIENT_BUNDLE = [
-    "const https = require('https');",
-    "https.get({ host: '127.0.0.1', servername: 'localhost', port: Number(process.env.TEST_PORT), agent: false }, (res) => {",
-    '  res.resume();',
-    "  process.stdout.write('trusted');",
-    "}).on('error', (error) => process.stdout.write('untrusted: ' + error.code));",
-    '',
-  ].join('\n');
+  /**
+   * A bundle that fetches https://localhost:$TEST_PORT/ as the provider's HTTPS client does (an
+   * undici agent with the provider's trust connector) and says whether it trusted the server.
+   */
+  let httpsClientBundle: string;
   let server: Server;
   let certFile: string;
   let launcher: string;
+
+  beforeAll(async () => {
+    const esbuild = await import('esbuild');
+    const built = await esbuild.build({
+      stdin: {
+        contents: [
+          "import { Agent, request } from 'undici';",
+          `import { providerTrustConnector } from ${JSON.stringify(join(__dirname, '../../src/provider/distribution/trust-store'))};`,
+          'const agent = new Agent({ connect: providerTrustConnector() });',
+          'request(`https://localhost:${process.env.TEST_PORT}/`, { dispatcher: agent })',
+          '  .then((answer) => answer.body.text())',
+          "  .then(() => process.stdout.write('trusted'), (error) => process.stdout.write('untrusted: ' + (error.code ?? error.cause?.code)))",
+          '  .finally(() => agent.close());',
+        ].join('\n'),
+        resolveDir: __dirname,
+        loader: 'ts',
+      },
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      write: false,
+      logLevel: 'warning',
+    });
+    httpsClientBundle = built.outputFiles[0]!.text;
+  });
 
   beforeEach(async () => {
     const { certPem, keyPem } = generateCertificate();
     certFile = join(root, 'server-cert.pem');
     await writeFile(certFile, certPem);
-    await writeFile(bundlePath, HTTPS_CLIENT_BUNDLE);
+    await writeFile(bundlePath, httpsClientBundle);
     launcher = (await installProvider({ dir: join(root, 'mirror'), bundlePath })).path;
     server = createServer({ cert: certPem, key: keyPem }, (_request, response) => response.end('ok'));
     await new Promise<void>((resolveListen) => server.listen(0, '127.0.0.1', resolveListen));
@@ -256,8 +294,13 @@ describe('TLS trust of the installed provider', () => {
     expect(await fetchThroughLauncher({ SSL_CERT_FILE: certFile })).toBe('trusted');
   });
 
-  it('still adds the certificates of NODE_EXTRA_CA_CERTS', async () => {
+  it('still adds the certificates of NODE_EXTRA_CA_CERTS, which the provider reads instead of Node.js', async () => {
     expect(await fetchThroughLauncher({ NODE_EXTRA_CA_CERTS: certFile })).toBe('trusted');
+    expect(await fetchThroughLauncher({ NODE_EXTRA_CA_CERTS: certFile, SSL_CERT_FILE: join(root, 'no-such-bundle.pem') })).toBe('trusted');
+  });
+
+  it('trusts nothing more when NODE_EXTRA_CA_CERTS names no file, and still runs', async () => {
+    expect(await fetchThroughLauncher({ NODE_EXTRA_CA_CERTS: join(root, 'missing.pem') })).toMatch(/^untrusted: /);
   });
 });
 

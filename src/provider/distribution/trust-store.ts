@@ -1,5 +1,7 @@
 /**
- * The certificate authorities the self-contained provider executable trusts for its HTTPS calls.
+ * The certificate authorities the provider trusts for its HTTPS calls, where Node.js's default
+ * store does not already hold them: in the self-contained executable, and in the launcher when
+ * `NODE_EXTRA_CA_CERTS` is set.
  *
  * The launcher starts Node.js with `--use-openssl-ca`, so its provider trusts the system store
  * (`SSL_CERT_FILE`, `SSL_CERT_DIR`, /etc/ssl/certs), as Terraform's Go providers do. The executable
@@ -15,12 +17,19 @@
  *   default directories are not read: on every distribution that has them they hold the same
  *   certificates as the bundle, and reading hundreds of files would cost more than the bundle.
  *
+ * The launcher hands `NODE_EXTRA_CA_CERTS` over to the provider instead of to Node.js, which would
+ * parse it at every start (see `launcherLine` in ./bundle-loader.ts); when it was set, the
+ * launcher's HTTPS client gets a connector trusting the system's CAs, found as above, and that
+ * file's ({@link launcherCaCertificates}): what `--use-openssl-ca` with `NODE_EXTRA_CA_CERTS`
+ * trusted.
+ *
  * Nothing is read before the first HTTPS connection: start-up and plain-HTTP use stay as they are.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
 import { buildConnector } from 'undici';
+import { LAUNCHER_EXTRA_CA_CERTS } from './bundle-loader';
 
 /**
  * System CA bundles, in the order Go's crypto/x509 tries them on Linux (the first one that exists
@@ -65,7 +74,10 @@ function readPemDirectory(dir: string): string[] {
 
 /** Where the system CAs come from (tests point these elsewhere). */
 export interface SystemTrustSources {
-  /** Variables read: `SSL_CERT_FILE`, `SSL_CERT_DIR`, `NODE_EXTRA_CA_CERTS`. @default process.env */
+  /**
+   * Variables read: `SSL_CERT_FILE`, `SSL_CERT_DIR`, `NODE_EXTRA_CA_CERTS` (the executable's) or
+   * {@link LAUNCHER_EXTRA_CA_CERTS} (the launcher's). @default process.env
+   */
   readonly env?: NodeJS.ProcessEnv;
   /** Bundles tried when `SSL_CERT_FILE` is unset. @default {@link SYSTEM_CA_BUNDLES} */
   readonly bundles?: readonly string[];
@@ -103,19 +115,38 @@ certificates seen before are left out.
  * reading a text at its first damaged certificate: a damaged system file must not hide the rest.
  */
 export function executableCaCertificates(sources: SystemTrustSources = {}): string[] {
-  const env = sources.env ?? process.env;
-  const extra = env.NODE_EXTRA_CA_CERTS ? readPemFile(env.NODE_EXTRA_CA_CERTS) : undefined;
   const known = new Set<string>();
+  const texts = systemAndExtraCertificates(sources, 'NODE_EXTRA_CA_CERTS', known);
+  const roots = rootCertificates.filter((pem) => !known.has(certificateKey(pem)));
+  return roots.length === 0 ? texts : [...texts, roots.join('\n')];
+}
+
+/**
+ * Everything the launcher's provider trusts when it was handed `NODE_EXTRA_CA_CERTS`, as PEM
+ * texts: {@link systemCaCertificates} (what `--use-openssl-ca` makes Node.js trust), then the file
+ * named by {@link LAUNCHER_EXTRA_CA_CERTS}, texts that repeat only certificates seen before left out.
+ */
+export function launcherCaCertificates(sources: SystemTrustSources = {}): string[] {
+  return systemAndExtraCertificates(sources, LAUNCHER_EXTRA_CA_CERTS, new Set());
+}
+
+/**
+ * {@link systemCaCertificates}, then the PEM file named by the variable `extraVariable`, each
+ * source its own text; a text whose certificates are all in `known` already is left out (a
+ * hashed-directory link to a certificate of the bundle), and `known` collects what is kept.
+ */
+function systemAndExtraCertificates(sources: SystemTrustSources, extraVariable: string, known: Set<string>): string[] {
+  const env = sources.env ?? process.env;
+  const extraFile = env[extraVariable];
+  const extra = extraFile ? readPemFile(extraFile) : undefined;
   const texts: string[] = [];
   for (const text of [...systemCaCertificates(sources), ...(extra === undefined ? [] : [extra])]) {
-    // A text that adds nothing (a hashed-directory link to a certificate of the bundle) is left out.
     const keys = (text.match(PEM_BLOCKS) ?? []).map(certificateKey);
     if (keys.every((key) => known.has(key))) continue;
     for (const key of keys) known.add(key);
     texts.push(text);
   }
-  const roots = rootCertificates.filter((pem) => !known.has(certificateKey(pem)));
-  return roots.length === 0 ? texts : [...texts, roots.join('\n')];
+  return texts;
 }
 
 /**
@@ -148,10 +179,13 @@ function isSingleExecutable(): boolean {
 
 /**
  * The `connect` option of the provider's HTTP agent: in the self-contained executable, a
- * {@link lazyTrustConnector} trusting {@link executableCaCertificates}; elsewhere (the launcher,
- * tests) undefined, undici's default, since `--use-openssl-ca` already made the system store the
- * default there.
+ * {@link lazyTrustConnector} trusting {@link executableCaCertificates}; in a launcher that was
+ * handed `NODE_EXTRA_CA_CERTS` ({@link LAUNCHER_EXTRA_CA_CERTS} set and not empty), one trusting
+ * {@link launcherCaCertificates}; elsewhere (the launcher without it, tests) undefined, undici's
+ * default, since `--use-openssl-ca` already made the system store the default there.
  */
-export function providerTrustConnector(): buildConnector.connector | undefined {
-  return isSingleExecutable() ? lazyTrustConnector(() => executableCaCertificates()) : undefined;
+export function providerTrustConnector(env: NodeJS.ProcessEnv = process.env): buildConnector.connector | undefined {
+  if (isSingleExecutable()) return lazyTrustConnector(() => executableCaCertificates({ env }));
+  if (env[LAUNCHER_EXTRA_CA_CERTS]) return lazyTrustConnector(() => launcherCaCertificates({ env }));
+  return undefined;
 }

@@ -5,16 +5,20 @@
  * the executable (installed by `orgadmin provider install` into a filesystem mirror) with no
  * Node.js on PATH and no `NODE_EXTRA_CA_CERTS`; the service is reached through a TLS front whose
  * certificate a throwaway CA signed.
+ *
+ * The launcher, which hands `NODE_EXTRA_CA_CERTS` over to the provider instead of to Node.js
+ * (src/provider/distribution/bundle-loader.ts), still trusts a CA given only through it.
  */
 import { mkdir, mkdtemp, rm, writeFile, copyFile } from 'node:fs/promises';
 import { connect as netConnect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
 import { providerVersion } from '../../../src/provider/distribution/package-info';
 import { installProvider, mirrorCliConfig } from '../../../src/provider/install';
 import { runTerraform } from '../../e2e/helpers/terraform';
 import { createTestRealm, startTestService, type TestService } from '../../helpers/service';
+import { ensureProviderBundle, PROVIDER_BUNDLE } from '../../e2e/helpers/bundle';
 import { createTestCa, ensureHostExecutable, type TestCa } from './helpers';
 
 const version = providerVersion();
@@ -24,6 +28,7 @@ let svc: TestService;
 let front: TlsServer;
 let frontUrl: string;
 let cliConfigFile: string;
+let launcherCliConfigFile: string;
 let realm: { realm: string; clientId: string; clientSecret: string };
 
 beforeAll(async () => {
@@ -48,6 +53,13 @@ beforeAll(async () => {
   expect(installed.selfContained).toBe(true);
   cliConfigFile = join(work, 'terraform.rc');
   await writeFile(cliConfigFile, mirrorCliConfig(mirror));
+
+  ensureProviderBundle();
+  const launcherMirror = join(work, 'launcher-mirror');
+  const launcher = await installProvider({ dir: launcherMirror, bundlePath: PROVIDER_BUNDLE });
+  expect(launcher.selfContained).toBeFalsy();
+  launcherCliConfigFile = join(work, 'launcher.rc');
+  await writeFile(launcherCliConfigFile, mirrorCliConfig(launcherMirror));
 }, 300_000);
 
 afterAll(async () => {
@@ -56,21 +68,28 @@ afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });
 });
 
-/** Creates organization `name` with terraform in a fresh directory, the given trust variables set. */
-async function applyOrganization(name: string, trust: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+/**
+ * Creates organization `name` with terraform in a fresh directory, the given trust variables set,
+ * with the executable (no PATH) or the launcher (PATH holding this Node.js alone).
+ */
+async function applyOrganization(
+  name: string,
+  trust: Record<string, string>,
+  form: 'executable' | 'launcher' = 'executable',
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const dir = join(work, name);
   await mkdir(dir);
   await writeFile(
     join(dir, 'main.tf'),
     `terraform {\n  required_providers {\n    orgadmin = { source = "orgadmin/orgadmin" }\n  }\n}\n\nresource "orgadmin_organization" "org" {\n  name = "${name}"\n}\n`,
   );
-  // Nothing of the machine: no PATH (so no Node.js), no NODE_EXTRA_CA_CERTS, no SSL_CERT_* but `trust`.
+  // Nothing of the machine: no PATH (so no Node.js) for the executable, no NODE_EXTRA_CA_CERTS, no SSL_CERT_* but `trust`.
   const env: NodeJS.ProcessEnv = {
     HOME: dir,
-    PATH: '',
+    PATH: form === 'launcher' ? `${dirname(process.execPath)}:/usr/bin:/bin` : '',
     CHECKPOINT_DISABLE: '1',
     TF_IN_AUTOMATION: '1',
-    TF_CLI_CONFIG_FILE: cliConfigFile,
+    TF_CLI_CONFIG_FILE: form === 'launcher' ? launcherCliConfigFile : cliConfigFile,
     ORGADMIN_BASE_URL: frontUrl,
     ORGADMIN_REALM: realm.realm,
     ORGADMIN_CLIENT_ID: realm.clientId,
@@ -113,6 +132,25 @@ describe('the executable over HTTPS', () => {
     const apply = await applyOrganization('trusted-by-dir', { SSL_CERT_DIR: certs });
     expect(apply.stderr).toBe('');
     expect(apply.code).toBe(0);
+    expect(createdOrganizations()).toBe(before + 1);
+  }, 60_000);
+});
+
+describe('the launcher over HTTPS', () => {
+  it('does not trust a CA that no trust source names (the control)', async () => {
+    const before = createdOrganizations();
+    const apply = await applyOrganization('launcher-untrusted', {}, 'launcher');
+    expect(apply.code).toBe(1);
+    expect(apply.stderr.replace(/\s+/g, ' ')).toMatch(/certificate/i);
+    expect(createdOrganizations()).toBe(before);
+  }, 60_000);
+
+  it('trusts a CA given only through NODE_EXTRA_CA_CERTS, which it hands to the provider instead of to Node.js', async () => {
+    const before = createdOrganizations();
+    const apply = await applyOrganization('launcher-trusted-by-extra', { NODE_EXTRA_CA_CERTS: ca.caCertFile }, 'launcher');
+    expect(apply.stderr).toBe('');
+    expect(apply.code).toBe(0);
+    expect(apply.stdout).toContain('Apply complete! Resources: 1 added, 0 changed, 0 destroyed.');
     expect(createdOrganizations()).toBe(before + 1);
   }, 60_000);
 });

@@ -11,7 +11,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rootCertificates } from 'node:tls';
 import { Agent, request } from 'undici';
-import { executableCaCertificates, lazyTrustConnector, systemCaCertificates } from '../../../src/provider/distribution/trust-store';
+import {
+  executableCaCertificates,
+  launcherCaCertificates,
+  lazyTrustConnector,
+  providerTrustConnector,
+  systemCaCertificates,
+} from '../../../src/provider/distribution/trust-store';
 import { createTestCa, type TestCa } from './helpers';
 
 let work: string;
@@ -87,6 +93,29 @@ describe('executableCaCertificates', () => {
     expect(texts).toHaveLength(2);
     expect(texts[0]).toBe(caPem);
     expect(bodies(texts)).toHaveLength(rootCertificates.length + 1);
+  });
+});
+
+describe('launcherCaCertificates', () => {
+  it("holds the system's CAs and the file the launcher handed over, each once, and no bundled roots", async () => {
+    const system = join(work, 'launcher-system.pem');
+    const systemPem = `${rootCertificates[0]}\n${rootCertificates[1]}\n`;
+    await writeFile(system, systemPem);
+    const extra = join(work, 'launcher-extra.pem');
+    await writeFile(extra, caPem);
+    expect(launcherCaCertificates({ env: { SSL_CERT_FILE: system, ORGADMIN_EXTRA_CA_CERTS: extra }, bundles: [] })).toEqual([systemPem, caPem]);
+    // A handed-over file that repeats the system's certificates adds no text; NODE_EXTRA_CA_CERTS is
+    // not the launcher's variable (Node.js never saw it there).
+    expect(launcherCaCertificates({ env: { SSL_CERT_FILE: system, ORGADMIN_EXTRA_CA_CERTS: system, NODE_EXTRA_CA_CERTS: extra }, bundles: [] })).toEqual([systemPem]);
+  });
+});
+
+describe('providerTrustConnector outside the executable', () => {
+  it('leaves the default store alone unless the launcher handed over NODE_EXTRA_CA_CERTS', () => {
+    expect(providerTrustConnector({})).toBeUndefined();
+    expect(providerTrustConnector({ ORGADMIN_EXTRA_CA_CERTS: '' })).toBeUndefined();
+    expect(providerTrustConnector({ NODE_EXTRA_CA_CERTS: caPem })).toBeUndefined();
+    expect(typeof providerTrustConnector({ ORGADMIN_EXTRA_CA_CERTS: ca.caCertFile })).toBe('function');
   });
 });
 
