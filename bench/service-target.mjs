@@ -52,6 +52,26 @@ async function createOrganization(server, authorization, name, realm = 'acme') {
   return created.headers.get('location').split('/').pop();
 }
 
+/** The `Authorization` header value of a bearer token for API key `key` of `realm`, from the token endpoint. */
+async function bearerAuthorization(server, realm, key) {
+  const token = await http('POST', `${server.url}/realms/${realm}/protocol/openid-connect/token`, {
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: key.clientId, client_secret: key.clientSecret }).toString(),
+  });
+  if (token.status !== 200) throw new Error(`token endpoint answered ${token.status}: ${token.text}`);
+  return `Bearer ${JSON.parse(token.text).access_token}`;
+}
+
+/** Adds user `userId` to organization `orgId` of `realm` over HTTP, checks it, and returns the check's path. */
+async function addCheckedMember(server, authorization, realm, orgId, userId) {
+  const memberPath = `/realms/${realm}/orgs/${encodeURIComponent(orgId)}/members/${encodeURIComponent(userId)}`;
+  const added = await http('PUT', `${server.url}${memberPath}`, { headers: { authorization } });
+  if (added.status !== 201) throw new Error(`add member answered ${added.status}: ${added.text}`);
+  const checked = await http('GET', `${server.url}${memberPath}`, { headers: { authorization } });
+  if (checked.status !== 204) throw new Error(`check membership answered ${checked.status}: ${checked.text}`);
+  return memberPath;
+}
+
 /** Creates one user through the Admin API; `i` numbers it, with an email or not. */
 async function createUser(admin, realm, i, withEmail) {
   const number = String(i).padStart(5, '0');
@@ -103,11 +123,7 @@ async function setUpLarge(server, admin, authorization) {
     await server.store.createOrganization({ id: `many-${number}`, realm: 'many', name: `org-${number}`, displayName: null, url: null, domains: [], attributes: {} }, undefined, now);
   }
   const manyKey = await admin.createApiKey('many', { name: 'bench', permissions: ['view-organizations'] });
-  const manyToken = await http('POST', `${server.url}/realms/many/protocol/openid-connect/token`, {
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: manyKey.clientId, client_secret: manyKey.clientSecret }).toString(),
-  });
-  if (manyToken.status !== 200) throw new Error(`token endpoint answered ${manyToken.status}: ${manyToken.text}`);
+  const organizationsAuthorization = await bearerAuthorization(server, 'many', manyKey);
 
   const emailPath = '/admin/realms/acme/users?email=member-05000%40example.com&exact=true';
   const usernamePath = '/admin/realms/acme/users?username=MEMBER-05000&exact=true';
@@ -120,7 +136,7 @@ async function setUpLarge(server, admin, authorization) {
     membersPath: `/realms/acme/orgs/${encodeURIComponent(bigOrgId)}/members`,
     smallMembersPath: `/realms/acme/orgs/${encodeURIComponent(smallOrgId)}/members`,
     organizationsPath: '/realms/many/orgs',
-    organizationsAuthorization: `Bearer ${JSON.parse(manyToken.text).access_token}`,
+    organizationsAuthorization,
     emailPath,
     usernamePath,
     createUsersWithEmailsSeconds: users.seconds.withEmails,
@@ -137,16 +153,9 @@ async function setUpMetered(server, admin) {
   await admin.updateRealm('metered', { rateLimit: { requests: 1_000_000, windowSeconds: 1 } });
   const key = await admin.createApiKey('metered', { name: 'bench', permissions: ['view-organizations', 'manage-organizations', 'create-organization'] });
   const user = await admin.createUser('metered', { username: 'bench-user' });
-  const token = await http('POST', `${server.url}/realms/metered/protocol/openid-connect/token`, {
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: key.clientId, client_secret: key.clientSecret }).toString(),
-  });
-  if (token.status !== 200) throw new Error(`token endpoint answered ${token.status}: ${token.text}`);
-  const meteredAuthorization = `Bearer ${JSON.parse(token.text).access_token}`;
+  const meteredAuthorization = await bearerAuthorization(server, 'metered', key);
   const orgId = await createOrganization(server, meteredAuthorization, 'metered-org', 'metered');
-  const meteredMemberPath = `/realms/metered/orgs/${encodeURIComponent(orgId)}/members/${encodeURIComponent(user.id)}`;
-  const added = await http('PUT', `${server.url}${meteredMemberPath}`, { headers: { authorization: meteredAuthorization } });
-  if (added.status !== 201) throw new Error(`add member answered ${added.status}: ${added.text}`);
+  const meteredMemberPath = await addCheckedMember(server, meteredAuthorization, 'metered', orgId, user.id);
   return { meteredMemberPath, meteredAuthorization };
 }
 
@@ -160,19 +169,9 @@ try {
     permissions: ['view-organizations', 'manage-organizations', 'create-organization', 'view-users'],
   });
   const user = await admin.createUser('acme', { username: 'bench-user', email: 'bench@example.com' });
-  const token = await http('POST', `${server.url}/realms/acme/protocol/openid-connect/token`, {
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: key.clientId, client_secret: key.clientSecret }).toString(),
-  });
-  if (token.status !== 200) throw new Error(`token endpoint answered ${token.status}: ${token.text}`);
-  const authorization = `Bearer ${JSON.parse(token.text).access_token}`;
-
+  const authorization = await bearerAuthorization(server, 'acme', key);
   const orgId = await createOrganization(server, authorization, 'bench-org');
-  const memberPath = `/realms/acme/orgs/${encodeURIComponent(orgId)}/members/${encodeURIComponent(user.id)}`;
-  const added = await http('PUT', `${server.url}${memberPath}`, { headers: { authorization } });
-  if (added.status !== 201) throw new Error(`add member answered ${added.status}: ${added.text}`);
-  const checked = await http('GET', `${server.url}${memberPath}`, { headers: { authorization } });
-  if (checked.status !== 204) throw new Error(`check membership answered ${checked.status}: ${checked.text}`);
+  const memberPath = await addCheckedMember(server, authorization, 'acme', orgId, user.id);
 
   const metered = await setUpMetered(server, admin);
   const large = largeSetup ? await setUpLarge(server, admin, authorization) : {};

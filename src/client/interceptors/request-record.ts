@@ -96,7 +96,7 @@ export interface RecordedAnswer {
  */
 export async function sendRecorded(
   dispatcher: Dispatcher,
-  request: Omit<Dispatcher.RequestOptions, 'signal'> & { signal?: AbortSignal },
+  request: Dispatcher.DispatchOptions & { signal?: AbortSignal },
   record: RequestRecord,
 ): Promise<RecordedAnswer> {
   const { signal, ...sent } = request;
