@@ -10,6 +10,7 @@
 import * as http2 from 'node:http2';
 import type { TLSSocket } from 'node:tls';
 import type { ProtoCodec, ProtoMessage } from './protobuf';
+import { listenOnUnixSocket } from './unix-listen';
 
 /** gRPC status codes used here. */
 export const GrpcStatus = {
@@ -40,6 +41,11 @@ export interface UnaryCall {
    * cancelled it (RST_STREAM), its connection went away, or the server is closing.
    */
   readonly signal: AbortSignal;
+  /**
+   * Aborts {@link signal} with `reason` (nothing once it is aborted): how the code above the server
+   * cancels a call in flight for a reason of its own, such as the provider stopping.
+   */
+  abort(reason: unknown): void;
 }
 
 /** Answers one request with one response. */
@@ -185,7 +191,7 @@ export class GrpcServer {
         resolve();
       };
       if (typeof address === 'number') this.server.listen(address, '127.0.0.1', done);
-      else this.server.listen(address, done);
+      else listenOnUnixSocket(this.server, address, done);
     });
   }
 
@@ -256,7 +262,7 @@ export class GrpcServer {
     };
     let body: Buffer;
     try {
-      const response = await route.unary!(request, { signal: cancel.signal });
+      const response = await route.unary!(request, { signal: cancel.signal, abort: (reason) => cancel.abort(reason) });
       body = frame(this.codec.encode(route.responseType, response));
     } catch (error) {
       answer();
