@@ -2,6 +2,7 @@
  * The interceptor chain of `src/client/http.ts` as a whole: how retry, auth and timeout share one
  * request's record, and the composed dispatcher used on its own. MockAgent at the HTTP boundary.
  */
+import { getEventListeners } from 'node:events';
 import { errors as undiciErrors, MockAgent } from 'undici';
 import { orgPath, orgsPath, tokenPath } from '../../src/api';
 import { StaticTokenSource, TimeoutError, UnauthorizedError } from '../../src/client';
@@ -43,6 +44,29 @@ describe('the interceptor chain', () => {
     expect(error).toBeInstanceOf(UnauthorizedError);
     expect(error.message).not.toContain('even with a fresh token');
     expect(error.attempts?.outcomes).toEqual(['HTTP 401']);
+  });
+
+  it("fails an attempt in flight with the caller's reason when the caller aborts, not as a timeout, and leaves no listener on the caller's signal", async () => {
+    const hold = new HeldAnswers({ path: orgPath('acme', 'o1') });
+    setup = mockSetup({ hold });
+    replyToken(setup.pool);
+    setup.pool.intercept({ path: orgPath('acme', 'o1') }).reply(200, org('o1'), JSON_HEADERS);
+    setup.pool.intercept({ path: orgPath('acme', 'o2') }).reply(200, org('o2'), JSON_HEADERS);
+    const finished = new AbortController();
+    await expect(setup.client.getOrganization('o2', { signal: finished.signal })).resolves.toMatchObject({ id: 'o2' });
+    // A request that ended leaves nothing listening on the signal its caller may keep using.
+    expect(getEventListeners(finished.signal, 'abort')).toHaveLength(0);
+
+    const controller = new AbortController();
+    const call = setup.client.getOrganization('o1', { signal: controller.signal });
+    await hold.whenHeld();
+    controller.abort(new Error('plan cancelled'));
+
+    const error = await call.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect(error).not.toBeInstanceOf(TimeoutError);
+    expect((error as Error).message).toContain('plan cancelled');
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 
   it("stops waiting for a token when the caller aborts, with the caller's reason", async () => {

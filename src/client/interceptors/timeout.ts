@@ -20,19 +20,26 @@ const UNDICI_TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_T
 /** An interceptor that limits each request dispatched through it to `timeoutMs` milliseconds, timed by `timer`. */
 export function timeoutInterceptor(timeoutMs: number, timer: TimerFunction): Dispatcher.DispatcherComposeInterceptor {
   return bufferedInterceptor(async (opts, next, signal) => {
-    const expiry = new AbortController();
+    // The attempt's signal aborts when the caller's does (with the caller's reason) or when the
+    // limit runs out. It follows the caller's through a listener removed at the end, not
+    // AbortSignal.any, which costs 30–55 µs per request on Node.js 20.
+    const attempt = new AbortController();
+    const followCaller = (): void => attempt.abort(signal.reason);
+    if (signal.aborted) followCaller();
+    else signal.addEventListener('abort', followCaller, { once: true });
     // The reason AbortSignal.timeout() gives, so the timeout's cause reads as it always did.
-    const cancel = timer(timeoutMs, () => expiry.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')));
+    const cancel = timer(timeoutMs, () => attempt.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')));
     try {
-      return await next({ ...opts, headersTimeout: timeoutMs, bodyTimeout: timeoutMs }, AbortSignal.any([signal, expiry.signal]));
+      return await next({ ...opts, headersTimeout: timeoutMs, bodyTimeout: timeoutMs }, attempt.signal);
     } catch (error) {
       // The caller's abort is not a timeout, even when both happen together.
-      if (!signal.aborted && (expiry.signal.aborted || UNDICI_TIMEOUT_CODES.has(transportErrorCode(error) ?? ''))) {
+      if (!signal.aborted && (attempt.signal.aborted || UNDICI_TIMEOUT_CODES.has(transportErrorCode(error) ?? ''))) {
         throw new AttemptTimeoutError(timeoutMs, { cause: error });
       }
       throw error;
     } finally {
       cancel();
+      signal.removeEventListener('abort', followCaller);
     }
   });
 }

@@ -52,35 +52,54 @@ export class ProviderService<TContext> {
   /** The RPC handlers, ready for `GrpcServer#addService('tfplugin6.Provider', …)`. */
   handlers(): ProviderHandlers {
     const server: ProviderServer = this.server;
-    const signal = (call: Partial<UnaryCall> | undefined): AbortSignal => this.stop.signalFor(call?.signal);
+    // Each handler runs inside the stop switch, which gives it the call's signal (see StopController.run).
+    const stop = this.stop;
     return {
-      GetMetadata: async (_r, call) => toProvider.getMetadataResponse(await server.getMetadata(fromProvider.emptyRequest(signal(call)))),
-      GetProviderSchema: async (_r, call) =>
-        toProvider.getProviderSchemaResponse(await server.getProviderSchema(fromProvider.emptyRequest(signal(call)))),
-      ValidateProviderConfig: async (r, call) =>
-        toProvider.diagnosticsResponse(await server.validateProviderConfig(fromProvider.validateProviderConfigRequest(r, signal(call)))),
-      ConfigureProvider: async (r, call) =>
-        toProvider.diagnosticsResponse(await server.configureProvider(fromProvider.configureProviderRequest(r, signal(call)))),
-      StopProvider: async (_r, call) => toProvider.stopProviderResponse(await server.stopProvider(fromProvider.emptyRequest(signal(call)))),
-
-      ValidateResourceConfig: async (r, call) =>
-        toProvider.diagnosticsResponse(await server.validateResourceConfig(fromResource.validateResourceConfigRequest(r, signal(call)))),
-      UpgradeResourceState: async (r, call) =>
-        toResource.upgradeResourceStateResponse(await server.upgradeResourceState(fromResource.upgradeResourceStateRequest(r, signal(call)))),
-      ReadResource: async (r, call) => toResource.readResourceResponse(await server.readResource(fromResource.readResourceRequest(r, signal(call)))),
-      PlanResourceChange: async (r, call) =>
-        toResource.planResourceChangeResponse(await server.planResourceChange(fromResource.planResourceChangeRequest(r, signal(call)))),
-      ApplyResourceChange: async (r, call) =>
-        toResource.applyResourceChangeResponse(await server.applyResourceChange(fromResource.applyResourceChangeRequest(r, signal(call)))),
-      ImportResourceState: async (r, call) =>
-        toResource.importResourceStateResponse(await server.importResourceState(fromResource.importResourceStateRequest(r, signal(call)))),
-
-      ValidateDataResourceConfig: async (r, call) =>
-        toProvider.diagnosticsResponse(
-          await server.validateDataResourceConfig(fromDataSource.validateDataResourceConfigRequest(r, signal(call))),
+      GetMetadata: (_r, call) => stop.run(call, async (signal) => toProvider.getMetadataResponse(await server.getMetadata(fromProvider.emptyRequest(signal)))),
+      GetProviderSchema: (_r, call) =>
+        stop.run(call, async (signal) => toProvider.getProviderSchemaResponse(await server.getProviderSchema(fromProvider.emptyRequest(signal)))),
+      ValidateProviderConfig: (r, call) =>
+        stop.run(call, async (signal) =>
+          toProvider.diagnosticsResponse(await server.validateProviderConfig(fromProvider.validateProviderConfigRequest(r, signal))),
         ),
-      ReadDataSource: async (r, call) =>
-        toDataSource.readDataSourceResponse(await server.readDataSource(fromDataSource.readDataSourceRequest(r, signal(call)))),
+      ConfigureProvider: (r, call) =>
+        stop.run(call, async (signal) =>
+          toProvider.diagnosticsResponse(await server.configureProvider(fromProvider.configureProviderRequest(r, signal))),
+        ),
+      StopProvider: (_r, call) =>
+        stop.run(call, async (signal) => toProvider.stopProviderResponse(await server.stopProvider(fromProvider.emptyRequest(signal)))),
+
+      ValidateResourceConfig: (r, call) =>
+        stop.run(call, async (signal) =>
+          toProvider.diagnosticsResponse(await server.validateResourceConfig(fromResource.validateResourceConfigRequest(r, signal))),
+        ),
+      UpgradeResourceState: (r, call) =>
+        stop.run(call, async (signal) =>
+          toResource.upgradeResourceStateResponse(await server.upgradeResourceState(fromResource.upgradeResourceStateRequest(r, signal))),
+        ),
+      ReadResource: (r, call) =>
+        stop.run(call, async (signal) => toResource.readResourceResponse(await server.readResource(fromResource.readResourceRequest(r, signal)))),
+      PlanResourceChange: (r, call) =>
+        stop.run(call, async (signal) =>
+          toResource.planResourceChangeResponse(await server.planResourceChange(fromResource.planResourceChangeRequest(r, signal))),
+        ),
+      ApplyResourceChange: (r, call) =>
+        stop.run(call, async (signal) =>
+          toResource.applyResourceChangeResponse(await server.applyResourceChange(fromResource.applyResourceChangeRequest(r, signal))),
+        ),
+      ImportResourceState: (r, call) =>
+        stop.run(call, async (signal) =>
+          toResource.importResourceStateResponse(await server.importResourceState(fromResource.importResourceStateRequest(r, signal))),
+        ),
+
+      ValidateDataResourceConfig: (r, call) =>
+        stop.run(call, async (signal) =>
+          toProvider.diagnosticsResponse(await server.validateDataResourceConfig(fromDataSource.validateDataResourceConfigRequest(r, signal))),
+        ),
+      ReadDataSource: (r, call) =>
+        stop.run(call, async (signal) =>
+          toDataSource.readDataSourceResponse(await server.readDataSource(fromDataSource.readDataSourceRequest(r, signal))),
+        ),
 
       // What this provider does not offer is refused at the edge; the server never sees it.
       GetResourceIdentitySchemas: async () => ({ identity_schemas: {}, diagnostics: [] }),

@@ -111,19 +111,70 @@ const created = { id: 'w-1', name: 'a', step: 'done' };
 const createRequest = { type_name: 'test_widget', prior_state: dv(null), planned_state: dv({ id: null, name: 'a', step: null }), config: dv({ id: null, name: 'a', step: null }) };
 
 describe('StopController', () => {
-  it('aborts every signal it handed out once, with a ProviderStoppingError, and follows each call signal alone', () => {
+  /** A call's transport as the gRPC server makes it: its own controller, abortable from above. */
+  const transportCall = (): { controller: AbortController; call: { signal: AbortSignal; abort: (reason: unknown) => void } } => {
+    const controller = new AbortController();
+    return { controller, call: { signal: controller.signal, abort: (reason) => controller.abort(reason) } };
+  };
+  /** Runs a call until the test settles it; resolves with the signal the call got. */
+  const holdCall = (stop: StopController, call: Parameters<StopController['run']>[0]) => {
+    const held = gate();
+    let signal!: AbortSignal;
+    const done = stop.run(call, async (given) => {
+      signal = given;
+      await held.promise;
+    });
+    return { signal: () => signal, settle: async () => (held.open(), await done) };
+  };
+
+  it('aborts the signal of every call in flight once, with a ProviderStoppingError', async () => {
+    const stop = new StopController();
+    const a = transportCall();
+    const first = holdCall(stop, a.call);
+    const second = holdCall(stop, undefined);
+    expect([first.signal().aborted, second.signal().aborted, stop.stopping]).toEqual([false, false, false]);
+    stop.stop();
+    stop.stop();
+    expect(first.signal().reason).toBeInstanceOf(ProviderStoppingError);
+    expect(second.signal().reason).toBeInstanceOf(ProviderStoppingError);
+    expect(first.signal().reason).toBe(second.signal().reason);
+    await first.settle();
+    await second.settle();
+    // Calls that start afterwards get an aborted signal.
+    await stop.run(transportCall().call, async (signal) => expect(signal.reason).toBeInstanceOf(ProviderStoppingError));
+  });
+
+  it("follows each call's transport alone, with the transport's reason", async () => {
+    const stop = new StopController();
+    const a = transportCall();
+    const b = transportCall();
+    const first = holdCall(stop, a.call);
+    const second = holdCall(stop, b.call);
+    a.controller.abort(new Error('stream closed'));
+    expect([first.signal().aborted, second.signal().aborted]).toEqual([true, false]);
+    expect((first.signal().reason as Error).message).toBe('stream closed');
+    await first.settle();
+    await second.settle();
+  });
+
+  it('leaves a call that has ended alone when the switch trips later', async () => {
+    const stop = new StopController();
+    const a = transportCall();
+    await stop.run(a.call, async () => undefined);
+    await expect(stop.run(a.call, async () => Promise.reject(new Error('failed')))).rejects.toThrow('failed');
+    stop.stop();
+    expect(a.controller.signal.aborted).toBe(false);
+  });
+
+  it('combines the two when the transport cannot be aborted from above', async () => {
     const stop = new StopController();
     const transport = new AbortController();
-    const first = stop.signalFor(transport.signal);
-    const second = stop.signalFor();
-    transport.abort(new Error('stream closed'));
-    expect([first.aborted, second.aborted, stop.stopping]).toEqual([true, false, false]);
+    const held = holdCall(stop, { signal: transport.signal });
+    expect(held.signal()).not.toBe(transport.signal);
     stop.stop();
-    stop.stop();
-    expect(second.aborted).toBe(true);
-    expect(second.reason).toBeInstanceOf(ProviderStoppingError);
-    expect((first.reason as Error).message).toBe('stream closed');
-    expect(stop.signalFor(new AbortController().signal).aborted).toBe(true);
+    expect(held.signal().reason).toBeInstanceOf(ProviderStoppingError);
+    expect(transport.signal.aborted).toBe(false);
+    await held.settle();
   });
 });
 
