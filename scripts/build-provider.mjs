@@ -73,11 +73,14 @@ const LAZY_ENTRIES = { undici: join(root, 'scripts/provider-undici.cjs') };
  * `instanceof`). The package is bundled separately and embedded, base64-encoded, in a comment
  * inside a holder function appended to the bundle (`sources` collects them for the footer): V8
  * skips a comment almost for free, while pre-parsing half a megabyte of functions (or scanning a
- * string literal of them) costs milliseconds at every start; `Function#toString` returns the
- * comment when the package is first needed. The executable stays one self-contained file. A package
- * with an entry in LAZY_ENTRIES is bundled from that file instead of its own index.
+ * string literal of them) costs milliseconds at every start. The holders follow a marker line: the
+ * launcher and the executable compile the bundle without them and hand a source over when the
+ * package is first needed (LAZY_SOURCES_MARKER in src/provider/distribution/bundle-loader.ts); run
+ * as a plain script, the bundle reads the comment through `Function#toString`. The executable stays
+ * one self-contained file. A package with an entry in LAZY_ENTRIES is bundled from that file
+ * instead of its own index.
  */
-function lazyModulesPlugin(esbuild, modules, sources) {
+function lazyModulesPlugin(esbuild, modules, sources, contract) {
   return {
     name: 'lazy-modules',
     setup(build) {
@@ -106,8 +109,11 @@ function lazyModulesPlugin(esbuild, modules, sources) {
           'let real;',
           'function load() {',
           '  if (!real) {',
-          `    const text = ${holder}.toString();`,
-          "    const code = Buffer.from(text.slice(text.indexOf('/*') + 2, text.lastIndexOf('*/')), 'base64').toString('utf8');",
+          // The loaders hand the source over (they compile the bundle without its footer); run as a
+          // plain script, the bundle reads its holder.
+          `    const text = typeof ${contract.LAZY_SOURCE_PARAMETER} === 'function' ? null : ${holder}.toString();`,
+          `    const base64 = text === null ? ${contract.LAZY_SOURCE_PARAMETER}(${JSON.stringify(holder)}) : text.slice(text.indexOf('/*') + 2, text.lastIndexOf('*/'));`,
+          "    const code = Buffer.from(base64, 'base64').toString('utf8');",
           '    const module = { exports: {} };',
           `    new Function('module', 'exports', 'require', '__filename', '__dirname', code)(module, module.exports, require, __filename + ${JSON.stringify(`#${args.path}`)}, __dirname);`,
           '    real = module.exports;',
@@ -135,10 +141,23 @@ function lazyModulesPlugin(esbuild, modules, sources) {
   };
 }
 
+/**
+ * LAZY_SOURCES_MARKER and LAZY_SOURCE_PARAMETER of src/provider/distribution/bundle-loader.ts, the
+ * loaders' side of the footer's contract, read from there (compiled by esbuild; it imports nothing).
+ */
+function loadLazySourcesContract(esbuild) {
+  const file = join(root, 'src/provider/distribution/bundle-loader.ts');
+  const { code } = esbuild.transformSync(readFileSync(file, 'utf8'), { loader: 'ts', format: 'cjs' });
+  const module = { exports: {} };
+  new Function('module', 'exports', code)(module, module.exports);
+  return module.exports;
+}
+
 async function bundle(entry, outfile, minify = true) {
   const esbuild = require('esbuild');
   mkdirSync(dirname(outfile), { recursive: true });
   const lazySources = new Map();
+  const contract = loadLazySourcesContract(esbuild);
   const result = await esbuild.build({
     entryPoints: [entry],
     outfile,
@@ -151,12 +170,14 @@ async function bundle(entry, outfile, minify = true) {
     banner: { js: `#!/usr/bin/env node\n${STDOUT_GUARD}` },
     logLevel: 'warning',
     write: false,
-    plugins: [lazyModulesPlugin(esbuild, LAZY_MODULES, lazySources)],
+    plugins: [lazyModulesPlugin(esbuild, LAZY_MODULES, lazySources, contract)],
   });
   // Holder functions go after the minified code (a footer is never minified, so the comments
   // survive); function declarations are hoisted, so the shims can reach them.
-  const footer = [...lazySources].map(([holder, base64]) => `function ${holder}(){/*${base64}*/}`).join('\n');
-  writeFileSync(outfile, `${result.outputFiles[0].text}${footer}\n`);
+  // The footer starts with the marker the loaders cut the bundle at (LAZY_SOURCES_MARKER).
+  const holders = [...lazySources].map(([holder, base64]) => `function ${holder}(){/*${base64}*/}`).join('\n');
+  const code = result.outputFiles[0].text.replace(/\n$/, '');
+  writeFileSync(outfile, lazySources.size > 0 ? `${code}${contract.LAZY_SOURCES_MARKER}${holders}\n` : `${code}\n`);
   chmodSync(outfile, 0o755);
 }
 

@@ -20,6 +20,7 @@ import {
   providerVersion,
   terraformPlatform,
 } from '../../src/provider/install';
+import { LAZY_SOURCES_MARKER } from '../../src/provider/distribution/bundle-loader';
 import { generateCertificate } from '../../src/provider/protocol/certificate';
 import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from '../../src/provider/protocol/plugin-server';
 import { ensureProviderBundle } from '../e2e/helpers/bundle';
@@ -147,6 +148,24 @@ describe('installProvider', () => {
     // A different bundle text does not fit the cache.
     const other = new Script(bundleScriptSource(`${FAKE_BUNDLE}// another build\n`), { cachedData });
     expect(other.cachedDataRejected).toBe(true);
+  });
+
+  it("hands the bundle its lazy sources on request and compiles it without their footer; run as a plain script it reads its holders", async () => {
+    const probe = [
+      '#!/usr/bin/env node',
+      "const handed = typeof __orgadminLazySource === 'function' ? __orgadminLazySource('__lazySource_demo') : null;",
+      "process.stdout.write(JSON.stringify({ handed, holder: typeof __lazySource_demo }) + '\\n');",
+    ].join('\n');
+    const withFooter = `${probe}${LAZY_SOURCES_MARKER}function __lazySource_demo(){/*aGVsbG8=*/}\n`;
+    await writeFile(bundlePath, withFooter);
+    expect(bundleScriptSource(withFooter)).not.toContain('__lazySource_demo(){');
+    const { path } = await installProvider({ dir: join(root, 'mirror'), bundlePath });
+    // The launcher: the source is handed over, the holder was never compiled.
+    const launched = await execFileAsync(path, [], { env: process.env });
+    expect(JSON.parse(launched.stdout)).toEqual({ handed: 'aGVsbG8=', holder: 'undefined' });
+    // The same file run directly: no loader, so the bundle has its holder.
+    const direct = await execFileAsync(process.execPath, [join(dirname(path), PROVIDER_BUNDLE_FILE)], { env: process.env });
+    expect(JSON.parse(direct.stdout)).toEqual({ handed: null, holder: 'function' });
   });
 
   it('keeps the shebang line of a real bundle as a comment, so line numbers stay those of the file', () => {

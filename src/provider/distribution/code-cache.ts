@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateCertificate } from '../protocol/certificate';
 import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from '../protocol/plugin-server';
-import { bundleScriptSource, PROVIDER_BUNDLE_FILE } from './bundle-loader';
+import { bundleCode, bundleScriptSource, LAZY_SOURCE_READER, PROVIDER_BUNDLE_FILE } from './bundle-loader';
 
 /** How long making the code cache may take before going on without one. */
 const CODE_CACHE_TIMEOUT_MS = 30_000;
@@ -20,13 +20,14 @@ const CODE_CACHE_TIMEOUT_MS = 30_000;
  * handshake line (so that the functions of the start-up path are compiled and land in the cache),
  * then writes the cache and exits. A bundle that ends without a handshake gets the cache of what it
  * ran. Arguments: the script's name (recorded in the cache, so it names no directory of this
- * machine), script source path, cache path.
+ * machine), script source path, cache path, and the path of the bundle's footer of lazy sources
+ * (handed to the bundle as the loaders hand it).
  */
 export const CODE_CACHE_GENERATOR = [
   "'use strict';",
   "const fs = require('fs');",
   "const { Script } = require('vm');",
-  'const [file, sourceFile, out] = process.argv.slice(1);',
+  'const [file, sourceFile, out, footerFile] = process.argv.slice(1);',
   "const script = new Script(fs.readFileSync(sourceFile, 'utf8'), { filename: file });",
   'let written = false;',
   'const save = () => {',
@@ -42,7 +43,8 @@ export const CODE_CACHE_GENERATOR = [
   '  process.exit(0);',
   '};',
   'const bundleModule = { exports: {} };',
-  "script.runInThisContext().call(bundleModule.exports, bundleModule.exports, require, bundleModule, file, require('path').dirname(file));",
+  `const lazySource = ${LAZY_SOURCE_READER}(() => fs.readFileSync(footerFile, 'utf8'));`,
+  "script.runInThisContext().call(bundleModule.exports, bundleModule.exports, require, bundleModule, file, require('path').dirname(file), lazySource);",
 ].join('\n');
 
 /**
@@ -58,7 +60,10 @@ export async function makeCodeCache(bundle: Buffer, nodeFlags: readonly string[]
   try {
     const sourceFile = join(work, 'script.js');
     const out = join(work, 'cache');
-    await writeFile(sourceFile, bundleScriptSource(bundle.toString('utf8')));
+    const bundleText = bundle.toString('utf8');
+    await writeFile(sourceFile, bundleScriptSource(bundleText));
+    const footerFile = join(work, 'lazy-sources.txt');
+    await writeFile(footerFile, bundleText.slice(bundleCode(bundleText).length));
     const sockets = join(work, 'tmp');
     await mkdir(sockets);
     const env: NodeJS.ProcessEnv = {
@@ -76,7 +81,7 @@ export async function makeCodeCache(bundle: Buffer, nodeFlags: readonly string[]
       execFile(
         process.execPath,
         // The bundle's own file name, with no directory: V8 keeps it in the cache.
-        [...nodeFlags, '-e', CODE_CACHE_GENERATOR, PROVIDER_BUNDLE_FILE, sourceFile, out],
+        [...nodeFlags, '-e', CODE_CACHE_GENERATOR, PROVIDER_BUNDLE_FILE, sourceFile, out, footerFile],
         { env, cwd: work, timeout: CODE_CACHE_TIMEOUT_MS, killSignal: 'SIGKILL' },
         () => resolvePromise(),
       );
