@@ -6,15 +6,19 @@
  *
  * Terraform starts the provider three times per plan or apply, so this time is paid three times.
  *
- * Usage: node bench/provider-startup.mjs [[LABEL=]EXECUTABLE...] [--runs N] [--node-arg FLAG]... [--keep-env NAME]...
+ * Usage: node bench/provider-startup.mjs [[LABEL=]EXECUTABLE...] [--runs N] [--node-arg FLAG]... [--keep-env NAME]... [--floor]
  *   With EXECUTABLEs: measures each (the first is the "provider" row unless LABEL= names it),
  *   interleaved with `node -e ''`.
  *   Without: installs dist/provider/terraform-provider-orgadmin.js (built first when missing) into
  *   a temporary filesystem mirror with src/provider/install.ts, as `orgadmin provider install`
  *   does, and measures the installed launcher (with its V8 code cache: what Terraform starts) as
  *   the "provider" row, next to the self-contained executable of this platform when
- *   `npm run build` built one (dist/provider/executables/<os>_<arch>/), and the bundle run
- *   directly (no code cache).
+ *   `npm run build` built one (dist/provider/executables/<os>_<arch>/), the bundle run
+ *   directly (no code cache), and the floor.
+ *   The floor (always without EXECUTABLEs, with them when `--floor` is given): what any Node.js
+ *   provider must do before its handshake and nothing else (bench/plugin-server-floor.mjs), run
+ *   by its `#!/usr/bin/env node` line. It shows how far below the provider's start Node.js itself
+ *   allows to go.
  * Every executable is executed directly, as Terraform starts a provider: its own `#!` line picks
  * the interpreter and its flags (the installed launcher's `#!/usr/bin/env -S node --use-openssl-ca`),
  * so what the flags and `/usr/bin/env` cost or save is measured too. With `--node-arg FLAG`, each
@@ -23,7 +27,7 @@
  * named by `--keep-env NAME`, copied from this process (e.g. NODE_EXTRA_CA_CERTS, which Node.js
  * parses at every start, `node -e ''` included).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -39,8 +43,10 @@ function parseArgs(argv) {
   let runs = 20;
   const nodeArgs = [];
   const keptEnv = [];
+  let withFloor = false;
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--runs') runs = Number(argv[++i]);
+    else if (argv[i] === '--floor') withFloor = true;
     else if (argv[i] === '--node-arg') nodeArgs.push(argv[++i]);
     else if (argv[i] === '--keep-env') keptEnv.push(argv[++i]);
     else {
@@ -48,7 +54,7 @@ function parseArgs(argv) {
       executables.push(labelled ? { label: labelled[1], path: resolve(labelled[2]) } : { path: resolve(argv[i]) });
     }
   }
-  return { executables, runs, nodeArgs, keptEnv };
+  return { executables, runs, nodeArgs, keptEnv, withFloor };
 }
 
 /**
@@ -85,6 +91,32 @@ async function ensureBundle(bundle) {
   return { path: out, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/**
+ * bench/plugin-server-floor.mjs bundled into an executable script of its own (`#!/usr/bin/env
+ * node`, as the bundle run directly): only what any Node.js provider must do before its handshake.
+ */
+async function buildFloor() {
+  const esbuild = require('esbuild');
+  const dir = mkdtempSync(join(tmpdir(), 'provider-bench-floor-'));
+  const out = join(dir, 'plugin-server-floor.js');
+  await esbuild.build({
+    entryPoints: [join(root, 'bench/plugin-server-floor.mjs')],
+    outfile: out,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    minify: true,
+    banner: { js: '#!/usr/bin/env node' },
+    logLevel: 'warning',
+  });
+  chmodSync(out, 0o755);
+  return { path: out, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** The label of the floor's row (bench/provider.mjs reads it). */
+const FLOOR_LABEL = 'floor: Node.js mTLS HTTP/2 plugin server';
+
 /** The go-plugin handshake line the provider prints on stdout. */
 const HANDSHAKE = /^1\|6\|unix\|[^|]+\|grpc\|[A-Za-z0-9+/]+\n$/;
 
@@ -106,7 +138,7 @@ async function timeRun(runProcess, command, args, env, untilHandshake) {
 }
 
 async function main() {
-  const { executables, runs, nodeArgs, keptEnv } = parseArgs(process.argv.slice(2));
+  const { executables, runs, nodeArgs, keptEnv, withFloor } = parseArgs(process.argv.slice(2));
   const cleanups = [];
   try {
     const targets = [];
@@ -128,6 +160,11 @@ async function main() {
       const executable = host && join(root, 'dist/provider/executables', host.name, `terraform-provider-orgadmin_v${version}`);
       if (executable && existsSync(executable)) targets.push({ label: 'self-contained executable', path: executable });
       targets.push({ label: 'bundle run directly (no code cache)', path: bundle.path });
+    }
+    if (executables.length === 0 || withFloor) {
+      const floor = await buildFloor();
+      cleanups.push(floor.cleanup);
+      targets.push({ label: FLOOR_LABEL, path: floor.path });
     }
     const { generateCertificate } = await loadSourceModule('src/provider/protocol/certificate.ts');
     const { runProcess } = await loadSourceModule('src/cli/process-runner.ts');

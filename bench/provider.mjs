@@ -6,8 +6,10 @@
  * self-contained executable (a Node.js single executable application, built by `npm run build`):
  *
  *   (a) start-up: each one's start-to-handshake time (executed as Terraform executes it), median of
- *       20, next to `node -e ''` and the executable built without its code cache (the
- *       reproducible variant), all measured by bench/provider-startup.mjs in one interleaved run;
+ *       20, next to `node -e ''`, the floor (a Node.js process doing only what the plugin protocol
+ *       requires before its handshake: bench/plugin-server-floor.mjs) and the executable built
+ *       without its code cache (the reproducible variant), all measured by
+ *       bench/provider-startup.mjs in one interleaved run;
  *   (b) `terraform plan` wall time with 50 organizations and 500 memberships applied, with each
  *       installation, next to the same number (550) of `terraform_data` resources (Terraform's own
  *       cost per resource); target: at most 2x;
@@ -79,7 +81,7 @@ async function startupRows(targets) {
   if (!existsSync(script)) return { note: 'bench/provider-startup.mjs not found: start-up not measured' };
   const args = Object.entries(targets).map(([label, path]) => `${label}=${path}`);
   const { runProcess } = fromDist('cli/process-runner.js');
-  const run = await runProcess(process.execPath, [script, ...args, '--runs', '20'], { cwd: ROOT, timeoutMs: 600_000 });
+  const run = await runProcess(process.execPath, [script, ...args, '--runs', '20', '--floor'], { cwd: ROOT, timeoutMs: 600_000 });
   if (run.code !== 0) return { note: `bench/provider-startup.mjs failed: ${(run.stderr || run.stdout).trim().split('\n').slice(-3).join(' ')}` };
   const medianOf = (label) => {
     const line = run.stdout.split('\n').find((l) => l.startsWith(`${label}  `));
@@ -87,7 +89,7 @@ async function startupRows(targets) {
     if (!Number.isFinite(value)) throw new Error(`cannot read "${label}" from bench/provider-startup.mjs output:\n${run.stdout}`);
     return value;
   };
-  const medians = { node: medianOf("node -e ''") };
+  const medians = { node: medianOf("node -e ''"), floor: medianOf('floor: Node.js mTLS HTTP/2 plugin server') };
   for (const label of Object.keys(targets)) medians[label] = medianOf(label);
   return medians;
 }
@@ -441,8 +443,17 @@ async function main() {
     } else {
       const vsNode = (ms) => `${(ms / startup.node).toFixed(2)}x node -e ''`;
       rows.push(["(a) node -e ''", `${startup.node.toFixed(0)} ms`, 'median of 20']);
-      rows.push(['(a) launcher, spawn to handshake (TLS)', `${startup.launcher.toFixed(0)} ms`, `median of 20; ${vsNode(startup.launcher)}`]);
-      rows.push(['(a) executable, spawn to handshake (TLS)', `${startup.executable.toFixed(0)} ms`, `median of 20; ${vsNode(startup.executable)}; ${(startup.executable / startup.launcher).toFixed(2)}x launcher`]);
+      rows.push([
+        '(a) floor: Node.js mTLS HTTP/2 plugin server, no provider code',
+        `${startup.floor.toFixed(0)} ms`,
+        `median of 20; ${vsNode(startup.floor)}; what Node.js itself allows (bench/plugin-server-floor.mjs)`,
+      ]);
+      rows.push(['(a) launcher, spawn to handshake (TLS)', `${startup.launcher.toFixed(0)} ms`, `median of 20; ${vsNode(startup.launcher)}; ${(startup.launcher / startup.floor).toFixed(2)}x floor`]);
+      rows.push([
+        '(a) executable, spawn to handshake (TLS)',
+        `${startup.executable.toFixed(0)} ms`,
+        `median of 20; ${vsNode(startup.executable)}; ${(startup.executable / startup.floor).toFixed(2)}x floor; ${(startup.executable / startup.launcher).toFixed(2)}x launcher`,
+      ]);
       rows.push([
         '(a) executable without code cache (reproducible)',
         `${startup['executable-no-code-cache'].toFixed(0)} ms`,
