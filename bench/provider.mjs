@@ -506,7 +506,7 @@ async function main() {
         ]);
       });
       rows.push([`(e) ${form}, peak RSS of a provider process`, mib(rss[form]), `largest VmHWM over ${PLANS} small plans; target <= 64 MiB: ${rss[form] <= 64 * 1024 * 1024 ? 'met' : 'NOT met'}`]);
-      rows.push([`(e) ${form}, of which anonymous (sampled)`, mib(rssAnon[form]), 'largest RssAnon seen every 10 ms; the rest is file-backed (the binary\'s pages)']);
+      rows.push([`(e) ${form}, of which anonymous (sampled)`, mib(rssAnon[form]), 'largest RssAnon seen every 10 ms; the rest is file-backed: the binary\'s pages, as many as the page cache maps (docs/guides/publishing.md)']);
     }
     for (const size of SET_SIZES) {
       const o = sets[size].orgadmin;
