@@ -11,6 +11,8 @@
  * bytes are Buffers, 64-bit integers are numbers, absent message fields are `undefined`.
  */
 
+import { ProtoWriter } from './proto-writer';
+
 /** One namespace or message of a protobufjs JSON descriptor (`Root#toJSON()`). */
 export interface DescriptorNode {
   readonly nested?: { readonly [name: string]: DescriptorNode };
@@ -123,9 +125,9 @@ export class ProtoCodec {
 
   /** Encodes `message` as the message type `fullName`. */
   encode(fullName: string, message: ProtoMessage): Buffer {
-    const out: Buffer[] = [];
+    const out = new ProtoWriter();
     this.encodeInto(this.message(fullName), message, out);
-    return Buffer.concat(out);
+    return out.finish();
   }
 
   /** Decodes `bytes` as the message type `fullName`. */
@@ -188,18 +190,19 @@ export class ProtoCodec {
   // ------------------------------------------------------------------------------------------
   // Encoding
 
-  private encodeInto(info: MessageInfo, message: ProtoMessage, out: Buffer[]): void {
+  private encodeInto(info: MessageInfo, message: ProtoMessage, out: ProtoWriter): void {
     for (const field of info.fields) {
       const value = message[field.name];
       if (value === undefined || value === null) continue;
       if (field.mapKey) {
+        const { key: keyField, value: valueField } = mapEntryFields(field);
         for (const [key, entry] of Object.entries(value as Record<string, unknown>)) {
           if (entry === undefined || entry === null) continue;
-          const parts: Buffer[] = [];
-          this.encodeValue({ ...field, id: 1, kind: field.mapKey, repeated: false, mapKey: undefined }, key, parts, true);
-          this.encodeValue({ ...field, id: 2, repeated: false, mapKey: undefined }, entry, parts, true);
-          const body = Buffer.concat(parts);
-          out.push(tag(field.id, WIRE_LENGTH), varint(body.length), body);
+          out.tag(field.id, WIRE_LENGTH);
+          const mark = out.beginDelimited();
+          this.encodeValue(keyField, key, out, true);
+          this.encodeValue(valueField, entry, out, true);
+          out.endDelimited(mark);
         }
       } else if (field.repeated) {
         if (!Array.isArray(value)) throw new ProtobufError(`${info.fullName}.${field.name} must be an array`);
@@ -210,62 +213,64 @@ export class ProtoCodec {
     }
   }
 
-  /** Appends one field value; `always` also writes proto3 default values. */
-  private encodeValue(field: FieldInfo, value: unknown, out: Buffer[], always: boolean): void {
+  /** Writes one field value; `always` also writes proto3 default values. */
+  private encodeValue(field: FieldInfo, value: unknown, out: ProtoWriter, always: boolean): void {
     switch (field.kind) {
       case 'message': {
-        const parts: Buffer[] = [];
-        this.encodeInto(this.message(field.typeName!), value as ProtoMessage, parts);
-        const body = Buffer.concat(parts);
-        out.push(tag(field.id, WIRE_LENGTH), varint(body.length), body);
+        out.tag(field.id, WIRE_LENGTH);
+        const mark = out.beginDelimited();
+        this.encodeInto(this.message(field.typeName!), value as ProtoMessage, out);
+        out.endDelimited(mark);
         return;
       }
       case 'string': {
         const text = String(value);
         if (!always && text === '') return;
-        const body = Buffer.from(text, 'utf8');
-        out.push(tag(field.id, WIRE_LENGTH), varint(body.length), body);
+        out.tag(field.id, WIRE_LENGTH);
+        out.string(text);
         return;
       }
       case 'bytes': {
-        const body = typeof value === 'string' ? Buffer.from(value, 'utf8') : Buffer.from(value as Uint8Array);
+        const body = typeof value === 'string' ? Buffer.from(value, 'utf8') : (value as Uint8Array);
         if (!always && body.length === 0) return;
-        out.push(tag(field.id, WIRE_LENGTH), varint(body.length), body);
+        out.tag(field.id, WIRE_LENGTH);
+        out.bytes(body);
         return;
       }
       case 'bool':
         if (!always && !value) return;
-        out.push(tag(field.id, WIRE_VARINT), varint(value ? 1 : 0));
+        out.tag(field.id, WIRE_VARINT);
+        out.varint(value ? 1 : 0);
         return;
       case 'enum': {
         const number = typeof value === 'number' ? value : this.enumInfo(field.typeName!).byName.get(String(value));
         if (number === undefined) throw new ProtobufError(`${String(value)} is not a value of ${field.typeName}`);
         if (!always && number === 0) return;
-        out.push(tag(field.id, WIRE_VARINT), varint(number));
+        out.tag(field.id, WIRE_VARINT);
+        out.varint(number);
         return;
       }
       case 'double': case 'float': case 'fixed32': case 'fixed64': case 'sfixed32': case 'sfixed64': {
         const number = Number(value);
         if (!always && number === 0) return;
         const wire = wireTypeOf(field.kind);
-        const body = Buffer.alloc(wire === WIRE_FIXED64 ? 8 : 4);
-        if (field.kind === 'double') body.writeDoubleLE(number);
-        else if (field.kind === 'float') body.writeFloatLE(number);
-        else if (field.kind === 'fixed32') body.writeUInt32LE(number);
-        else if (field.kind === 'sfixed32') body.writeInt32LE(number);
-        else body.writeBigInt64LE(BigInt(Math.trunc(number)));
-        out.push(tag(field.id, wire), body);
+        out.tag(field.id, wire);
+        const kind = field.kind;
+        out.fixed(wire === WIRE_FIXED64 ? 8 : 4, (buf, offset) => {
+          if (kind === 'double') buf.writeDoubleLE(number, offset);
+          else if (kind === 'float') buf.writeFloatLE(number, offset);
+          else if (kind === 'fixed32') buf.writeUInt32LE(number, offset);
+          else if (kind === 'sfixed32') buf.writeInt32LE(number, offset);
+          else buf.writeBigInt64LE(BigInt(Math.trunc(number)), offset);
+        });
         return;
       }
       default: {
         const number = Number(value);
         if (!Number.isFinite(number)) throw new ProtobufError(`${field.name} must be a number`);
         if (!always && number === 0) return;
-        const encoded =
-          field.kind === 'sint32' || field.kind === 'sint64'
-            ? varint(number >= 0 ? number * 2 : -number * 2 - 1)
-            : varint(number);
-        out.push(tag(field.id, WIRE_VARINT), encoded);
+        out.tag(field.id, WIRE_VARINT);
+        out.varint(field.kind === 'sint32' || field.kind === 'sint64' ? (number >= 0 ? number * 2 : -number * 2 - 1) : number);
       }
     }
   }
@@ -381,30 +386,19 @@ export class ProtoCodec {
   }
 }
 
-function tag(id: number, wire: number): Buffer {
-  return varint(id * 8 + wire);
-}
+/** The key and value fields of a map field's entries (messages with fields 1 and 2), made once per field. */
+const MAP_ENTRY_FIELDS = new WeakMap<FieldInfo, { key: FieldInfo; value: FieldInfo }>();
 
-/** Encodes a non-negative integer, or a negative one as 64-bit two's complement (10 bytes). */
-function varint(value: number): Buffer {
-  if (value < 0) {
-    let big = BigInt.asUintN(64, BigInt(Math.trunc(value)));
-    const bytes: number[] = [];
-    while (big >= 0x80n) {
-      bytes.push(Number(big & 0x7fn) | 0x80);
-      big >>= 7n;
-    }
-    bytes.push(Number(big));
-    return Buffer.from(bytes);
+function mapEntryFields(field: FieldInfo): { key: FieldInfo; value: FieldInfo } {
+  let entry = MAP_ENTRY_FIELDS.get(field);
+  if (!entry) {
+    entry = {
+      key: { ...field, id: 1, kind: field.mapKey!, repeated: false, mapKey: undefined },
+      value: { ...field, id: 2, repeated: false, mapKey: undefined },
+    };
+    MAP_ENTRY_FIELDS.set(field, entry);
   }
-  const bytes: number[] = [];
-  let rest = Math.trunc(value);
-  while (rest >= 0x80) {
-    bytes.push((rest % 0x80) | 0x80);
-    rest = Math.floor(rest / 0x80);
-  }
-  bytes.push(rest);
-  return Buffer.from(bytes);
+  return entry;
 }
 
 /** Reads a varint as an unsigned number (exact up to 2^53). */
