@@ -47,14 +47,20 @@ export class ProtoWriter {
       this.buf[this.pos++] = Number(big);
       return;
     }
-    let rest = Math.trunc(value);
+    const rest = Math.trunc(value);
     this.ensure(varintSize(rest));
+    this.pos = this.varintAt(this.pos, rest);
+  }
+
+  /** Writes the varint of a non-negative `value` at `at` (room is there); returns where it ends. */
+  private varintAt(at: number, value: number): number {
     // Arithmetic, not bit operators: those would cut the value to 32 bits.
-    while (rest >= 0x80) {
-      this.buf[this.pos++] = (rest % 0x80) | 0x80;
-      rest = Math.floor(rest / 0x80);
+    while (value >= 0x80) {
+      this.buf[at++] = (value % 0x80) | 0x80;
+      value = Math.floor(value / 0x80);
     }
-    this.buf[this.pos++] = rest;
+    this.buf[at++] = value;
+    return at;
   }
 
   /** Writes a field's key: its number and wire type. */
@@ -104,13 +110,7 @@ export class ProtoWriter {
       this.buf.copyWithin(mark + size, mark + 1, this.pos);
       this.pos += size - 1;
     }
-    let at = mark;
-    let rest = length;
-    while (rest >= 0x80) {
-      this.buf[at++] = (rest % 0x80) | 0x80;
-      rest = Math.floor(rest / 0x80);
-    }
-    this.buf[at] = rest;
+    this.varintAt(mark, length);
   }
 
   /** The bytes written (a view of the writer's buffer: the writer is not used afterwards). */
