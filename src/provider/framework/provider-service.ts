@@ -52,54 +52,48 @@ export class ProviderService<TContext> {
   /** The RPC handlers, ready for `GrpcServer#addService('tfplugin6.Provider', …)`. */
   handlers(): ProviderHandlers {
     const server: ProviderServer = this.server;
-    // Each handler runs inside the stop switch, which gives it the call's signal (see StopController.run).
+    // Every handler runs inside the stop switch, which gives it the call's signal (StopController.run).
     const stop = this.stop;
+    const stoppable =
+      <Q, A>(handle: (request: Q, signal: AbortSignal) => Promise<A>) =>
+      (request: Q, call?: Partial<UnaryCall>): Promise<A> =>
+        stop.run(call, (signal) => handle(request, signal));
     return {
-      GetMetadata: (_r, call) => stop.run(call, async (signal) => toProvider.getMetadataResponse(await server.getMetadata(fromProvider.emptyRequest(signal)))),
-      GetProviderSchema: (_r, call) =>
-        stop.run(call, async (signal) => toProvider.getProviderSchemaResponse(await server.getProviderSchema(fromProvider.emptyRequest(signal)))),
-      ValidateProviderConfig: (r, call) =>
-        stop.run(call, async (signal) =>
-          toProvider.diagnosticsResponse(await server.validateProviderConfig(fromProvider.validateProviderConfigRequest(r, signal))),
-        ),
-      ConfigureProvider: (r, call) =>
-        stop.run(call, async (signal) =>
-          toProvider.diagnosticsResponse(await server.configureProvider(fromProvider.configureProviderRequest(r, signal))),
-        ),
-      StopProvider: (_r, call) =>
-        stop.run(call, async (signal) => toProvider.stopProviderResponse(await server.stopProvider(fromProvider.emptyRequest(signal)))),
+      GetMetadata: stoppable(async (_r, signal) => toProvider.getMetadataResponse(await server.getMetadata(fromProvider.emptyRequest(signal)))),
+      GetProviderSchema: stoppable(async (_r, signal) =>
+        toProvider.getProviderSchemaResponse(await server.getProviderSchema(fromProvider.emptyRequest(signal))),
+      ),
+      ValidateProviderConfig: stoppable(async (r, signal) =>
+        toProvider.diagnosticsResponse(await server.validateProviderConfig(fromProvider.validateProviderConfigRequest(r, signal))),
+      ),
+      ConfigureProvider: stoppable(async (r, signal) =>
+        toProvider.diagnosticsResponse(await server.configureProvider(fromProvider.configureProviderRequest(r, signal))),
+      ),
+      StopProvider: stoppable(async (_r, signal) => toProvider.stopProviderResponse(await server.stopProvider(fromProvider.emptyRequest(signal)))),
 
-      ValidateResourceConfig: (r, call) =>
-        stop.run(call, async (signal) =>
-          toProvider.diagnosticsResponse(await server.validateResourceConfig(fromResource.validateResourceConfigRequest(r, signal))),
-        ),
-      UpgradeResourceState: (r, call) =>
-        stop.run(call, async (signal) =>
-          toResource.upgradeResourceStateResponse(await server.upgradeResourceState(fromResource.upgradeResourceStateRequest(r, signal))),
-        ),
-      ReadResource: (r, call) =>
-        stop.run(call, async (signal) => toResource.readResourceResponse(await server.readResource(fromResource.readResourceRequest(r, signal)))),
-      PlanResourceChange: (r, call) =>
-        stop.run(call, async (signal) =>
-          toResource.planResourceChangeResponse(await server.planResourceChange(fromResource.planResourceChangeRequest(r, signal))),
-        ),
-      ApplyResourceChange: (r, call) =>
-        stop.run(call, async (signal) =>
-          toResource.applyResourceChangeResponse(await server.applyResourceChange(fromResource.applyResourceChangeRequest(r, signal))),
-        ),
-      ImportResourceState: (r, call) =>
-        stop.run(call, async (signal) =>
-          toResource.importResourceStateResponse(await server.importResourceState(fromResource.importResourceStateRequest(r, signal))),
-        ),
+      ValidateResourceConfig: stoppable(async (r, signal) =>
+        toProvider.diagnosticsResponse(await server.validateResourceConfig(fromResource.validateResourceConfigRequest(r, signal))),
+      ),
+      UpgradeResourceState: stoppable(async (r, signal) =>
+        toResource.upgradeResourceStateResponse(await server.upgradeResourceState(fromResource.upgradeResourceStateRequest(r, signal))),
+      ),
+      ReadResource: stoppable(async (r, signal) => toResource.readResourceResponse(await server.readResource(fromResource.readResourceRequest(r, signal)))),
+      PlanResourceChange: stoppable(async (r, signal) =>
+        toResource.planResourceChangeResponse(await server.planResourceChange(fromResource.planResourceChangeRequest(r, signal))),
+      ),
+      ApplyResourceChange: stoppable(async (r, signal) =>
+        toResource.applyResourceChangeResponse(await server.applyResourceChange(fromResource.applyResourceChangeRequest(r, signal))),
+      ),
+      ImportResourceState: stoppable(async (r, signal) =>
+        toResource.importResourceStateResponse(await server.importResourceState(fromResource.importResourceStateRequest(r, signal))),
+      ),
 
-      ValidateDataResourceConfig: (r, call) =>
-        stop.run(call, async (signal) =>
-          toProvider.diagnosticsResponse(await server.validateDataResourceConfig(fromDataSource.validateDataResourceConfigRequest(r, signal))),
-        ),
-      ReadDataSource: (r, call) =>
-        stop.run(call, async (signal) =>
-          toDataSource.readDataSourceResponse(await server.readDataSource(fromDataSource.readDataSourceRequest(r, signal))),
-        ),
+      ValidateDataResourceConfig: stoppable(async (r, signal) =>
+        toProvider.diagnosticsResponse(await server.validateDataResourceConfig(fromDataSource.validateDataResourceConfigRequest(r, signal))),
+      ),
+      ReadDataSource: stoppable(async (r, signal) =>
+        toDataSource.readDataSourceResponse(await server.readDataSource(fromDataSource.readDataSourceRequest(r, signal))),
+      ),
 
       // What this provider does not offer is refused at the edge; the server never sees it.
       GetResourceIdentitySchemas: async () => ({ identity_schemas: {}, diagnostics: [] }),
