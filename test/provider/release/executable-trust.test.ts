@@ -106,51 +106,41 @@ function createdOrganizations(): number {
   return svc.requests.filter((r) => r.method === 'POST' && /\/orgs$/.test(r.url.split('?')[0]!) && r.status === 201).length;
 }
 
-describe('the executable over HTTPS', () => {
-  it('does not trust a CA that no trust source names (the control)', async () => {
-    const before = createdOrganizations();
-    const apply = await applyOrganization('untrusted', {});
-    expect(apply.code).toBe(1);
-    expect(apply.stderr.replace(/\s+/g, ' ')).toMatch(/certificate/i);
-    expect(createdOrganizations()).toBe(before);
-  }, 60_000);
+/** Applies one organization trusting `trust` and checks that the provider refused the service's certificate and created nothing. */
+async function expectRefused(name: string, trust: Record<string, string>, form?: 'executable' | 'launcher'): Promise<void> {
+  const before = createdOrganizations();
+  const apply = await applyOrganization(name, trust, form);
+  expect(apply.code).toBe(1);
+  expect(apply.stderr.replace(/\s+/g, ' ')).toMatch(/certificate/i);
+  expect(createdOrganizations()).toBe(before);
+}
 
-  it('trusts a CA given only through SSL_CERT_FILE', async () => {
-    const before = createdOrganizations();
-    const apply = await applyOrganization('trusted-by-file', { SSL_CERT_FILE: ca.caCertFile });
-    expect(apply.stderr).toBe('');
-    expect(apply.code).toBe(0);
-    expect(apply.stdout).toContain('Apply complete! Resources: 1 added, 0 changed, 0 destroyed.');
-    expect(createdOrganizations()).toBe(before + 1);
-  }, 60_000);
+/** Applies one organization trusting `trust` and checks that it went through: one organization created. */
+async function expectTrusted(name: string, trust: Record<string, string>, form?: 'executable' | 'launcher'): Promise<void> {
+  const before = createdOrganizations();
+  const apply = await applyOrganization(name, trust, form);
+  expect(apply.stderr).toBe('');
+  expect(apply.code).toBe(0);
+  expect(apply.stdout).toContain('Apply complete! Resources: 1 added, 0 changed, 0 destroyed.');
+  expect(createdOrganizations()).toBe(before + 1);
+}
+
+describe('the executable over HTTPS', () => {
+  it('does not trust a CA that no trust source names (the control)', () => expectRefused('untrusted', {}), 60_000);
+
+  it('trusts a CA given only through SSL_CERT_FILE', () => expectTrusted('trusted-by-file', { SSL_CERT_FILE: ca.caCertFile }), 60_000);
 
   it('trusts a CA given only through SSL_CERT_DIR', async () => {
     const certs = join(work, 'certs');
     await mkdir(certs);
     await copyFile(ca.caCertFile, join(certs, 'orgadmin-test-ca.pem'));
-    const before = createdOrganizations();
-    const apply = await applyOrganization('trusted-by-dir', { SSL_CERT_DIR: certs });
-    expect(apply.stderr).toBe('');
-    expect(apply.code).toBe(0);
-    expect(createdOrganizations()).toBe(before + 1);
+    await expectTrusted('trusted-by-dir', { SSL_CERT_DIR: certs });
   }, 60_000);
 });
 
 describe('the launcher over HTTPS', () => {
-  it('does not trust a CA that no trust source names (the control)', async () => {
-    const before = createdOrganizations();
-    const apply = await applyOrganization('launcher-untrusted', {}, 'launcher');
-    expect(apply.code).toBe(1);
-    expect(apply.stderr.replace(/\s+/g, ' ')).toMatch(/certificate/i);
-    expect(createdOrganizations()).toBe(before);
-  }, 60_000);
+  it('does not trust a CA that no trust source names (the control)', () => expectRefused('launcher-untrusted', {}, 'launcher'), 60_000);
 
-  it('trusts a CA given only through NODE_EXTRA_CA_CERTS, which it hands to the provider instead of to Node.js', async () => {
-    const before = createdOrganizations();
-    const apply = await applyOrganization('launcher-trusted-by-extra', { NODE_EXTRA_CA_CERTS: ca.caCertFile }, 'launcher');
-    expect(apply.stderr).toBe('');
-    expect(apply.code).toBe(0);
-    expect(apply.stdout).toContain('Apply complete! Resources: 1 added, 0 changed, 0 destroyed.');
-    expect(createdOrganizations()).toBe(before + 1);
-  }, 60_000);
+  it('trusts a CA given only through NODE_EXTRA_CA_CERTS, which it hands to the provider instead of to Node.js', () =>
+    expectTrusted('launcher-trusted-by-extra', { NODE_EXTRA_CA_CERTS: ca.caCertFile }, 'launcher'), 60_000);
 });
