@@ -60,6 +60,8 @@ interface FieldInfo {
   readonly mapKey?: ScalarKind;
   /** proto3 `optional`: presence is tracked, defaults are encoded. */
   readonly explicitPresence: boolean;
+  /** For a map field: its entries' key (field 1) and value (field 2), as fields of their own. */
+  readonly entry?: { readonly key: FieldInfo; readonly value: FieldInfo };
 }
 
 interface MessageInfo {
@@ -159,7 +161,7 @@ export class ProtoCodec {
       const isScalar = SCALARS.has(field.type);
       const typeName = isScalar ? undefined : this.resolve(field.type, fullName);
       const kind = isScalar ? (field.type as ScalarKind) : this.nodes.get(typeName!)?.values ? 'enum' : 'message';
-      fields.push({
+      const fieldInfo: FieldInfo = {
         name,
         id: field.id,
         kind,
@@ -167,7 +169,8 @@ export class ProtoCodec {
         repeated: field.rule === 'repeated',
         mapKey: field.keyType as ScalarKind | undefined,
         explicitPresence: inOneof.has(name) || field.options?.proto3_optional === true,
-      });
+      };
+      fields.push(fieldInfo.mapKey ? { ...fieldInfo, entry: mapEntryFields(fieldInfo, fieldInfo.mapKey) } : fieldInfo);
     }
     const info: MessageInfo = { fullName, fields, byId: new Map(fields.map((f) => [f.id, f])) };
     this.messages.set(fullName, info);
@@ -195,7 +198,7 @@ export class ProtoCodec {
       const value = message[field.name];
       if (value === undefined || value === null) continue;
       if (field.mapKey) {
-        const { key: keyField, value: valueField } = mapEntryFields(field);
+        const { key: keyField, value: valueField } = field.entry!;
         for (const [key, entry] of Object.entries(value as Record<string, unknown>)) {
           if (entry === undefined || entry === null) continue;
           out.tag(field.id, WIRE_LENGTH);
@@ -299,14 +302,15 @@ export class ProtoCodec {
         const length = readVarint(buf, reader, end);
         const entryEnd = reader.pos + length;
         if (entryEnd > end) throw new ProtobufError('truncated map entry');
-        let entryKey: unknown = this.defaultOf({ ...field, kind: field.mapKey });
-        let entryValue: unknown = field.kind === 'message' ? {} : this.defaultOf(field);
+        const { key: keyField, value: valueField } = field.entry!;
+        let entryKey: unknown = this.defaultOf(keyField);
+        let entryValue: unknown = valueField.kind === 'message' ? {} : this.defaultOf(valueField);
         while (reader.pos < entryEnd) {
           const entryTag = readVarint(buf, reader, entryEnd);
           const entryWire = entryTag % 8;
           const entryId = Math.floor(entryTag / 8);
-          if (entryId === 1) entryKey = this.decodeValue({ ...field, kind: field.mapKey }, buf, reader, entryWire, entryEnd);
-          else if (entryId === 2) entryValue = this.decodeValue(field, buf, reader, entryWire, entryEnd);
+          if (entryId === 1) entryKey = this.decodeValue(keyField, buf, reader, entryWire, entryEnd);
+          else if (entryId === 2) entryValue = this.decodeValue(valueField, buf, reader, entryWire, entryEnd);
           else skipField(buf, reader, entryWire, entryEnd);
         }
         (message[field.name] as Record<string, unknown>)[String(entryKey)] = entryValue;
@@ -386,19 +390,12 @@ export class ProtoCodec {
   }
 }
 
-/** The key and value fields of a map field's entries (messages with fields 1 and 2), made once per field. */
-const MAP_ENTRY_FIELDS = new WeakMap<FieldInfo, { key: FieldInfo; value: FieldInfo }>();
-
-function mapEntryFields(field: FieldInfo): { key: FieldInfo; value: FieldInfo } {
-  let entry = MAP_ENTRY_FIELDS.get(field);
-  if (!entry) {
-    entry = {
-      key: { ...field, id: 1, kind: field.mapKey!, repeated: false, mapKey: undefined },
-      value: { ...field, id: 2, repeated: false, mapKey: undefined },
-    };
-    MAP_ENTRY_FIELDS.set(field, entry);
-  }
-  return entry;
+/** The key and value fields of the entries of the map field `field` (messages with fields 1 and 2). */
+function mapEntryFields(field: FieldInfo, keyKind: ScalarKind): { key: FieldInfo; value: FieldInfo } {
+  return {
+    key: { ...field, id: 1, kind: keyKind, typeName: undefined, repeated: false, mapKey: undefined },
+    value: { ...field, id: 2, repeated: false, mapKey: undefined },
+  };
 }
 
 /** Reads a varint as an unsigned number (exact up to 2^53). */
