@@ -14,16 +14,19 @@
  * - listens on a unix socket in a fresh directory (without loading `node:cluster`, as the provider
  *   does: src/provider/protocol/unix-listen.ts) and prints the handshake line.
  * It serves nothing and exits on SIGTERM.
+ *
+ * With ORGADMIN_FLOOR_TRANSPORT=tls (bench/provider-startup.mjs bundles that variant with the value
+ * fixed) it makes the same server with `node:tls` alone, never loading `node:http2`: the floor of a
+ * provider that would frame HTTP/2 itself, which shows what Node.js's HTTP/2 module costs a start.
  */
 import { mkdtempSync, rmSync, writeSync } from 'node:fs';
-import http2 from 'node:http2';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateCertificate } from '../src/provider/protocol/certificate';
 import { listenOnUnixSocket } from '../src/provider/protocol/unix-listen';
 
 const certificate = generateCertificate();
-const server = http2.createSecureServer({
+const serverOptions = {
   key: certificate.keyPem,
   cert: certificate.certPem,
   ca: [],
@@ -31,7 +34,12 @@ const server = http2.createSecureServer({
   rejectUnauthorized: false,
   minVersion: 'TLSv1.2',
   ALPNProtocols: ['h2'],
-});
+};
+// Loaded on demand, so that the node:tls variant never loads node:http2.
+const server =
+  process.env.ORGADMIN_FLOOR_TRANSPORT === 'tls'
+    ? process.getBuiltinModule('node:tls').createServer(serverOptions)
+    : process.getBuiltinModule('node:http2').createSecureServer(serverOptions);
 const dir = mkdtempSync(join(tmpdir(), 'plugin'));
 const socket = join(dir, 'plugin.sock');
 process.once('exit', () => rmSync(dir, { recursive: true, force: true }));

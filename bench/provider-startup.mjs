@@ -18,7 +18,8 @@
  *   The floor (always without EXECUTABLEs, with them when `--floor` is given): what any Node.js
  *   provider must do before its handshake and nothing else (bench/plugin-server-floor.mjs), run
  *   by its `#!/usr/bin/env node` line. It shows how far below the provider's start Node.js itself
- *   allows to go.
+ *   allows to go. A second floor does the same with `node:tls` alone, without `node:http2`: what
+ *   is left for a provider that would frame HTTP/2 itself.
  * Every executable is executed directly, as Terraform starts a provider: its own `#!` line picks
  * the interpreter and its flags (the installed launcher's `#!/usr/bin/env -S node --use-openssl-ca`),
  * so what the flags and `/usr/bin/env` cost or save is measured too. With `--node-arg FLAG`, each
@@ -94,10 +95,12 @@ async function ensureBundle(bundle) {
 /**
  * bench/plugin-server-floor.mjs bundled into an executable script of its own (`#!/usr/bin/env
  * node`, as the bundle run directly): only what any Node.js provider must do before its handshake.
+ * `transport` 'http2' is Node.js's HTTP/2 server (what the provider uses); 'tls' its TLS server
+ * alone (what a provider framing HTTP/2 itself would need).
  */
-async function buildFloor() {
+async function buildFloor(transport) {
   const esbuild = require('esbuild');
-  const dir = mkdtempSync(join(tmpdir(), 'provider-bench-floor-'));
+  const dir = mkdtempSync(join(tmpdir(), `provider-bench-floor-${transport}-`));
   const out = join(dir, 'plugin-server-floor.js');
   await esbuild.build({
     entryPoints: [join(root, 'bench/plugin-server-floor.mjs')],
@@ -108,14 +111,15 @@ async function buildFloor() {
     format: 'cjs',
     minify: true,
     banner: { js: '#!/usr/bin/env node' },
+    define: { 'process.env.ORGADMIN_FLOOR_TRANSPORT': JSON.stringify(transport) },
     logLevel: 'warning',
   });
   chmodSync(out, 0o755);
   return { path: out, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** The label of the floor's row (bench/provider.mjs reads it). */
-const FLOOR_LABEL = 'floor: Node.js mTLS HTTP/2 plugin server';
+/** The labels of the floors' rows, by transport (bench/provider.mjs reads them). */
+const FLOOR_LABELS = { http2: 'floor: Node.js mTLS HTTP/2 plugin server', tls: 'floor without node:http2: mTLS node:tls server' };
 
 /** The go-plugin handshake line the provider prints on stdout. */
 const HANDSHAKE = /^1\|6\|unix\|[^|]+\|grpc\|[A-Za-z0-9+/]+\n$/;
@@ -162,9 +166,11 @@ async function main() {
       targets.push({ label: 'bundle run directly (no code cache)', path: bundle.path });
     }
     if (executables.length === 0 || withFloor) {
-      const floor = await buildFloor();
-      cleanups.push(floor.cleanup);
-      targets.push({ label: FLOOR_LABEL, path: floor.path });
+      for (const [transport, label] of Object.entries(FLOOR_LABELS)) {
+        const floor = await buildFloor(transport);
+        cleanups.push(floor.cleanup);
+        targets.push({ label, path: floor.path });
+      }
     }
     const { generateCertificate } = await loadSourceModule('src/provider/protocol/certificate.ts');
     const { runProcess } = await loadSourceModule('src/cli/process-runner.ts');

@@ -7,7 +7,8 @@
  *
  *   (a) start-up: each one's start-to-handshake time (executed as Terraform executes it), median of
  *       20, next to `node -e ''`, the floor (a Node.js process doing only what the plugin protocol
- *       requires before its handshake: bench/plugin-server-floor.mjs) and the executable built
+ *       requires before its handshake: bench/plugin-server-floor.mjs), the same floor without
+ *       `node:http2` (its server on `node:tls` alone) and the executable built
  *       without its code cache (the reproducible variant), all measured by
  *       bench/provider-startup.mjs in one interleaved run;
  *   (b) `terraform plan` wall time with 50 organizations and 500 memberships applied, with each
@@ -22,7 +23,13 @@
  *       the largest anonymous part of it (RssAnon);
  *   (f) one `orgadmin_organization_members` of 100, 1,000 and 10,000 users: apply from empty and
  *       refresh plan, next to a `terraform_data` holding the same list; and the growth from
- *       1,000 to 10,000 ids against 10x (target: within 2x of 10 times the 1,000-id time).
+ *       1,000 to 10,000 ids against 10x (target: within 2x of 10 times the 1,000-id time);
+ *   (g) lower bounds of the small plans for any provider that is a Node.js process: Terraform starts
+ *       the provider three times per plan, one start after the other, and waits for each handshake
+ *       before it can go on; so no such plan can take less than its terraform_data floor plus three
+ *       times `node -e ''` (a Node.js process doing nothing), or plus three times the plugin floor
+ *       of (a) for one that uses Node.js's own TLS and HTTP/2. Each bound is computed from rows of
+ *       this run and shown as a ratio against its floor, next to target 1's 2x.
  *
  * Everything is real: the service from dist/ on a free port with a SQLite file in a temporary
  * directory, the provider installed by dist/provider/install.js into temporary mirrors, and
@@ -89,7 +96,11 @@ async function startupRows(targets) {
     if (!Number.isFinite(value)) throw new Error(`cannot read "${label}" from bench/provider-startup.mjs output:\n${run.stdout}`);
     return value;
   };
-  const medians = { node: medianOf("node -e ''"), floor: medianOf('floor: Node.js mTLS HTTP/2 plugin server') };
+  const medians = {
+    node: medianOf("node -e ''"),
+    floor: medianOf('floor: Node.js mTLS HTTP/2 plugin server'),
+    tlsFloor: medianOf('floor without node:http2: mTLS node:tls server'),
+  };
   for (const label of Object.keys(targets)) medians[label] = medianOf(label);
   return medians;
 }
@@ -448,6 +459,11 @@ async function main() {
         `${startup.floor.toFixed(0)} ms`,
         `median of 20; ${vsNode(startup.floor)}; what Node.js itself allows (bench/plugin-server-floor.mjs)`,
       ]);
+      rows.push([
+        '(a) floor without node:http2: the same server on node:tls alone',
+        `${startup.tlsFloor.toFixed(0)} ms`,
+        `median of 20; ${vsNode(startup.tlsFloor)}; what a provider framing HTTP/2 itself could reach, before any code of its own`,
+      ]);
       rows.push(['(a) launcher, spawn to handshake (TLS)', `${startup.launcher.toFixed(0)} ms`, `median of 20; ${vsNode(startup.launcher)}; ${(startup.launcher / startup.floor).toFixed(2)}x floor`]);
       rows.push([
         '(a) executable, spawn to handshake (TLS)',
@@ -518,6 +534,24 @@ async function main() {
       for (const [what, key] of [['apply', 'applyMs'], ['refresh plan', 'planMs']]) {
         const growth = sets[10000].orgadmin[key] / (10 * sets[1000].orgadmin[key]);
         rows.push([`(f) ${what}: 10,000 ids / (10 x 1,000 ids)`, `${growth.toFixed(2)}x`, `target <= 2x: ${growth <= 2 ? 'met' : 'NOT met'}`]);
+      }
+    }
+    // (g) What the three sequential starts alone cost, at the least, with any Node.js provider.
+    if (!startup.note) {
+      const bound = (what, floorMs, perStartMs, startName) => {
+        const ratio = (floorMs + 3 * perStartMs) / floorMs;
+        rows.push([
+          `(g) bound, ${what}: floor + 3 x ${startName}`,
+          seconds(floorMs + 3 * perStartMs),
+          `${ratio.toFixed(2)}x its floor (${seconds(floorMs)}); ${ratio > 2 ? 'above' : 'within'} target 1's 2x before any RPC`,
+        ]);
+      };
+      const smallFloor = timings['small-terraform_data'].planMs;
+      bound('small plan', smallFloor, startup.node, "node -e ''");
+      bound('small plan', smallFloor, startup.floor, 'plugin floor');
+      if (sets[100]) {
+        bound('member set of 100, refresh plan', sets[100].terraform_data.planMs, startup.node, "node -e ''");
+        bound('member set of 100, refresh plan', sets[100].terraform_data.planMs, startup.floor, 'plugin floor');
       }
     }
     // Node.js parses this file at every start (the executable's three starts per command pay for
