@@ -6,7 +6,8 @@
  * possible.
  *
  * What it does, all of it required by go-plugin's automatic mutual TLS:
- * - loads `node:http2` (gRPC's transport; it loads `node:tls` and `node:net`);
+ * - loads `node:tls` (it loads `node:net`), as the provider does, which frames HTTP/2 itself
+ *   (src/provider/protocol/http2/);
  * - makes a fresh ECDSA P-256 key and a self-signed certificate for it (the provider's own
  *   certificate module: Node.js has no X.509 builder), printed in the handshake line;
  * - makes the TLS server that asks for Terraform's client certificate (`ca: []`, so Node.js does
@@ -15,9 +16,9 @@
  *   does: src/provider/protocol/unix-listen.ts) and prints the handshake line.
  * It serves nothing and exits on SIGTERM.
  *
- * With ORGADMIN_FLOOR_TRANSPORT=tls (bench/provider-startup.mjs bundles that variant with the value
- * fixed) it makes the same server with `node:tls` alone, never loading `node:http2`: the floor of a
- * provider that would frame HTTP/2 itself, which shows what Node.js's HTTP/2 module costs a start.
+ * With ORGADMIN_FLOOR_TRANSPORT=http2 (bench/provider-startup.mjs bundles that variant with the
+ * value fixed) it makes the same server with Node.js's `node:http2` instead: the floor of a
+ * provider built on Node.js's own HTTP/2, which this one was until it framed HTTP/2 itself.
  */
 import { mkdtempSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,9 +38,9 @@ const serverOptions = {
 };
 // Loaded on demand, so that the node:tls variant never loads node:http2.
 const server =
-  process.env.ORGADMIN_FLOOR_TRANSPORT === 'tls'
-    ? process.getBuiltinModule('node:tls').createServer(serverOptions)
-    : process.getBuiltinModule('node:http2').createSecureServer(serverOptions);
+  process.env.ORGADMIN_FLOOR_TRANSPORT === 'http2'
+    ? process.getBuiltinModule('node:http2').createSecureServer(serverOptions)
+    : process.getBuiltinModule('node:tls').createServer(serverOptions);
 const dir = mkdtempSync(join(tmpdir(), 'plugin'));
 const socket = join(dir, 'plugin.sock');
 process.once('exit', () => rmSync(dir, { recursive: true, force: true }));

@@ -18,8 +18,8 @@
  *   The floor (always without EXECUTABLEs, with them when `--floor` is given): what any Node.js
  *   provider must do before its handshake and nothing else (bench/plugin-server-floor.mjs), run
  *   by its `#!/usr/bin/env node` line. It shows how far below the provider's start Node.js itself
- *   allows to go. A second floor does the same with `node:tls` alone, without `node:http2`: what
- *   is left for a provider that would frame HTTP/2 itself.
+ *   allows to go. A second floor does the same on `node:http2`: what a provider built on Node.js's
+ *   own HTTP/2 could not go below.
  * Every executable is executed directly, as Terraform starts a provider: its own `#!` line picks
  * the interpreter and its flags (the installed launcher's `#!/usr/bin/env -S node --use-openssl-ca`),
  * so what the flags and `/usr/bin/env` cost or save is measured too. With `--node-arg FLAG`, each
@@ -95,8 +95,8 @@ async function ensureBundle(bundle) {
 /**
  * bench/plugin-server-floor.mjs bundled into an executable script of its own (`#!/usr/bin/env
  * node`, as the bundle run directly): only what any Node.js provider must do before its handshake.
- * `transport` 'http2' is Node.js's HTTP/2 server (what the provider uses); 'tls' its TLS server
- * alone (what a provider framing HTTP/2 itself would need).
+ * `transport` 'tls' is Node.js's TLS server alone (what the provider, which frames HTTP/2 itself,
+ * needs); 'http2' Node.js's HTTP/2 server (what a provider on node:http2 needs).
  */
 async function buildFloor(transport) {
   const esbuild = require('esbuild');
@@ -119,7 +119,7 @@ async function buildFloor(transport) {
 }
 
 /** The labels of the floors' rows, by transport (bench/provider.mjs reads them). */
-const FLOOR_LABELS = { http2: 'floor: Node.js mTLS HTTP/2 plugin server', tls: 'floor without node:http2: mTLS node:tls server' };
+const FLOOR_LABELS = { tls: 'floor: Node.js mTLS plugin server (node:tls)', http2: 'floor with node:http2: the same on Node.js HTTP/2' };
 
 /** The go-plugin handshake line the provider prints on stdout. */
 const HANDSHAKE = /^1\|6\|unix\|[^|]+\|grpc\|[A-Za-z0-9+/]+\n$/;

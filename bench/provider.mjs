@@ -7,8 +7,8 @@
  *
  *   (a) start-up: each one's start-to-handshake time (executed as Terraform executes it), median of
  *       20, next to `node -e ''`, the floor (a Node.js process doing only what the plugin protocol
- *       requires before its handshake: bench/plugin-server-floor.mjs), the same floor without
- *       `node:http2` (its server on `node:tls` alone) and the executable built
+ *       requires before its handshake: bench/plugin-server-floor.mjs), the same floor on
+ *       `node:http2` (what a provider on Node.js's own HTTP/2 needs) and the executable built
  *       without its code cache (the reproducible variant), all measured by
  *       bench/provider-startup.mjs in one interleaved run;
  *   (b) `terraform plan` wall time with 50 organizations and 500 memberships applied, with each
@@ -28,7 +28,7 @@
  *       the provider three times per plan, one start after the other, and waits for each handshake
  *       before it can go on; so no such plan can take less than its terraform_data floor plus three
  *       times `node -e ''` (a Node.js process doing nothing), or plus three times the plugin floor
- *       of (a) for one that uses Node.js's own TLS and HTTP/2. Each bound is computed from rows of
+ *       of (a) (the mutual-TLS server the plugin protocol asks for). Each bound is computed from rows of
  *       this run and shown as a ratio against its floor, next to target 1's 2x.
  *
  * Everything is real: the service from dist/ on a free port with a SQLite file in a temporary
@@ -98,8 +98,8 @@ async function startupRows(targets) {
   };
   const medians = {
     node: medianOf("node -e ''"),
-    floor: medianOf('floor: Node.js mTLS HTTP/2 plugin server'),
-    tlsFloor: medianOf('floor without node:http2: mTLS node:tls server'),
+    floor: medianOf('floor: Node.js mTLS plugin server (node:tls)'),
+    http2Floor: medianOf('floor with node:http2: the same on Node.js HTTP/2'),
   };
   for (const label of Object.keys(targets)) medians[label] = medianOf(label);
   return medians;
@@ -455,14 +455,14 @@ async function main() {
       const vsNode = (ms) => `${(ms / startup.node).toFixed(2)}x node -e ''`;
       rows.push(["(a) node -e ''", `${startup.node.toFixed(0)} ms`, 'median of 20']);
       rows.push([
-        '(a) floor: Node.js mTLS HTTP/2 plugin server, no provider code',
+        '(a) floor: Node.js mTLS plugin server (node:tls), no provider code',
         `${startup.floor.toFixed(0)} ms`,
         `median of 20; ${vsNode(startup.floor)}; what Node.js itself allows (bench/plugin-server-floor.mjs)`,
       ]);
       rows.push([
-        '(a) floor without node:http2: the same server on node:tls alone',
-        `${startup.tlsFloor.toFixed(0)} ms`,
-        `median of 20; ${vsNode(startup.tlsFloor)}; what a provider framing HTTP/2 itself could reach, before any code of its own`,
+        '(a) floor with node:http2: the same server on Node.js HTTP/2',
+        `${startup.http2Floor.toFixed(0)} ms`,
+        `median of 20; ${vsNode(startup.http2Floor)}; what a provider on Node.js's own HTTP/2 cannot go below`,
       ]);
       rows.push(['(a) launcher, spawn to handshake (TLS)', `${startup.launcher.toFixed(0)} ms`, `median of 20; ${vsNode(startup.launcher)}; ${(startup.launcher / startup.floor).toFixed(2)}x floor`]);
       rows.push([

@@ -161,7 +161,7 @@ export async function buildExecutable(options: BuildExecutableOptions): Promise<
     }
     // Relative paths only: nothing of this machine's file system goes into the blob. Node's own
     // options stay off: `useCodeCache` caches only main.js (a dozen lines), and `useSnapshot` cannot
-    // take this bundle (Node 20's snapshot builder fails on node:http2 and node:http, which the plugin
+    // take this bundle (the snapshot builders of Node 20 and 22 fail on node:tls, which the plugin
     // server loads at start); both would also tie the blob to the build machine's CPU.
     const config = { main: 'main.js', output: 'blob', disableExperimentalSEAWarning: true, useCodeCache: false, useSnapshot: false, assets };
     await writeFile(join(work, 'sea-config.json'), JSON.stringify(config));

@@ -1,14 +1,18 @@
 /**
- * A small gRPC server on node:http2: unary and server-streaming methods, identity encoding.
+ * A small gRPC server on the project's own HTTP/2 connection ({@link ./http2/connection}) over
+ * node:tls (or node:net, in tests): unary and server-streaming methods, identity encoding.
  *
  * Why not @grpc/grpc-js: loading it costs about 30 ms, and Terraform starts the provider three
- * times per command. gRPC over HTTP/2 is a thin framing (a 5-byte prefix per message, status in
- * trailers) that the methods Terraform calls need no more of.
+ * times per command. Why not node:http2: about 13 ms more of every start, and more CPU per call
+ * than its own work (see ./http2/connection). gRPC over HTTP/2 is a thin framing (a 5-byte prefix
+ * per message, status in trailers) that the methods Terraform calls need no more of.
  *
  * @see https://github.com/grpc/grpc/blob/master/doc/PROTOCOL-HTTP2.md
  */
-import * as http2 from 'node:http2';
-import type { TLSSocket } from 'node:tls';
+import { createServer as createNetServer, type Server, type Socket } from 'node:net';
+import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
+import { ErrorCode } from './http2/frames';
+import { Http2ServerConnection, type HeaderList, type Http2ServerStream } from './http2/connection';
 import type { ProtoCodec, ProtoMessage } from './protobuf';
 import { listenOnUnixSocket } from './unix-listen';
 
@@ -91,7 +95,11 @@ export interface GrpcServerOptions {
   readonly onTransportError?: (message: string, error: unknown) => void;
 }
 
-const RESPONSE_HEADERS = { ':status': 200, 'content-type': 'application/grpc' };
+const RESPONSE_HEADERS: HeaderList = [
+  [':status', '200'],
+  ['content-type', 'application/grpc'],
+];
+const OK_TRAILERS: HeaderList = [['grpc-status', String(0)]];
 
 /** The DER bytes of the first certificate in a PEM text. */
 function pemToDer(pem: string): Buffer {
@@ -103,26 +111,24 @@ function pemToDer(pem: string): Buffer {
 /** A gRPC server whose messages are encoded with a {@link ProtoCodec}. */
 export class GrpcServer {
   private readonly routes = new Map<string, Route>();
-  private readonly server: http2.Http2Server | http2.Http2SecureServer;
-  private readonly sessions = new Set<http2.ServerHttp2Session>();
-  /** Sessions whose client presented the pinned certificate. */
-  private readonly trustedSessions = new WeakSet<http2.Http2Session>();
+  private readonly server: Server;
+  private readonly connections = new Set<Http2ServerConnection>();
   /** Streams of calls in progress (unary calls not yet answered, server streams not ended). */
-  private readonly openStreams = new Set<http2.ServerHttp2Stream>();
+  private readonly openStreams = new Set<Http2ServerStream>();
 
   constructor(
     private readonly codec: ProtoCodec,
     private readonly options: GrpcServerOptions = {},
   ) {
-    const settings: http2.Settings = { maxConcurrentStreams: 1000 };
     // The client is trusted by pinning, not by a CA chain: the one certificate Terraform handed us.
     // OpenSSL still checks during the handshake that the client holds that certificate's private
     // key; the chain is not verified (`ca: []`), because giving Node a `ca` makes it build its
     // bundled root store first, which costs a third of the provider's start-up, and a pinned
     // self-signed certificate has no chain to verify anyway.
     const pinnedClientCert = options.tls ? pemToDer(options.tls.clientCertPem) : undefined;
-    this.server = options.tls
-      ? http2.createSecureServer({
+    if (options.tls) {
+      const server = createTlsServer(
+        {
           key: options.tls.keyPem,
           cert: options.tls.certPem,
           ca: [],
@@ -130,35 +136,22 @@ export class GrpcServer {
           rejectUnauthorized: false,
           minVersion: 'TLSv1.2',
           ALPNProtocols: ['h2'],
-          settings,
-        })
-      : http2.createServer({ settings });
-    this.server.on('stream', (stream, headers) => {
-      // A stream of a session whose client certificate was not the pinned one is never served.
-      if (pinnedClientCert && !this.trustedSessions.has(stream.session!)) {
-        stream.close(http2.constants.NGHTTP2_REFUSED_STREAM);
-        return;
-      }
-      this.dispatch(stream, headers);
-    });
-    this.server.on('session', (session) => {
-      if (pinnedClientCert) {
-        const peer = (session.socket as TLSSocket).getPeerCertificate?.();
-        if (!peer || !Buffer.isBuffer(peer.raw) || !peer.raw.equals(pinnedClientCert)) {
-          this.options.onTransportError?.('TLS client certificate is not the one Terraform announced', new Error('client certificate mismatch'));
-          session.destroy();
-          return;
-        }
-        this.trustedSessions.add(session);
-      }
-      this.sessions.add(session);
-      session.on('close', () => this.sessions.delete(session));
-      session.on('error', (error) => this.options.onTransportError?.('http2 session error', error));
-    });
-    if (options.tls) {
-      (this.server as http2.Http2SecureServer).on('tlsClientError', (error) =>
-        this.options.onTransportError?.('TLS handshake with the client failed', error),
+        },
+        (socket: TLSSocket) => {
+          // A connection whose client certificate is not the pinned one never gets to HTTP/2.
+          const peer = socket.getPeerCertificate?.();
+          if (!peer || !Buffer.isBuffer(peer.raw) || !peer.raw.equals(pinnedClientCert!)) {
+            this.options.onTransportError?.('TLS client certificate is not the one Terraform announced', new Error('client certificate mismatch'));
+            socket.destroy();
+            return;
+          }
+          this.serve(socket);
+        },
       );
+      server.on('tlsClientError', (error) => this.options.onTransportError?.('TLS handshake with the client failed', error));
+      this.server = server;
+    } else {
+      this.server = createNetServer((socket: Socket) => this.serve(socket));
     }
   }
 
@@ -201,60 +194,64 @@ export class GrpcServer {
     return address && typeof address === 'object' ? address.port : undefined;
   }
 
-  /** Stops accepting connections and closes every session and open stream. */
+  /** Stops accepting connections and closes every connection and open stream. */
   close(): Promise<void> {
     return new Promise((resolve) => {
-      for (const stream of this.openStreams) stream.close(http2.constants.NGHTTP2_CANCEL);
-      for (const session of this.sessions) session.close();
+      for (const stream of this.openStreams) stream.reset(ErrorCode.CANCEL);
+      for (const connection of this.connections) connection.close();
       this.server.close(() => resolve());
-      // Sessions that do not close promptly are destroyed: shutdown must not hang.
+      // Connections that do not close promptly are destroyed: shutdown must not hang.
       setTimeout(() => {
-        for (const session of this.sessions) session.destroy();
+        for (const connection of this.connections) connection.destroy();
       }, 200).unref();
     });
   }
 
-  private dispatch(stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders): void {
-    stream.on('error', (error) => this.options.onTransportError?.('http2 stream error', error));
-    const path = headers[':path'] ?? '';
-    const contentType = String(headers['content-type'] ?? '');
+  private serve(socket: Socket): void {
+    const connection = new Http2ServerConnection(socket, {
+      onStream: (stream) => this.dispatch(stream),
+      onError: (message, error) => this.options.onTransportError?.(message, error),
+      onClose: () => this.connections.delete(connection),
+    });
+    this.connections.add(connection);
+  }
+
+  private dispatch(stream: Http2ServerStream): void {
+    const path = stream.header(':path') ?? '';
+    const contentType = stream.header('content-type') ?? '';
     if (!contentType.startsWith('application/grpc')) {
-      stream.respond({ ':status': 415 }, { endStream: true });
+      stream.respond([[':status', '415']], true);
       return;
     }
     const route = this.routes.get(path);
     if (!route) {
-      // Drain the request so the client sees the status, not a reset.
-      stream.resume();
       this.fail(stream, GrpcStatus.UNIMPLEMENTED, `unknown method ${path}`);
       return;
     }
-    const compressed = String(headers['grpc-encoding'] ?? 'identity');
-    const chunks: Buffer[] = [];
-    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-    stream.on('end', () => {
+    const compressed = stream.header('grpc-encoding') ?? 'identity';
+    stream.onEnd = (body) => {
       let request: ProtoMessage;
       try {
-        request = this.codec.decode(route.requestType, unframe(Buffer.concat(chunks), compressed));
+        request = this.codec.decode(route.requestType, unframe(body, compressed));
       } catch (error) {
         this.fail(stream, GrpcStatus.INVALID_ARGUMENT, `cannot decode ${route.requestType}: ${(error as Error).message}`);
         return;
       }
       if (route.stream) this.runStream(stream, route, request);
       else void this.runUnary(stream, route, request);
-    });
+    };
   }
 
-  private async runUnary(stream: http2.ServerHttp2Stream, route: Route, request: ProtoMessage): Promise<void> {
+  private async runUnary(stream: Http2ServerStream, route: Route, request: ProtoMessage): Promise<void> {
     // The stream closing before the answer is the only cancellation signal gRPC over HTTP/2 has;
     // the open stream is also tracked so that close() cancels calls still running.
     const cancel = new AbortController();
     let answered = false;
     this.openStreams.add(stream);
-    stream.once('close', () => {
+    stream.onClose = () => {
       this.openStreams.delete(stream);
       if (!answered) cancel.abort(new CallCancelledError(`${route.requestType} was cancelled: its stream closed`));
-    });
+    };
     const answer = (): void => {
       answered = true;
       // An answer on its way is not cut off by close(): only unanswered calls are cancelled.
@@ -271,26 +268,25 @@ export class GrpcServer {
       return;
     }
     answer();
-    if (stream.destroyed || stream.closed) return;
-    stream.respond(RESPONSE_HEADERS, { waitForTrailers: true });
-    stream.once('wantTrailers', () => stream.sendTrailers({ 'grpc-status': String(GrpcStatus.OK) }));
-    stream.end(body);
+    if (stream.closed) return;
+    stream.respond(RESPONSE_HEADERS);
+    stream.write(body);
+    stream.end(OK_TRAILERS);
   }
 
-  private runStream(stream: http2.ServerHttp2Stream, route: Route, request: ProtoMessage): void {
-    stream.respond(RESPONSE_HEADERS, { waitForTrailers: true });
-    stream.once('wantTrailers', () => stream.sendTrailers({ 'grpc-status': String(GrpcStatus.OK) }));
+  private runStream(stream: Http2ServerStream, route: Route, request: ProtoMessage): void {
+    stream.respond(RESPONSE_HEADERS);
     this.openStreams.add(stream);
-    stream.once('close', () => this.openStreams.delete(stream));
+    stream.onClose = () => this.openStreams.delete(stream);
     const call: ServerStreamCall = {
       write: (message) => {
-        if (!stream.destroyed && !stream.closed) stream.write(frame(this.codec.encode(route.responseType, message)));
+        if (!stream.closed) stream.write(frame(this.codec.encode(route.responseType, message)));
       },
       end: () => {
-        if (!stream.destroyed && !stream.closed) stream.end();
+        if (!stream.closed) stream.end(OK_TRAILERS);
       },
       get cancelled() {
-        return stream.destroyed || stream.closed;
+        return stream.closed;
       },
     };
     try {
@@ -302,11 +298,11 @@ export class GrpcServer {
   }
 
   /** A trailers-only response carrying an error status. */
-  private fail(stream: http2.ServerHttp2Stream, code: number, message: string): void {
-    if (stream.destroyed || stream.closed || stream.headersSent) return;
+  private fail(stream: Http2ServerStream, code: number, message: string): void {
+    if (stream.closed || stream.headersSent) return;
     stream.respond(
-      { ...RESPONSE_HEADERS, 'grpc-status': String(code), 'grpc-message': encodeGrpcMessage(message) },
-      { endStream: true },
+      [...RESPONSE_HEADERS, ['grpc-status', String(code)], ['grpc-message', encodeGrpcMessage(message)]],
+      true,
     );
   }
 }
