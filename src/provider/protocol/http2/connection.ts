@@ -235,11 +235,6 @@ export class Http2ServerConnection {
     socket.on('close', () => this.onSocketClose());
   }
 
-  /** Streams open now. */
-  get openStreams(): number {
-    return this.streams.size;
-  }
-
   /**
    * Ends the connection gracefully: a GOAWAY (no new streams), then the socket once the streams
    * open now are over. Streams are not cancelled here; reset them first to cancel them.
