@@ -99,7 +99,7 @@ const RESPONSE_HEADERS: HeaderList = [
   [':status', '200'],
   ['content-type', 'application/grpc'],
 ];
-const OK_TRAILERS: HeaderList = [['grpc-status', String(0)]];
+const OK_TRAILERS: HeaderList = [['grpc-status', String(GrpcStatus.OK)]];
 
 /** The DER bytes of the first certificate in a PEM text. */
 function pemToDer(pem: string): Buffer {

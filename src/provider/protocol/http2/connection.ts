@@ -161,10 +161,13 @@ export class Http2ServerStream {
   remoteEnd(): void {
     if (this.remoteEnded) return;
     this.remoteEnded = true;
+    if (this.localEnded) {
+      this.close(false);
+      return;
+    }
     const body = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks);
     this.chunks = [];
-    if (!this.localEnded) this.onEnd?.(body);
-    if (this.localEnded) this.close(false);
+    this.onEnd?.(body);
   }
 
   /**
