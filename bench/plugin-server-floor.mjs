@@ -7,13 +7,13 @@
  *
  * What it does, all of it required by go-plugin's automatic mutual TLS:
  * - loads `node:tls` (it loads `node:net`), as the provider does, which frames HTTP/2 itself
- *   (src/provider/protocol/http2/);
+ *   (src/tfplugin/protocol/http2/);
  * - makes a fresh ECDSA P-256 key and a self-signed certificate for it (the provider's own
  *   certificate module: Node.js has no X.509 builder), printed in the handshake line;
  * - makes the TLS server that asks for Terraform's client certificate (`ca: []`, so Node.js does
  *   not build its root store, as the provider does);
  * - listens on a unix socket in a fresh directory (without loading `node:cluster`, as the provider
- *   does: src/provider/protocol/unix-listen.ts) and prints the handshake line.
+ *   does: src/tfplugin/protocol/unix-listen.ts) and prints the handshake line.
  * It serves nothing and exits on SIGTERM.
  *
  * With ORGADMIN_FLOOR_TRANSPORT=http2 (bench/provider-startup.mjs bundles that variant with the
@@ -23,8 +23,8 @@
 import { mkdtempSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateCertificate } from '../src/provider/protocol/certificate';
-import { listenOnUnixSocket } from '../src/provider/protocol/unix-listen';
+import { generateCertificate } from '../src/tfplugin/protocol/certificate';
+import { listenOnUnixSocket } from '../src/tfplugin/protocol/unix-listen';
 
 const certificate = generateCertificate();
 const serverOptions = {

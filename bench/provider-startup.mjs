@@ -10,7 +10,7 @@
  *   With EXECUTABLEs: measures each (the first is the "provider" row unless LABEL= names it),
  *   interleaved with `node -e ''`.
  *   Without: installs dist/provider/terraform-provider-orgadmin.js (built first when missing) into
- *   a temporary filesystem mirror with src/provider/install.ts, as `orgadmin provider install`
+ *   a temporary filesystem mirror with src/distribution/install.ts, as `orgadmin provider install`
  *   does, and measures the installed launcher (with its V8 code cache: what Terraform starts) as
  *   the "provider" row, next to the self-contained executable of this platform when
  *   `npm run build` built one (dist/provider/executables/<os>_<arch>/), the bundle run
@@ -86,7 +86,7 @@ async function ensureBundle(bundle) {
   }
   const dir = mkdtempSync(join(tmpdir(), 'provider-bench-'));
   const out = join(dir, 'terraform-provider-demo.js');
-  execFileSync(process.execPath, [join(root, 'scripts/build-provider.mjs'), join(root, 'test/provider/framework/fixtures/demo-main.ts'), '--out', out], {
+  execFileSync(process.execPath, [join(root, 'scripts/build-provider.mjs'), join(root, 'test/tfplugin/framework/fixtures/demo-main.ts'), '--out', out], {
     stdio: 'inherit',
   });
   return { path: out, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
@@ -153,12 +153,12 @@ async function main() {
     } else {
       const bundle = await ensureBundle(undefined);
       cleanups.push(bundle.cleanup);
-      const { installProvider } = await loadSourceModule('src/provider/install.ts');
+      const { installProvider } = await loadSourceModule('src/distribution/install.ts');
       const mirror = mkdtempSync(join(tmpdir(), 'provider-bench-mirror-'));
       cleanups.push(() => rmSync(mirror, { recursive: true, force: true }));
       const installed = await installProvider({ dir: mirror, bundlePath: bundle.path });
       targets.push({ label: 'provider, spawn to handshake (TLS)', path: installed.path });
-      const { hostExecutablePlatform } = await loadSourceModule('src/provider/distribution/platforms.ts');
+      const { hostExecutablePlatform } = await loadSourceModule('src/distribution/platforms.ts');
       const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
       const host = hostExecutablePlatform();
       const executable = host && join(root, 'dist/provider/executables', host.name, `terraform-provider-orgadmin_v${version}`);
@@ -172,7 +172,7 @@ async function main() {
         targets.push({ label, path: floor.path });
       }
     }
-    const { generateCertificate } = await loadSourceModule('src/provider/protocol/certificate.ts');
+    const { generateCertificate } = await loadSourceModule('src/tfplugin/protocol/certificate.ts');
     const { runProcess } = await loadSourceModule('src/cli/process-runner.ts');
     const clientCert = generateCertificate().certPem;
     // The provider's socket directories go to a private TMPDIR, removed at the end.

@@ -32,7 +32,7 @@
  *       this run and shown as a ratio against its floor, next to target 1's 2x.
  *
  * Everything is real: the service from dist/ on a free port with a SQLite file in a temporary
- * directory, the provider installed by dist/provider/install.js into temporary mirrors, and
+ * directory, the provider installed by dist/distribution/install.js into temporary mirrors, and
  * /usr/local/bin/terraform. Environment: BENCH_PLANS (plans per configuration, default 5),
  * BENCH_SET_SIZES (member set sizes of (f), default 100,1000,10000).
  */
@@ -269,7 +269,7 @@ async function peakRss(match, run) {
 }
 
 async function main() {
-  const { installProvider, mirrorCliConfig } = fromDist('provider/install.js');
+  const { installProvider, mirrorCliConfig } = fromDist('distribution/install.js');
   const { buildApp } = fromDist('service/app.js');
   const { SqliteStore } = fromDist('service/store/sqlite-store.js');
   const { Admin } = fromDist('service/admin.js');
@@ -302,9 +302,9 @@ async function main() {
     }
     // The reproducible variant, built without a code cache, for (a) only.
     process.stderr.write('building the executable without a code cache...\n');
-    const { buildExecutable } = fromDist('provider/distribution/executable.js');
-    const { hostExecutablePlatform } = fromDist('provider/distribution/platforms.js');
-    const { providerVersion } = fromDist('provider/distribution/package-info.js');
+    const { buildExecutable } = fromDist('distribution/executable.js');
+    const { hostExecutablePlatform } = fromDist('distribution/platforms.js');
+    const { providerVersion } = fromDist('distribution/package-info.js');
     const noCache = await buildExecutable({
       platform: hostExecutablePlatform(),
       bundle: await readFile(join(ROOT, 'dist', 'provider', 'terraform-provider-orgadmin.js')),

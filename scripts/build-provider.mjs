@@ -8,7 +8,7 @@
  *   node scripts/build-provider.mjs [ENTRY] [--out FILE] [--no-minify]
  *       bundle ENTRY (default src/provider/main.ts) into FILE
  *       (default dist/provider/terraform-provider-orgadmin.js); --no-minify for profiling
- *   node scripts/build-provider.mjs --descriptor           only regenerate src/provider/protocol/proto/descriptor.json
+ *   node scripts/build-provider.mjs --descriptor           only regenerate src/tfplugin/protocol/proto/descriptor.json
  *
  * The protobuf descriptor is regenerated from the .proto files before every bundle, so the
  * bundle never carries a stale one.
@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const protoDir = join(root, 'src/provider/protocol/proto');
+const protoDir = join(root, 'src/tfplugin/protocol/proto');
 const PROTO_FILES = ['tfplugin6.proto', 'go_plugin.proto', 'health.proto'];
 
 /** Compiles the .proto files to protobufjs JSON (field names kept as written). */
@@ -75,7 +75,7 @@ const LAZY_ENTRIES = { undici: join(root, 'scripts/provider-undici.cjs') };
  * skips a comment almost for free, while pre-parsing half a megabyte of functions (or scanning a
  * string literal of them) costs milliseconds at every start. The holders follow a marker line: the
  * launcher and the executable compile the bundle without them and hand a source over when the
- * package is first needed (LAZY_SOURCES_MARKER in src/provider/distribution/bundle-loader.ts); run
+ * package is first needed (LAZY_SOURCES_MARKER in src/distribution/bundle-loader.ts); run
  * as a plain script, the bundle reads the comment through `Function#toString`. The executable stays
  * one self-contained file. A package with an entry in LAZY_ENTRIES is bundled from that file
  * instead of its own index.
@@ -142,11 +142,11 @@ function lazyModulesPlugin(esbuild, modules, sources, contract) {
 }
 
 /**
- * LAZY_SOURCES_MARKER and LAZY_SOURCE_PARAMETER of src/provider/distribution/bundle-loader.ts, the
+ * LAZY_SOURCES_MARKER and LAZY_SOURCE_PARAMETER of src/distribution/bundle-loader.ts, the
  * loaders' side of the footer's contract, read from there (compiled by esbuild; it imports nothing).
  */
 function loadLazySourcesContract(esbuild) {
-  const file = join(root, 'src/provider/distribution/bundle-loader.ts');
+  const file = join(root, 'src/distribution/bundle-loader.ts');
   const { code } = esbuild.transformSync(readFileSync(file, 'utf8'), { loader: 'ts', format: 'cjs' });
   const module = { exports: {} };
   new Function('module', 'exports', code)(module, module.exports);

@@ -13,7 +13,7 @@
  * An executable already built from the same bundle, Node.js and options is kept. The platform's
  * Node.js binary comes from the npm registry (`npm pack node-<os>-<arch>@<this Node.js version>`)
  * into ~/.cache/orgadmin/node (ORGADMIN_NODE_CACHE to move it). The logic lives in
- * src/provider/distribution/, which `orgadmin provider release` uses too; it is compiled here on the
+ * src/distribution/, which `orgadmin provider release` uses too; it is compiled here on the
  * fly, so this script works before and without `tsc`.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -24,10 +24,10 @@ import { fileURLToPath } from 'node:url';
 const require = createRequire(import.meta.url);
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** Compiles src/provider/distribution/*.ts into one module, placed as if it sat in that directory. */
+/** Compiles src/distribution/*.ts into one module, placed as if it sat in that directory. */
 function loadDistribution() {
   const esbuild = require('esbuild');
-  const dir = join(root, 'src/provider/distribution');
+  const dir = join(root, 'src/distribution');
   const contents = ['executable', 'platforms', 'package-info'].map((name) => `Object.assign(module.exports, require('./${name}'));`).join('\n');
   const result = esbuild.buildSync({
     stdin: { contents, resolveDir: dir, loader: 'js', sourcefile: 'build-sea-entry.js' },

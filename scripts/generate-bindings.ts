@@ -28,7 +28,7 @@ import { cp, mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { orgadminProvider, PROVIDER_SOURCE_ADDRESS } from '../src/provider';
-import { renderProviderSchemaJson } from '../src/provider/framework/schema-json';
+import { renderProviderSchemaJson } from '../src/tfplugin/framework/schema-json';
 
 /** Which CDK flavour the bindings are generated for; each needs its own generator package. */
 export type Toolkit = 'cdktf' | 'cdktn';

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Generates TypeScript types for the messages and the Provider service of tfplugin6.proto:
- * src/provider/protocol/tfplugin6.ts, interfaces and type aliases only, so it compiles to an
+ * src/tfplugin/protocol/tfplugin6.ts, interfaces and type aliases only, so it compiles to an
  * empty module that nothing loads at run time (importers use `import type`).
  *
  * The types describe the plain objects the hand-written codec (`protobuf.ts`) reads and writes:
@@ -15,7 +15,7 @@
  *   node scripts/generate-proto-types.mjs --check   exit 1 when the file is stale
  *
  * The file is checked in (like proto/descriptor.json): type-checking and the tests need no build
- * step, and test/provider/protocol/proto-types.test.ts fails when it no longer matches the .proto.
+ * step, and test/tfplugin/protocol/proto-types.test.ts fails when it no longer matches the .proto.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -24,9 +24,9 @@ import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const PROTO_FILE = join(root, 'src/provider/protocol/proto/tfplugin6.proto');
+const PROTO_FILE = join(root, 'src/tfplugin/protocol/proto/tfplugin6.proto');
 /** Where the types are written. */
-export const OUTPUT_FILE = join(root, 'src/provider/protocol/tfplugin6.ts');
+export const OUTPUT_FILE = join(root, 'src/tfplugin/protocol/tfplugin6.ts');
 const PACKAGE = 'tfplugin6';
 
 const SCALAR_TYPES = {

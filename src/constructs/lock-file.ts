@@ -28,8 +28,8 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { defaultPluginDir, mirrorPackageDir } from '../provider/distribution/mirror-layout';
-import { terraformPlatform } from '../provider/distribution/platforms';
+import { defaultPluginDir, mirrorPackageDir } from '../distribution/mirror-layout';
+import { terraformPlatform } from '../distribution/platforms';
 
 /** The lock file's name, in a stack's output directory (Terraform's working directory). */
 export const LOCK_FILE_NAME = '.terraform.lock.hcl';

@@ -4,7 +4,7 @@
  * and what error reporting needs to give good advice.
  */
 import type { OrgAdminClient } from '../client';
-import type { Logger, Value } from './framework/types';
+import type { Logger, Value } from '../tfplugin/framework/types';
 import type { PlannedNames } from './resources/organization-creation';
 import { knownString } from './values';
 

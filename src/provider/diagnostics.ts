@@ -22,7 +22,7 @@ import {
   UnexpectedResponseError,
 } from '../client/errors';
 import type { AuthMethod, OrgAdminProviderContext } from './context';
-import type { AttributePath, Diagnostics } from './framework/types';
+import type { AttributePath, Diagnostics } from '../tfplugin/framework/types';
 
 /** What the provider was doing when an error happened. */
 export interface Operation {

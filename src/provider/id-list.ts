@@ -10,8 +10,8 @@
  * - an id listed twice in the configuration is an error on the repeated element (a set would have
  *   dropped it silently; a list that is a set of members has no use for a repeat).
  */
-import type { Diagnostics, Value } from './framework/types';
-import { containsUnknown } from './protocol/unknown';
+import type { Diagnostics, Value } from '../tfplugin/framework/types';
+import { containsUnknown } from '../tfplugin/protocol/unknown';
 import { knownStringList, quote } from './values';
 
 /** True when both lists hold the same ids, whatever their order and repeats. */

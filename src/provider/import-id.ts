@@ -4,7 +4,7 @@
  * imported this way (the service's ids are UUIDs unless chosen otherwise).
  */
 import { MAX_NAME_LENGTH } from '../api/validation';
-import type { Diagnostics } from './framework/types';
+import type { Diagnostics } from '../tfplugin/framework/types';
 import { quote } from './values';
 
 /** What an import id form looks like for one resource type. */

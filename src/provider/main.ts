@@ -7,7 +7,7 @@
  * not imported: Terraform waits for the handshake line at each of its three starts per command,
  * and nothing in that module is needed to print it.
  */
-import { serveProvider } from './framework/serve';
+import { serveProvider } from '../tfplugin/framework/serve';
 
 Promise.resolve()
   .then(() =>

@@ -5,8 +5,8 @@
  */
 import { realmNameProblem } from '../api/validation';
 import type { OrgAdminProviderContext } from './context';
-import type { AttributeSchema, Diagnostics, ObjectValue, PlanModification, Value } from './framework/types';
-import { isUnknown } from './protocol/unknown';
+import type { AttributeSchema, Diagnostics, ObjectValue, PlanModification, Value } from '../tfplugin/framework/types';
+import { isUnknown } from '../tfplugin/protocol/unknown';
 import { knownString, quote } from './values';
 
 /** The schema of a resource's `realm` attribute. */

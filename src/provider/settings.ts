@@ -5,8 +5,8 @@
  */
 import { realmFromBaseUrl } from '../api/paths';
 import { baseUrlProblem, MAX_RETRIES_LIMIT, realmNameProblem, requestTimeoutProblem, retriesProblem } from '../api/validation';
-import type { Diagnostics, ObjectValue, Schema, Value } from './framework/types';
-import { isUnknown } from './protocol/unknown';
+import type { Diagnostics, ObjectValue, Schema, Value } from '../tfplugin/framework/types';
+import { isUnknown } from '../tfplugin/protocol/unknown';
 import { quote } from './values';
 
 /** The environment variable each provider setting falls back to. */

@@ -3,8 +3,8 @@
  * values the SDK takes. Resources read their configuration through these so that null, unknown and
  * a wrong type are each handled once, in one place.
  */
-import type { Value } from './framework/types';
-import { isUnknown } from './protocol/unknown';
+import type { Value } from '../tfplugin/framework/types';
+import { isUnknown } from '../tfplugin/protocol/unknown';
 
 /** The value as a string, or undefined when it is null, unknown or not a string. */
 export function knownString(value: Value | undefined): string | undefined {

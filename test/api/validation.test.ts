@@ -20,8 +20,8 @@ import {
   urlProblem,
 } from '../../src/api';
 import { ConstructValidationError, OrgAdminProvider, Organization } from '../../src/constructs';
-import { RecordingDiagnostics, errorsOf } from '../../src/provider/framework/testing';
-import type { ObjectValue } from '../../src/provider/framework/types';
+import { RecordingDiagnostics, errorsOf } from '../../src/tfplugin/testing/harness';
+import type { ObjectValue } from '../../src/tfplugin/framework/types';
 import { organizationResource } from '../../src/provider/resources/organization';
 import { validateProviderConfig } from '../../src/provider/settings';
 import { AdminError } from '../../src/service/admin';

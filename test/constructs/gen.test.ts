@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_OUT_DIRS, generateBindings, listFiles, TOOLKITS } from '../../scripts/generate-bindings';
 import { orgadminProvider, PROVIDER_SOURCE_ADDRESS } from '../../src/provider';
-import { renderProviderSchemaJson } from '../../src/provider/framework/schema-json';
+import { renderProviderSchemaJson } from '../../src/tfplugin/framework/schema-json';
 import { ensureProviderBundle } from '../e2e/helpers/bundle';
 import { createProviderMirror, REQUIRED_PROVIDERS, TerraformWorkspace, type ProviderMirror } from '../e2e/helpers/terraform';
 

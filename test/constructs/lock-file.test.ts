@@ -11,7 +11,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { LOCK_FILE_NAME, starterLockFileText, writeStarterLockFile } from '../../src/constructs/lock-file';
-import { defaultPluginDir, terraformPlatform } from '../../src/provider/install';
+import { defaultPluginDir, terraformPlatform } from '../../src/distribution/install';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const version = (require('../../package.json') as { version: string }).version;

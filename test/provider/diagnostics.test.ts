@@ -14,7 +14,7 @@ import {
   UnexpectedResponseError,
 } from '../../src/client';
 import { describeError, isObjectNotFound, redactSecrets, reportError, type Operation, type ReportingContext } from '../../src/provider/diagnostics';
-import { diagnosticsText, errorsOf, RecordingDiagnostics } from '../../src/provider/framework/testing';
+import { diagnosticsText, errorsOf, RecordingDiagnostics } from '../../src/tfplugin/testing/harness';
 
 const SECRET = 'client-secret-4f9a8b7c6d5e';
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { orgadminProvider } from '../../src/provider';
-import type { Schema } from '../../src/provider/framework/types';
+import type { Schema } from '../../src/tfplugin/framework/types';
 
 const execFileAsync = promisify(execFile);
 const ROOT = resolve(__dirname, '..', '..');

@@ -7,9 +7,9 @@
 import { Agent } from 'undici';
 import { ClientCredentialsTokenSource, OrgAdminClient } from '../../src/client';
 import type { OrgAdminProviderContext } from '../../src/provider/context';
-import { errorsOf, ProviderHarness } from '../../src/provider/framework/testing';
-import type { ObjectValue, ProviderDefinition } from '../../src/provider/framework/types';
-import { createJsonLogger } from '../../src/provider/protocol/log';
+import { errorsOf, ProviderHarness } from '../../src/tfplugin/testing/harness';
+import type { ObjectValue, ProviderDefinition } from '../../src/tfplugin/framework/types';
+import { createJsonLogger } from '../../src/tfplugin/protocol/log';
 import { createOrgAdminProvider } from '../../src/provider/provider';
 import { createTestRealm, startTestService, type TestService } from '../helpers/service';
 

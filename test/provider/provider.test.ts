@@ -15,9 +15,9 @@ import {
   ProviderHarness,
   RecordingDiagnostics,
   type HarnessDiagnostic,
-} from '../../src/provider/framework/testing';
-import type { AttributeSchema, ObjectValue, Value } from '../../src/provider/framework/types';
-import { UNKNOWN } from '../../src/provider/protocol/unknown';
+} from '../../src/tfplugin/testing/harness';
+import type { AttributeSchema, ObjectValue, Value } from '../../src/tfplugin/framework/types';
+import { UNKNOWN } from '../../src/tfplugin/protocol/unknown';
 import { ORGANIZATION_RESOURCE_TYPE } from '../../src/provider/resources/organization';
 import { getToken } from '../helpers/service';
 import { startProviderTest, type ProviderTest } from './harness';
@@ -338,7 +338,7 @@ describe('what loading the provider definition loads', () => {
     const script = `
       const loaded = () => Object.keys(require.cache).map((k) => k.slice(${JSON.stringify(root)}.length + 1));
       const { orgadminProvider } = require('./src/provider/provider.ts');
-      require('./src/provider/framework/provider-service.ts');
+      require('./src/tfplugin/framework/provider-service.ts');
       const before = loaded();
       const diags = { error() {}, warning() {}, hasErrors: () => false };
       const logger = { debug() {}, info() {}, warn() {}, error() {} };

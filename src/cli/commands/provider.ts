@@ -5,10 +5,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { defaultBundlePath, defaultExecutablesDir, providerVersion } from '../../provider/distribution/package-info';
-import { EXECUTABLE_PLATFORMS, parsePlatforms } from '../../provider/distribution/platforms';
-import { releaseProvider } from '../../provider/distribution/release';
-import { installProvider, mirrorCliConfig, ProviderInstallError, defaultPluginDir } from '../../provider/install';
+import { defaultBundlePath, defaultExecutablesDir, providerVersion } from '../../distribution/package-info';
+import { EXECUTABLE_PLATFORMS, parsePlatforms } from '../../distribution/platforms';
+import { releaseProvider } from '../../distribution/release';
+import { installProvider, mirrorCliConfig, ProviderInstallError, defaultPluginDir } from '../../distribution/install';
 import { defineCommand, defineGroup } from '../command';
 import { CliError, EXIT, UsageError } from '../errors';
 import { printJson } from '../output';

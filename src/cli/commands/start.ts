@@ -23,7 +23,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { delimiter, dirname, join, relative, resolve } from 'node:path';
 import { redactKnownSecrets } from '../../api/redaction';
 import { ClientCredentialsTokenSource, OrgAdminClient } from '../../client';
-import { installProvider, mirrorCliConfig, type InstalledProvider } from '../../provider/install';
+import { installProvider, mirrorCliConfig, type InstalledProvider } from '../../distribution/install';
 import { Admin } from '../../service/admin';
 import { startServer, type RunningServer } from '../../service/server';
 import { defineCommand } from '../command';

@@ -2,8 +2,8 @@
  * The "look up by one of two attributes" rule that the `orgadmin_organization` (`id` or `name`)
  * and `orgadmin_user` (`username` or `email`) data sources share, so both say it the same way.
  */
-import type { Diagnostics, ObjectValue, Value } from '../framework/types';
-import { isUnknown } from '../protocol/unknown';
+import type { Diagnostics, ObjectValue, Value } from '../../tfplugin/framework/types';
+import { isUnknown } from '../../tfplugin/protocol/unknown';
 
 /** The two attributes a data source looks its object up by, and what it looks up. */
 export interface LookupChoice {

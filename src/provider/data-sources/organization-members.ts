@@ -5,7 +5,7 @@
 import type { OrgAdminProviderContext } from '../context';
 import { realmFor } from '../context';
 import { isObjectNotFound, reportError, reportingFor } from '../diagnostics';
-import type { AttributeType, DataSource } from '../framework/types';
+import type { AttributeType, DataSource } from '../../tfplugin/framework/types';
 import { dataSourceRealmAttribute, validateRealm } from '../realm';
 import { listManagedMembers } from '../resources/organization-members';
 import { knownString, quote } from '../values';

@@ -7,7 +7,7 @@ import type { Organization } from '../../api';
 import type { OrgAdminProviderContext } from '../context';
 import { realmFor } from '../context';
 import { isObjectNotFound, reportError, reportingFor } from '../diagnostics';
-import type { DataSource, Diagnostics, ObjectValue, Value } from '../framework/types';
+import type { DataSource, Diagnostics, ObjectValue, Value } from '../../tfplugin/framework/types';
 import { dataSourceRealmAttribute, validateRealm } from '../realm';
 import { reportMissingLookup, validateLookup, type LookupChoice } from './lookup';
 import { knownString, quote } from '../values';

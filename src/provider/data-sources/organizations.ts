@@ -5,8 +5,8 @@
 import type { OrgAdminProviderContext } from '../context';
 import { realmFor } from '../context';
 import { reportError, reportingFor } from '../diagnostics';
-import type { AttributeType, DataSource } from '../framework/types';
-import { isUnknown } from '../protocol/unknown';
+import type { AttributeType, DataSource } from '../../tfplugin/framework/types';
+import { isUnknown } from '../../tfplugin/protocol/unknown';
 import { dataSourceRealmAttribute, validateRealm } from '../realm';
 import { knownString, knownStringMap, quote } from '../values';
 import { organizationAttributes } from './organization';

@@ -6,7 +6,7 @@ import type { Member } from '../../api';
 import type { OrgAdminProviderContext } from '../context';
 import { realmFor } from '../context';
 import { reportError, reportingFor } from '../diagnostics';
-import type { DataSource } from '../framework/types';
+import type { DataSource } from '../../tfplugin/framework/types';
 import { dataSourceRealmAttribute, validateRealm } from '../realm';
 import { reportMissingLookup, validateLookup, type LookupChoice } from './lookup';
 import { knownString, quote } from '../values';

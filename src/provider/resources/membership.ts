@@ -11,7 +11,7 @@ import { ForbiddenError } from '../../client/errors';
 import { callOptions, signalOf, type OrgAdminProviderContext } from '../context';
 import { isObjectNotFound, reportError, reportingFor, serviceAnswer } from '../diagnostics';
 import { membershipAfterFailure } from '../outcome';
-import type { Diagnostics, ObjectValue, Resource } from '../framework/types';
+import type { Diagnostics, ObjectValue, Resource } from '../../tfplugin/framework/types';
 import { parseImportId } from '../import-id';
 import { planRealm, resourceRealmAttribute, validateRealm } from '../realm';
 import { knownString, quote } from '../values';

@@ -18,7 +18,7 @@ import { MAX_NAME_LENGTH } from '../../api/validation';
 import { callOptions, signalOf, type OrgAdminProviderContext } from '../context';
 import { describeError, isObjectNotFound, reportError, reportingFor } from '../diagnostics';
 import { membershipAfterFailure } from '../outcome';
-import type { AttributeSchema, Diagnostics, ObjectValue, Resource, Schema } from '../framework/types';
+import type { AttributeSchema, Diagnostics, ObjectValue, Resource, Schema } from '../../tfplugin/framework/types';
 import { checkNoRepeatedIds, inOrderOf, plannedIdList } from '../id-list';
 import { parseImportId } from '../import-id';
 import { planRealm, resourceRealmAttribute, validateRealm } from '../realm';

@@ -15,9 +15,9 @@ import { ConflictError } from '../../client/errors';
 import { callOptions, signalOf, type OrgAdminProviderContext } from '../context';
 import { isObjectNotFound, reportError, reportingFor, serviceAnswer } from '../diagnostics';
 import { outcomeUnknown } from '../outcome';
-import type { Diagnostics, ObjectValue, PlanModification, Resource, Value } from '../framework/types';
+import type { Diagnostics, ObjectValue, PlanModification, Resource, Value } from '../../tfplugin/framework/types';
 import { parseImportId } from '../import-id';
-import { containsUnknown, isUnknown } from '../protocol/unknown';
+import { containsUnknown, isUnknown } from '../../tfplugin/protocol/unknown';
 import { planRealm, resourceRealmAttribute, validateRealm } from '../realm';
 import { knownString, knownStringList, knownStringListMap, quote, sameStringSet } from '../values';
 import {

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { installProvider, mirrorCliConfig, type InstalledProvider } from '../../../src/provider/install';
+import { installProvider, mirrorCliConfig, type InstalledProvider } from '../../../src/distribution/install';
 
 /** The terraform binary the tests drive. */
 export const TERRAFORM_BIN = process.env.TERRAFORM_BIN ?? '/usr/local/bin/terraform';

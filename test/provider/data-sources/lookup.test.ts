@@ -1,6 +1,6 @@
 import { reportMissingLookup, validateLookup, type LookupChoice } from '../../../src/provider/data-sources/lookup';
-import { UNKNOWN } from '../../../src/provider/protocol/unknown';
-import { RecordingDiagnostics } from '../../../src/provider/framework/testing';
+import { UNKNOWN } from '../../../src/tfplugin/protocol/unknown';
+import { RecordingDiagnostics } from '../../../src/tfplugin/testing/harness';
 
 describe('validateLookup', () => {
   const choice: LookupChoice = { first: 'id', second: 'name', what: 'the organization' };

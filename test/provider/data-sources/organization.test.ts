@@ -1,7 +1,7 @@
 import { closeNames, editDistance, ORGANIZATION_DATA_SOURCE_TYPE as TYPE } from '../../../src/provider/data-sources/organization';
-import { errorsOf } from '../../../src/provider/framework/testing';
-import type { ObjectValue, Value } from '../../../src/provider/framework/types';
-import { UNKNOWN } from '../../../src/provider/protocol/unknown';
+import { errorsOf } from '../../../src/tfplugin/testing/harness';
+import type { ObjectValue, Value } from '../../../src/tfplugin/framework/types';
+import { UNKNOWN } from '../../../src/tfplugin/protocol/unknown';
 import { startProviderTest, type ProviderTest } from '../harness';
 
 describe('orgadmin_organization data source', () => {

@@ -1,6 +1,6 @@
 import { USER_DATA_SOURCE_TYPE as TYPE } from '../../../src/provider/data-sources/user';
-import { errorsOf } from '../../../src/provider/framework/testing';
-import type { Value } from '../../../src/provider/framework/types';
+import { errorsOf } from '../../../src/tfplugin/testing/harness';
+import type { Value } from '../../../src/tfplugin/framework/types';
 import { startProviderTest, type ProviderTest } from '../harness';
 
 describe('orgadmin_user data source', () => {

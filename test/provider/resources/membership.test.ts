@@ -1,5 +1,5 @@
 import { orgAdminUsername } from '../../../src/api';
-import { errorsOf, stateOf, warningsOf } from '../../../src/provider/framework/testing';
+import { errorsOf, stateOf, warningsOf } from '../../../src/tfplugin/testing/harness';
 import { membershipResource as resource, MEMBERSHIP_RESOURCE_TYPE as TYPE } from '../../../src/provider/resources/membership';
 import { startProviderTest, type ProviderTest } from '../harness';
 

@@ -6,8 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { OrgAdminProviderContext } from '../../../src/provider/context';
-import { stateOf, type ProviderHarness } from '../../../src/provider/framework/testing';
-import type { ObjectValue } from '../../../src/provider/framework/types';
+import { stateOf, type ProviderHarness } from '../../../src/tfplugin/testing/harness';
+import type { ObjectValue } from '../../../src/tfplugin/framework/types';
 import { ORGANIZATION_MEMBERS_RESOURCE_TYPE } from '../../../src/provider/resources/organization-members';
 import { ORGANIZATION_RESOURCE_TYPE as TYPE } from '../../../src/provider/resources/organization';
 import { CREATION_MARKER } from '../../../src/provider/resources/organization-creation';

@@ -1,5 +1,5 @@
 import { MEMBERS_PAGE, orgAdminUsername } from '../../../src/api';
-import { errorsOf, stateOf, warningsOf } from '../../../src/provider/framework/testing';
+import { errorsOf, stateOf, warningsOf } from '../../../src/tfplugin/testing/harness';
 import { ORGANIZATION_MEMBERS_RESOURCE_TYPE as TYPE } from '../../../src/provider/resources/organization-members';
 import { startProviderTest, type ProviderTest } from '../harness';
 

@@ -1,8 +1,8 @@
-import { diagnosticsText, errorsOf, ProviderHarness, stateOf, warningsOf } from '../../../src/provider/framework/testing';
+import { diagnosticsText, errorsOf, ProviderHarness, stateOf, warningsOf } from '../../../src/tfplugin/testing/harness';
 import type { OrgAdminProviderContext } from '../../../src/provider/context';
-import type { ObjectValue } from '../../../src/provider/framework/types';
+import type { ObjectValue } from '../../../src/tfplugin/framework/types';
 import { organizationResource as resource, ORGANIZATION_RESOURCE_TYPE as TYPE } from '../../../src/provider/resources/organization';
-import { UNKNOWN } from '../../../src/provider/protocol/unknown';
+import { UNKNOWN } from '../../../src/tfplugin/protocol/unknown';
 import { startProviderTest, type ProviderTest } from '../harness';
 
 describe('orgadmin_organization', () => {

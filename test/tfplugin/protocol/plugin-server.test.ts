@@ -1,0 +1,259 @@
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { X509Certificate } from 'node:crypto';
+import { status as GrpcCode } from '@grpc/grpc-js';
+import { generateCertificate } from '../../../src/tfplugin/protocol/certificate';
+import { createJsonLogger } from '../../../src/tfplugin/protocol/log';
+import {
+  checkPluginEnvironment,
+  handshakeLine,
+  HandshakeError,
+  MAGIC_COOKIE_VALUE,
+  rawBase64,
+  startPluginServer,
+  type PluginServer,
+  type PluginServerOptions,
+} from '../../../src/tfplugin/protocol/plugin-server';
+import { parseHandshake, TestClient } from './grpc-test-client';
+
+const silentLogger = createJsonLogger({ module: 'test', level: 'off' });
+
+describe('the handshake line', () => {
+  it('carries the certificate as unpadded base64 for DER lengths of every remainder mod 3', () => {
+    const remainders = new Set<number>();
+    for (let i = 0; i < 200 && remainders.size < 3; i++) {
+      const { der } = generateCertificate();
+      remainders.add(der.length % 3);
+      const line = handshakeLine('/tmp/x/plugin.sock', der);
+      const { certificate } = parseHandshake(line);
+      expect(certificate).not.toContain('=');
+      expect(certificate).toMatch(/^[A-Za-z0-9+/]+$/);
+      expect(Buffer.from(certificate, 'base64')).toEqual(der);
+      expect(new X509Certificate(Buffer.from(certificate, 'base64')).subjectAltName).toBe('DNS:localhost');
+    }
+    expect([...remainders].sort()).toEqual([0, 1, 2]);
+  });
+
+  it('has the form 1|6|unix|PATH|grpc|CERT', () => {
+    expect(handshakeLine('/tmp/p/plugin.sock', Buffer.from([1, 2, 3, 4]))).toBe('1|6|unix|/tmp/p/plugin.sock|grpc|AQIDBA');
+    expect(rawBase64(Buffer.from([0xff]))).toBe('/w');
+  });
+});
+
+describe('checkPluginEnvironment', () => {
+  it('refuses to run without the magic cookie, with a message for a human', () => {
+    expect(() => checkPluginEnvironment({})).toThrow(HandshakeError);
+    expect(() => checkPluginEnvironment({ TF_PLUGIN_MAGIC_COOKIE: 'wrong' })).toThrow('This binary is a plugin');
+  });
+
+  it('refuses when Terraform offers no protocol version 6', () => {
+    expect(() => checkPluginEnvironment({ TF_PLUGIN_MAGIC_COOKIE: MAGIC_COOKIE_VALUE, PLUGIN_PROTOCOL_VERSIONS: '5' })).toThrow(
+      'speaks only version 6',
+    );
+    expect(() => checkPluginEnvironment({ TF_PLUGIN_MAGIC_COOKIE: MAGIC_COOKIE_VALUE, PLUGIN_PROTOCOL_VERSIONS: '5,6' })).not.toThrow();
+  });
+});
+
+describe('a bundled provider run by hand', () => {
+  let dir: string;
+  let executable: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'plugin-bundle-'));
+    executable = join(dir, 'provider.js');
+    await new Promise<void>((resolve, reject) =>
+      execFile(
+        process.execPath,
+        [join(__dirname, '../../../scripts/build-provider.mjs'), join(__dirname, '../framework/fixtures/demo-main.ts'), '--out', executable],
+        (error, _stdout, stderr) => (error ? reject(new Error(`build failed: ${stderr}`)) : resolve()),
+      ),
+    );
+  });
+
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('exits with status 1 and explains itself on stderr, writing nothing to stdout (not even stray console.log)', async () => {
+    const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      execFile(executable, [], { env: { PATH: process.env.PATH, DEMO_PROVIDER_CHATTY: '1' } }, (error, stdout, stderr) =>
+        resolve({ code: error ? (error as { code?: number }).code ?? null : 0, stdout, stderr }),
+      );
+    });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('This binary is a plugin. These are not meant to be executed directly.');
+    expect(result.stderr).toContain('demo provider module loaded');
+  });
+});
+
+describe('a bundled provider started with the handshake environment', () => {
+  let dir: string;
+  let executable: string;
+  let socketTmp: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'plugin-signals-'));
+    executable = join(dir, 'provider.js');
+    await new Promise<void>((resolve, reject) =>
+      execFile(
+        process.execPath,
+        [join(__dirname, '../../../scripts/build-provider.mjs'), join(__dirname, '../framework/fixtures/demo-main.ts'), '--out', executable],
+        (error, _stdout, stderr) => (error ? reject(new Error(`build failed: ${stderr}`)) : resolve()),
+      ),
+    );
+  });
+
+  beforeEach(() => {
+    socketTmp = mkdtempSync(join(tmpdir(), 'plugin-sockets-'));
+  });
+
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterEach(() => rmSync(socketTmp, { recursive: true, force: true }));
+
+  it('ignores SIGINT, exits 0 on SIGTERM right after the handshake and removes its socket', async () => {
+    const child = spawn(executable, [], {
+      env: {
+        PATH: process.env.PATH,
+        TMPDIR: socketTmp,
+        TF_PLUGIN_MAGIC_COOKIE: MAGIC_COOKIE_VALUE,
+        PLUGIN_PROTOCOL_VERSIONS: '5,6',
+        PLUGIN_CLIENT_CERT: generateCertificate().certPem,
+        // The SIGINT handler logs at debug level: the test waits for that line instead of a timer.
+        TF_LOG_PROVIDER: 'debug',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let logged = '';
+    const interruptHandled = new Promise<void>((resolve) =>
+      child.stderr!.on('data', (chunk) => {
+        logged += chunk;
+        if (logged.includes('ignoring SIGINT')) resolve();
+      }),
+    );
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const line = await new Promise<string>((resolve) => {
+      let text = '';
+      child.stdout!.on('data', (chunk) => {
+        text += chunk;
+        if (text.includes('\n')) resolve(text);
+      });
+    });
+    const { address } = parseHandshake(line);
+    expect(address.startsWith(socketTmp)).toBe(true);
+    expect(existsSync(address)).toBe(true);
+    child.kill('SIGINT');
+    // The handler ran (so the signal was delivered and handled), and the process is still there.
+    await interruptHandled;
+    expect(child.exitCode).toBeNull();
+    expect(child.signalCode).toBeNull();
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(readdirSync(socketTmp)).toEqual([]);
+  });
+});
+
+describe('startPluginServer', () => {
+  const clientCertificate = generateCertificate();
+  let server: PluginServer | undefined;
+  let client: TestClient | undefined;
+  let exitCodes: number[];
+  let lines: string[];
+  /** Resolves with the first exit code the server asks for. */
+  let exited: Promise<number>;
+
+  async function start(env: NodeJS.ProcessEnv, options: Partial<PluginServerOptions> = {}): Promise<PluginServer> {
+    exitCodes = [];
+    lines = [];
+    let onExit: (code: number) => void = () => undefined;
+    exited = new Promise<number>((resolve) => (onExit = resolve));
+    server = await startPluginServer({
+      env: { TF_PLUGIN_MAGIC_COOKIE: MAGIC_COOKIE_VALUE, PLUGIN_PROTOCOL_VERSIONS: '5,6', ...env },
+      logger: silentLogger,
+      writeHandshake: (line) => lines.push(line),
+      exit: (code) => {
+        exitCodes.push(code);
+        onExit(code);
+      },
+      register: () => undefined,
+      ...options,
+    });
+    return server;
+  }
+
+  afterEach(async () => {
+    client?.close();
+    client = undefined;
+    if (server && exitCodes.length === 0) await server.shutdown();
+    server = undefined;
+  });
+
+  it('writes exactly one handshake line naming a unix socket and the TLS certificate', async () => {
+    const started = await start({ PLUGIN_CLIENT_CERT: clientCertificate.certPem });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^1\|6\|unix\|[^|]+\|grpc\|[A-Za-z0-9+/]+\n$/);
+    expect(parseHandshake(lines[0]!).address).toBe(started.socketPath);
+    expect(existsSync(started.socketPath)).toBe(true);
+    expect(started.tls).toBe(true);
+  });
+
+  it('answers the gRPC health check over mutual TLS', async () => {
+    await start({ PLUGIN_CLIENT_CERT: clientCertificate.certPem });
+    client = new TestClient(parseHandshake(lines[0]!), clientCertificate);
+    await expect(client.call('grpc.health.v1.Health', 'Check', { service: 'plugin' })).resolves.toEqual({ status: 'SERVING' });
+  });
+
+  it('rejects a client whose certificate is not the one in PLUGIN_CLIENT_CERT', async () => {
+    await start({ PLUGIN_CLIENT_CERT: clientCertificate.certPem });
+    client = new TestClient(parseHandshake(lines[0]!), generateCertificate());
+    await expect(client.call('grpc.health.v1.Health', 'Check', {}, 2000)).rejects.toMatchObject({ code: GrpcCode.UNAVAILABLE });
+  });
+
+  it('rejects a client without a certificate', async () => {
+    await start({ PLUGIN_CLIENT_CERT: clientCertificate.certPem });
+    client = new TestClient(parseHandshake(lines[0]!));
+    await expect(client.call('grpc.health.v1.Health', 'Check', {}, 2000)).rejects.toMatchObject({ code: GrpcCode.UNAVAILABLE });
+  });
+
+  it('answers UNIMPLEMENTED for a method it does not serve', async () => {
+    await start({ PLUGIN_CLIENT_CERT: clientCertificate.certPem });
+    client = new TestClient(parseHandshake(lines[0]!), clientCertificate);
+    await expect(client.call('plugin.GRPCBroker', 'StartStream', {})).rejects.toMatchObject({ code: GrpcCode.UNIMPLEMENTED });
+  });
+
+  it('replies to GRPCController/Shutdown, then closes, removes the socket and exits with 0', async () => {
+    const started = await start({ PLUGIN_CLIENT_CERT: clientCertificate.certPem });
+    client = new TestClient(parseHandshake(lines[0]!), clientCertificate);
+    await expect(client.call('plugin.GRPCController', 'Shutdown', {})).resolves.toEqual({});
+    expect(await exited).toBe(0);
+    expect(exitCodes).toEqual([0]);
+    expect(existsSync(started.socketPath)).toBe(false);
+  });
+
+  it('with exitOnShutdown, exits with 0 right after the Shutdown reply, without closing first', async () => {
+    const hooks: string[] = [];
+    const started = await start({ PLUGIN_CLIENT_CERT: clientCertificate.certPem }, { exitOnShutdown: true, beforeShutdown: async () => void hooks.push('beforeShutdown') });
+    client = new TestClient(parseHandshake(lines[0]!), clientCertificate);
+    await expect(client.call('plugin.GRPCController', 'Shutdown', {})).resolves.toEqual({});
+    expect(await exited).toBe(0);
+    expect(exitCodes).toEqual([0]);
+    // Nothing was closed before the exit: the connection still answers (the kernel closes it at exit).
+    expect(hooks).toEqual([]);
+    await expect(client.call('grpc.health.v1.Health', 'Check', {})).resolves.toEqual({ status: 'SERVING' });
+    expect(existsSync(started.socketPath)).toBe(true);
+    await started.shutdown();
+  });
+
+  it('speaks cleartext when TF_DISABLE_PLUGIN_TLS is set (test knob), with an empty certificate field', async () => {
+    await start({ PLUGIN_CLIENT_CERT: clientCertificate.certPem, TF_DISABLE_PLUGIN_TLS: '1' });
+    expect(lines[0]).toMatch(/\|grpc\|\n$/);
+    client = new TestClient(parseHandshake(lines[0]!));
+    await expect(client.call('grpc.health.v1.Health', 'Check', {})).resolves.toEqual({ status: 'SERVING' });
+  });
+
+  it('refuses to start without the magic cookie', async () => {
+    await expect(
+      startPluginServer({ env: {}, logger: silentLogger, writeHandshake: () => undefined, register: () => undefined }),
+    ).rejects.toThrow(HandshakeError);
+  });
+});
