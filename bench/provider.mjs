@@ -29,7 +29,8 @@
  *       before it can go on; so no such plan can take less than its terraform_data floor plus three
  *       times `node -e ''` (a Node.js process doing nothing), or plus three times the plugin floor
  *       of (a) (the mutual-TLS server the plugin protocol asks for). Each bound is computed from rows of
- *       this run and shown as a ratio against its floor, next to target 1's 2x.
+ *       this run and shown as a ratio against its floor, next to target 1's 2x;
+ *   (h) members named by email against by id, and many users looked up at once (bench/member-names.mjs).
  *
  * Everything is real: the service from dist/ on a free port with a SQLite file in a temporary
  * directory, the provider installed by dist/distribution/install.js into temporary mirrors, and
@@ -43,6 +44,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { memberNameRows } from './member-names.mjs';
 import { median } from './stats.mjs';
 
 const require = createRequire(import.meta.url);
@@ -566,6 +568,10 @@ async function main() {
       String(availableParallelism()),
       `${loadAtStart.toFixed(1)} / ${loadavg()[0].toFixed(1)} (other processes share the machine)`,
     ]);
+    // (h) members by email against by id; many users looked up at once.
+    if (process.env.BENCH_ROWS === undefined || process.env.BENCH_ROWS.includes('h')) {
+      rows.push(...(await memberNameRows({ work, admin, terraform, env: envFor('launcher'), requests, plans: SET_PLANS })));
+    }
     const widths = [0, 1, 2].map((c) => Math.max(...rows.map((r) => r[c].length), ['measure', 'value', 'note'][c].length));
     const line = (cells) => cells.map((cell, c) => cell.padEnd(widths[c])).join(' | ').trimEnd();
     process.stdout.write(`${line(['measure', 'value', 'note'])}\n${widths.map((w) => '-'.repeat(w)).join('-|-')}\n${rows.map(line).join('\n')}\n`);

@@ -31,6 +31,8 @@ export const memberPath = (realm: string, orgId: string, userId: string): string
   `${membersPath(realm, orgId)}/${seg(userId)}`;
 /** User lookup. */
 export const usersPath = (realm: string): string => `/admin/realms/${seg(realm)}/users`;
+/** One user, by id. */
+export const userPath = (realm: string, userId: string): string => `${usersPath(realm)}/${seg(userId)}`;
 
 /** The issuer (`iss`) of a realm's tokens for a given base address (no trailing slash). */
 export const issuer = (baseUrl: string, realm: string): string => `${baseUrl.replace(/\/+$/, '')}${realmPath(realm)}`;

@@ -41,6 +41,51 @@ const REALM_NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 /** Quotes a value for a problem phrase. */
 const quoted = (value: string): string => JSON.stringify(value);
 
+/** C0 control characters: never part of a name, id, attribute, domain, URL or username. */
+const C0_CONTROL = /[\u0000-\u001f]/;
+
+/** True when `text` contains a C0 control character (U+0000–U+001F, NUL, tab and newline included). */
+export function hasControlCharacter(text: string): boolean {
+  return C0_CONTROL.test(text);
+}
+
+/**
+ * True when `text` is not valid Unicode: it holds a UTF-16 surrogate without its pair (`"\ud800"`
+ * in JSON). Such a string cannot be stored as it was sent (UTF-8 stores write U+FFFD instead), so
+ * the answer would differ from the request.
+ */
+export function hasLoneSurrogate(text: string): boolean {
+  return LONE_SURROGATE.test(text);
+}
+
+/** A high surrogate not followed by a low one, or a low surrogate not preceded by a high one. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * Why `text` cannot be stored as text, or undefined: it holds control characters (U+0000 to
+ * U+001F), which PostgreSQL cannot store and no field may hold, or it is not valid Unicode.
+ */
+export function textProblem(text: string): string | undefined {
+  if (hasControlCharacter(text)) return 'must not contain control characters (U+0000 to U+001F)';
+  if (hasLoneSurrogate(text)) return 'is not valid Unicode (it holds an unpaired UTF-16 surrogate)';
+  return undefined;
+}
+
+/**
+ * Keys no object of a request may have, at any depth: they reach prototypes once an object is
+ * copied or merged (`__proto__`, `constructor`, `prototype`), and `__proto__` is dropped by
+ * JavaScript object literals, so an attribute of that name could never round-trip.
+ */
+export const RESERVED_KEYS: readonly string[] = ['__proto__', 'constructor', 'prototype'];
+
+/** Why `key` cannot name an organization attribute, or undefined. */
+export function attributeKeyProblem(key: string): string | undefined {
+  if (key.trim() === '') return 'must not be empty';
+  if (RESERVED_KEYS.includes(key)) return `is reserved (${RESERVED_KEYS.map(quoted).join(', ')} can reach JavaScript prototypes)`;
+  if (key.length > MAX_NAME_LENGTH) return `must be at most ${MAX_NAME_LENGTH} characters`;
+  return textProblem(key);
+}
+
 /**
  * Why `name` cannot name an organization (or another named object), or undefined: it must hold
  * something other than whitespace and have at most {@link MAX_NAME_LENGTH} characters. Names are
@@ -49,12 +94,17 @@ const quoted = (value: string): string => JSON.stringify(value);
 export function nameProblem(name: string): string | undefined {
   if (name.trim() === '') return 'must not be empty';
   if (name.length > MAX_NAME_LENGTH) return `must be at most ${MAX_NAME_LENGTH} characters`;
-  return undefined;
+  return textProblem(name);
 }
 
 /** Why `displayName` cannot be an organization's display name (at most {@link MAX_NAME_LENGTH} characters; empty is allowed), or undefined. */
 export function displayNameProblem(displayName: string): string | undefined {
-  return displayName.length > MAX_NAME_LENGTH ? `must be at most ${MAX_NAME_LENGTH} characters` : undefined;
+  return displayName.length > MAX_NAME_LENGTH ? `must be at most ${MAX_NAME_LENGTH} characters` : textProblem(displayName);
+}
+
+/** Why `value` cannot be an organization attribute's value, or undefined. */
+export function attributeValueProblem(value: string): string | undefined {
+  return textProblem(value);
 }
 
 /**
@@ -72,6 +122,8 @@ export function normalizeDomain(domain: string): string {
 export function domainProblem(domain: string): string | undefined {
   const normalized = normalizeDomain(domain);
   if (normalized === '') return 'is empty';
+  const text = textProblem(normalized);
+  if (text) return text;
   if (normalized.includes('/')) return 'is a URL; write only the host name, e.g. `example.com`';
   if (normalized.length > MAX_DOMAIN_LENGTH) return `is longer than ${MAX_DOMAIN_LENGTH} characters`;
   const bad = normalized.split('.').find((label) => !DNS_LABEL.test(label));

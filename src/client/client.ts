@@ -12,6 +12,7 @@ import {
   MEMBERS_PAGE,
   MemberInfoSchema,
   MemberListSchema,
+  MemberSchema,
   dropNullFields,
   memberFromWire,
   ORGS_PAGE,
@@ -28,6 +29,7 @@ import {
   orgsPath,
   portalLinkPath,
   realmFromBaseUrl,
+  userPath,
   usersPath,
   type Member,
   type MemberInfo,
@@ -470,6 +472,18 @@ export class OrgAdminClient {
       signal: options?.signal,
     });
     return readAnswer(response, 'GET', path, MemberListSchema, 'a JSON array of members').map(memberFromWire);
+  }
+
+  /**
+   * One user by id (Keycloak's "get user", `view-users`).
+   * @throws NotFoundError when the realm has no user with that id
+   */
+  async getUser(userId: string, options?: RequestOptions): Promise<Member> {
+    requireId('userId', userId);
+    const realm = this.realmOf(options);
+    const path = userPath(realm, userId);
+    const response = await this.send({ method: 'GET', path, realm, signal: options?.signal });
+    return memberFromWire(readAnswer(response, 'GET', path, MemberSchema, 'a user'));
   }
 
   /** Closes the client's own connection pool. A dispatcher passed in is left open (it is the caller's). */

@@ -5,7 +5,10 @@
  */
 import type { OrgAdminClient } from '../client';
 import type { Logger, Value } from '../tfplugin/framework/types';
+import type { Member } from '../api';
+import type { MemberClaims } from './member-claims';
 import type { PlannedNames } from './resources/organization-creation';
+import type { UserDirectory } from './user-directory';
 import { knownString } from './values';
 
 /** How the provider authenticates; error advice differs between the two. */
@@ -30,6 +33,23 @@ export interface OrgAdminProviderContext {
   readonly secrets: readonly string[];
   /** Organization names planned in this process, and organizations read from a state (duplicate-name checks). */
   readonly plannedNames: PlannedNames;
+  /** Which resources claim which organizations' members in this process (see member-claims.ts). */
+  readonly claims: MemberClaims;
+  /** User lookups by id, username and email, remembered for the process. */
+  readonly users: UserDirectory;
+  /**
+   * Member lists read by the refresh of a member set, by `realm NUL organization id`: the plan of
+   * the same resource, right after in this process, checks against them without asking again.
+   */
+  readonly refreshedMembers: Map<string, Member[]>;
+  /** The API key's client id (client credentials), for advice that names the key; never a secret. */
+  readonly clientId?: string;
+  /**
+   * Whether this process has applied a change yet. Terraform plans in one process and applies in
+   * another, where it plans each create again just before applying it; checks that only serve the
+   * plan's reader are skipped in the apply process once it is known to be one.
+   */
+  readonly progress: { applied: boolean };
 }
 
 /**

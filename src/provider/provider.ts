@@ -4,7 +4,9 @@
  */
 import { Agent, type Dispatcher } from 'undici';
 import type { OrgAdminClient, TokenSource } from '../client';
+import { MemberClaims } from './member-claims';
 import { PlannedNames } from './resources/organization-creation';
+import { UserDirectory } from './user-directory';
 import type { AuthMethod, OrgAdminProviderContext } from './context';
 import { redactSecrets } from './diagnostics';
 import { providerTrustConnector } from '../distribution/trust-store';
@@ -13,7 +15,8 @@ import { organizationDataSource } from './data-sources/organization';
 import { organizationMembersDataSource } from './data-sources/organization-members';
 import { organizationsDataSource } from './data-sources/organizations';
 import { userDataSource } from './data-sources/user';
-import type { ProviderDefinition } from '../tfplugin/framework/types';
+import { usersDataSource } from './data-sources/users';
+import type { ProviderDefinition, Resource } from '../tfplugin/framework/types';
 import { membershipResource } from './resources/membership';
 import { organizationResource } from './resources/organization';
 import { organizationMembersResource } from './resources/organization-members';
@@ -129,19 +132,43 @@ export function createOrgAdminProvider(options: OrgAdminProviderOptions = {}): P
         logger,
         secrets,
         plannedNames: new PlannedNames(),
+        claims: new MemberClaims(),
+        users: new UserDirectory(client),
+        refreshedMembers: new Map(),
+        progress: { applied: false },
+        ...(settings.clientCredentials ? { clientId: settings.clientCredentials.clientId } : {}),
       };
       if (ownAgent) ownAgents.set(ctx, ownAgent);
       return ctx;
     },
 
-    resources: [organizationResource, membershipResource, organizationMembersResource],
-    dataSources: [organizationDataSource, organizationsDataSource, organizationMembersDataSource, userDataSource],
+    resources: [organizationResource, membershipResource, organizationMembersResource].map(notingApplies),
+    dataSources: [organizationDataSource, organizationsDataSource, organizationMembersDataSource, userDataSource, usersDataSource],
 
     async close(ctx) {
       if (!ctx) return;
       await ctx.client.close();
       const agent = ownAgents.get(ctx);
       if (agent && !agent.closed) await agent.close();
+    },
+  };
+}
+
+/** The resource, marking the context's `progress.applied` at its first create, update or delete. */
+function notingApplies(resource: Resource<OrgAdminProviderContext>): Resource<OrgAdminProviderContext> {
+  return {
+    ...resource,
+    create: (ctx, req, diags) => {
+      ctx.progress.applied = true;
+      return resource.create(ctx, req, diags);
+    },
+    update: (ctx, req, diags) => {
+      ctx.progress.applied = true;
+      return resource.update(ctx, req, diags);
+    },
+    delete: (ctx, req, diags) => {
+      ctx.progress.applied = true;
+      return resource.delete(ctx, req, diags);
     },
   };
 }

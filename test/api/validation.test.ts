@@ -6,7 +6,12 @@
  */
 import { App, TerraformStack } from 'cdktf';
 import {
+  attributeKeyProblem,
+  attributeValueProblem,
   domainProblem,
+  hasLoneSurrogate,
+  RESERVED_KEYS,
+  textProblem,
   MAX_DOMAIN_LENGTH,
   MAX_NAME_LENGTH,
   MAX_URL_LENGTH,
@@ -80,6 +85,10 @@ const NAMES: Array<[string, boolean]> = [
   ['', false],
   ['   ', false],
   ['x'.repeat(MAX_NAME_LENGTH + 1), false],
+  ['tab\there', false],
+  ['nul\u0000', false],
+  ['lone \ud800 surrogate', false],
+  ['emoji 😀', true],
 ];
 
 const REALMS: Array<[string, boolean]> = [
@@ -183,10 +192,12 @@ describe('one validation rule for the service, the provider and the constructs',
       expect(status).toBe(accepted ? 201 : 400);
       if (accepted) expect(stored!['domains']).toEqual([normalizeDomain(domain)]);
     });
-    it(`is ${accepted ? 'accepted' : 'refused'} by the provider`, () => {
-      expect(providerErrorPaths({ name: 'x', domains: [domain] })).toEqual(accepted ? [] : [['domains']]);
+    // The provider's state holds what the service stores: it takes only that form, and names it.
+    const stored = accepted && normalizeDomain(domain) === domain;
+    it(`is ${stored ? 'accepted' : 'refused'} by the provider${accepted && !stored ? ' (not in the stored form)' : ''}`, () => {
+      expect(providerErrorPaths({ name: 'x', domains: [domain] })).toEqual(stored ? [] : [['domains']]);
     });
-    it(`is ${accepted ? 'accepted' : 'refused'} by the constructs`, () => {
+    it(`is ${accepted ? 'accepted, and written in the stored form,' : 'refused'} by the constructs`, () => {
       expect(constructProblems((stack) => new Organization(stack, 'org', { name: 'x', domains: [domain] }))).toHaveLength(accepted ? 0 : 1);
     });
   });
@@ -257,5 +268,34 @@ describe('one validation rule for the service, the provider and the constructs',
       expect(providerBlockErrorPaths({ request_timeout: seconds })).toEqual(accepted ? [] : [['request_timeout']]);
       expect(constructProblems((stack) => new OrgAdminProvider(stack, 'other', { requestTimeout: seconds, alias: 'other' }))).toHaveLength(accepted ? 0 : 1);
     });
+  });
+});
+
+describe('text the service can store as it was sent', () => {
+  it.each([
+    ['a tab', 'a\tb', 'must not contain control characters (U+0000 to U+001F)'],
+    ['NUL', 'a\u0000b', 'must not contain control characters (U+0000 to U+001F)'],
+    ['a lone high surrogate', 'a\ud800', 'is not valid Unicode (it holds an unpaired UTF-16 surrogate)'],
+    ['a lone low surrogate', '\udc00b', 'is not valid Unicode (it holds an unpaired UTF-16 surrogate)'],
+    ['surrogates in the wrong order', '\udc00\ud800', 'is not valid Unicode (it holds an unpaired UTF-16 surrogate)'],
+  ])('refuses %s', (_what, text, problem) => {
+    expect(textProblem(text)).toBe(problem);
+    expect(nameProblem(text)).toBe(problem);
+  });
+
+  it('accepts paired surrogates, accents and other scripts', () => {
+    for (const text of ['emoji 😀', 'ünïcødé', '東京', '\ud83d\ude00']) {
+      expect(textProblem(text)).toBeUndefined();
+      expect(hasLoneSurrogate(text)).toBe(false);
+    }
+  });
+
+  it('refuses the reserved attribute keys, an empty key and unstorable text as attribute keys', () => {
+    for (const key of RESERVED_KEYS) expect(attributeKeyProblem(key)).toContain('is reserved');
+    expect(RESERVED_KEYS).toEqual(['__proto__', 'constructor', 'prototype']);
+    expect(attributeKeyProblem(' ')).toBe('must not be empty');
+    expect(attributeKeyProblem('k\u0007')).toContain('control characters');
+    expect(attributeKeyProblem('tier')).toBeUndefined();
+    expect(attributeValueProblem('x\u0000')).toContain('control characters');
   });
 });

@@ -46,6 +46,7 @@ describe('orgadmin provider', () => {
         'orgadmin_organization_members',
         'orgadmin_organizations',
         'orgadmin_user',
+        'orgadmin_users',
       ]);
     });
 

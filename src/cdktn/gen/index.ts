@@ -6,5 +6,6 @@ export * as dataOrgadminOrganization from './data-orgadmin-organization/index';
 export * as dataOrgadminOrganizationMembers from './data-orgadmin-organization-members/index';
 export * as dataOrgadminOrganizations from './data-orgadmin-organizations/index';
 export * as dataOrgadminUser from './data-orgadmin-user/index';
+export * as dataOrgadminUsers from './data-orgadmin-users/index';
 export * as provider from './provider/index';
 

@@ -6,5 +6,6 @@ Object.defineProperty(exports, 'dataOrgadminOrganization', { get: function () { 
 Object.defineProperty(exports, 'dataOrgadminOrganizationMembers', { get: function () { return require('./data-orgadmin-organization-members'); } });
 Object.defineProperty(exports, 'dataOrgadminOrganizations', { get: function () { return require('./data-orgadmin-organizations'); } });
 Object.defineProperty(exports, 'dataOrgadminUser', { get: function () { return require('./data-orgadmin-user'); } });
+Object.defineProperty(exports, 'dataOrgadminUsers', { get: function () { return require('./data-orgadmin-users'); } });
 Object.defineProperty(exports, 'provider', { get: function () { return require('./provider'); } });
 

@@ -6,5 +6,6 @@ export * as dataOrgadminOrganization from './data-orgadmin-organization';
 export * as dataOrgadminOrganizationMembers from './data-orgadmin-organization-members';
 export * as dataOrgadminOrganizations from './data-orgadmin-organizations';
 export * as dataOrgadminUser from './data-orgadmin-user';
+export * as dataOrgadminUsers from './data-orgadmin-users';
 export * as provider from './provider';
 

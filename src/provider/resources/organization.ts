@@ -10,7 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Organization, OrganizationInput } from '../../api';
-import { displayNameProblem, domainProblem, nameProblem, normalizeDomain, urlProblem } from '../../api/validation';
+import { attributeKeyProblem, attributeValueProblem, displayNameProblem, domainProblem, nameProblem, normalizeDomain, urlProblem } from '../../api/validation';
 import { ConflictError } from '../../client/errors';
 import { callOptions, signalOf, type OrgAdminProviderContext } from '../context';
 import { isObjectNotFound, reportError, reportingFor, serviceAnswer } from '../diagnostics';
@@ -52,7 +52,6 @@ function validateOrganizationConfig(config: ObjectValue, diags: Diagnostics): vo
   }
   const domains = config['domains'];
   if (Array.isArray(domains)) {
-    const seen = new Map<string, string>();
     for (const domain of domains) {
       if (typeof domain !== 'string') continue;
       const problem = domainProblem(domain);
@@ -61,21 +60,30 @@ function validateOrganizationConfig(config: ObjectValue, diags: Diagnostics): vo
         continue;
       }
       const normalized = normalizeDomain(domain);
-      const earlier = seen.get(normalized);
-      if (earlier !== undefined) {
+      // The state holds what the service stores; written otherwise, the value would differ from it
+      // (and two spellings of one domain would be two elements of the set).
+      if (normalized !== domain) {
         diags.error(
-          'Duplicate domain',
-          `The domains ${quote(earlier)} and ${quote(domain)} are the same domain (case, spaces and a trailing dot do not count); keep one.`,
+          'Domain not in its stored form',
+          `The domain ${quote(domain)} is stored by the service as ${quote(normalized)} (lowercase, without spaces or a trailing dot). Write it that way${domain.toLowerCase() !== domain ? ' (`lower(...)` does it for a computed value)' : ''}.`,
           ['domains'],
         );
       }
-      seen.set(normalized, domain);
     }
   }
   const attributes = config['attributes'];
   if (attributes !== null && attributes !== undefined && !isUnknown(attributes) && typeof attributes === 'object' && !Array.isArray(attributes)) {
-    for (const key of Object.keys(attributes)) {
-      if (key.trim() === '') diags.error('Invalid attribute name', 'An attribute name in `attributes` is empty.', ['attributes']);
+    for (const [key, values] of Object.entries(attributes)) {
+      const keyIssue = attributeKeyProblem(key);
+      if (keyIssue) {
+        diags.error('Invalid attribute name', `The attribute name ${quote(key)} ${keyIssue}.`, ['attributes', key]);
+        continue;
+      }
+      if (!Array.isArray(values)) continue;
+      values.forEach((value, index) => {
+        const valueIssue = typeof value === 'string' ? attributeValueProblem(value) : undefined;
+        if (valueIssue) diags.error('Invalid attribute value', `Value ${index} of attribute ${quote(key)} ${valueIssue}.`, ['attributes', key]);
+      });
     }
   }
   validateRealm(config['realm'], diags);
@@ -87,28 +95,18 @@ function sameDomains(a: readonly string[], b: readonly string[]): boolean {
 }
 
 /**
- * Domains for state: keeps the prior state's spelling (the configuration's, once applied) when the
- * service holds the same domains, so a mixed-case domain does not show as drift forever; otherwise
- * the service's domains.
+ * The state for a remote organization, in the form the service stores it (domains normalized; the
+ * configuration must write them so, see validation). Domains and attributes are always filled,
+ * managed or not: whether they are managed is the configuration's business, decided at plan time.
  */
-function domainsForState(prior: Value | undefined, remote: readonly string[]): string[] {
-  const priorList = knownStringList(prior);
-  return priorList !== undefined && sameDomains(priorList, remote) ? priorList : [...remote];
-}
-
-/**
- * The state for a remote organization. `prior` is the state being refreshed (null on import): only
- * its domain spelling is kept. Domains and attributes are always filled, managed or not: whether
- * they are managed is the configuration's business, decided at plan time.
- */
-function stateFromOrganization(org: Organization, realm: string, prior: ObjectValue | null): ObjectValue {
+function stateFromOrganization(org: Organization, realm: string): ObjectValue {
   return {
     id: org.id,
     realm: org.realm || realm,
     name: org.name,
     display_name: org.displayName ?? null,
     url: org.url ?? null,
-    domains: domainsForState(prior?.['domains'], org.domains),
+    domains: [...org.domains],
     attributes: cloneAttributes(userAttributes(org.attributes)),
   };
 }
@@ -142,9 +140,7 @@ function planDomainsAndAttributes(config: ObjectValue, priorState: ObjectValue |
 }
 
 function cloneAttributes(attributes: Record<string, string[]>): { [key: string]: Value } {
-  const result: { [key: string]: Value } = {};
-  for (const [key, values] of Object.entries(attributes)) result[key] = [...values];
-  return result;
+  return Object.fromEntries(Object.entries(attributes).map(([key, values]) => [key, [...values]]));
 }
 
 /** The target phrase of an operation on one organization: `"ID" ("NAME") in realm "REALM"`. */
@@ -180,9 +176,10 @@ async function reportNameTaken(
     }
   }
   const answer = capitalizeFirst(serviceAnswer(error.status, error.error, error.errorDescription));
+  const advice = existingId !== undefined && ctx.plannedNames.isRecorded(existingId) ? heldInThisStateAdvice : nameTakenAdvice;
   const detail =
     existingId !== undefined
-      ? `${answer}\n\n${nameTakenAdvice(realm, name, existingId)}`
+      ? `${answer}\n\n${advice(realm, name, existingId)}`
       : `${answer}\n\nAn organization named ${quote(name)} already exists in realm ${quote(realm)} (its id could not be looked up with these credentials). ` +
         'Choose another `name`, or import the existing organization (`terraform import <resource address> <id>`, or an `import {}` block).';
   diags.error(`Failed to ${action}: the name ${quote(name)} is taken`, detail, ['name']);
@@ -232,7 +229,24 @@ async function planName(
     );
     return;
   }
+  if (ctx.plannedNames.isRecorded(existing.id)) {
+    diags.error(`The name ${quote(name)} is taken`, heldInThisStateAdvice(realm, name, existing.id), ['name']);
+    return;
+  }
   diags.error(`The name ${quote(name)} is taken`, nameTakenAdvice(realm, name, existing.id), ['name']);
+}
+
+/**
+ * The detail when a rename targets the name of an organization that another resource of this same
+ * state manages: importing it (the advice for an unmanaged holder) would put one organization
+ * under two resources.
+ */
+function heldInThisStateAdvice(realm: string, name: string, existingId: string): string {
+  return (
+    `The organization ${target(realm, existingId, name)} holds this name, and another orgadmin_organization of this configuration manages it. ` +
+    'Names are unique in a realm. To swap names between two organizations, rename the other one first (to its new name, or to a temporary one) ' +
+    'in one apply, then give this one the freed name in the next. Do not import it: one organization must be managed by one resource.'
+  );
 }
 
 /**
@@ -454,7 +468,7 @@ export const organizationResource: Resource<OrgAdminProviderContext> = {
       const org = await ctx.client.getOrganization(id, callOptions(realm, signalOf(req)));
       ctx.plannedNames.record(org.id);
       if (hasCreationMarker(org)) await clearCreationMarker(ctx, realm, org);
-      return stateFromOrganization(org, realm, state);
+      return stateFromOrganization(org, realm);
     } catch (error) {
       if (isObjectNotFound(error)) {
         diags.warning(
@@ -527,6 +541,6 @@ export const organizationResource: Resource<OrgAdminProviderContext> = {
     }
     // Domains and attributes are imported too: a configuration that sets them to these values then
     // plans no change, and one that leaves them out keeps them unmanaged (optional + computed).
-    return stateFromOrganization(org, realm, null);
+    return stateFromOrganization(org, realm);
   },
 };

@@ -268,6 +268,13 @@ export class ProviderHarness<TContext> {
     return { state: this.remember(this.decode(schema, response.new_state), response.private), diagnostics: fromProtoDiagnostics(response.diagnostics) };
   }
 
+  /** UpgradeResourceState of a state stored as JSON at schema `version`, as Terraform does before every plan. */
+  async upgradeState(typeName: string, version: number, stored: ObjectValue): Promise<HarnessState> {
+    const schema = this.resourceSchema(typeName);
+    const response = await this.call('UpgradeResourceState', { type_name: typeName, version, raw_state: { json: Buffer.from(JSON.stringify(stored)) } });
+    return { state: this.decode(schema, response.upgraded_state), diagnostics: fromProtoDiagnostics(response.diagnostics) };
+  }
+
   /** ImportResourceState alone: the state the resource's import produced, before Terraform reads it. */
   async importResource(typeName: string, id: string): Promise<HarnessState> {
     const schema = this.resourceSchema(typeName);
