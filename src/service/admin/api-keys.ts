@@ -4,7 +4,7 @@
  * server-side key ({@link ApiKeySecrets}).
  */
 import { randomUUID } from 'node:crypto';
-import { isPermission, MAX_NAME_LENGTH, type Permission } from '../../api';
+import { isPermission, MAX_NAME_LENGTH, serviceAccountUsername, type Permission } from '../../api';
 import type { ApiKeySecrets } from '../auth/api-key-secrets';
 import { generateClientId, generateClientSecret } from '../auth/secrets';
 import { hasControlCharacter } from '../text-checks';
@@ -102,7 +102,7 @@ export class ApiKeyAdmin {
           createdTimestamp: now,
           revokedTimestamp: null,
         },
-        newUser({ id: serviceAccountId, realm, username: `service-account-${clientId}`, kind: 'service-account', createdTimestamp: now }),
+        newUser({ id: serviceAccountId, realm, username: serviceAccountUsername(clientId), kind: 'service-account', createdTimestamp: now }),
       );
     } catch (error) {
       if (error instanceof StoreConflictError) throw new AdminError(`Realm "${realm}" already has an API key named "${name}".`);

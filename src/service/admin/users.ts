@@ -4,7 +4,7 @@
  * or changed here.
  */
 import { randomUUID } from 'node:crypto';
-import { MAX_NAME_LENGTH, type Member } from '../../api';
+import { emailProblem, MAX_NAME_LENGTH, reservedUsernameProblem, type Member } from '../../api';
 import { hashSecret } from '../auth/secrets';
 import { hasControlCharacter } from '../text-checks';
 import { newUser, StoreConflictError, toMember, type Store, type UserRecord } from '../store/store';
@@ -31,11 +31,6 @@ export interface NewUserInput {
   realmAdmin?: boolean;
 }
 
-/** A pragmatic email check: one @, no spaces, a dot in the domain. */
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-/** Usernames the service itself uses for the users it creates. */
-const RESERVED_USERNAME_PREFIXES = ['service-account-', 'org-admin-'];
-
 function userInfo(user: UserRecord): UserInfo {
   return { ...toMember(user), realmAdmin: user.realmAdmin, hasPassword: user.passwordHash !== null, kind: user.kind === 'org-admin' ? 'org-admin' : 'user' };
 }
@@ -55,12 +50,11 @@ export class UserAdmin {
       throw new AdminError(`Username "${String(username)}" must be 1 to ${MAX_NAME_LENGTH} characters without spaces.`);
     }
     if (hasControlCharacter(username)) throw new AdminError('Usernames must not contain control characters (U+0000 to U+001F).');
-    const lower = username.toLowerCase();
-    if (RESERVED_USERNAME_PREFIXES.some((prefix) => lower.startsWith(prefix))) {
-      throw new AdminError(`Username "${username}" is reserved for users the service creates itself.`);
-    }
+    const reserved = reservedUsernameProblem(username);
+    if (reserved) throw new AdminError(`Username "${username}" ${reserved}.`);
     const email = optionalText('Email', opts.email);
-    if (email !== null && !EMAIL.test(email)) throw new AdminError(`Email "${email}" is not a valid address.`);
+    const emailBad = email === null ? undefined : emailProblem(email);
+    if (emailBad) throw new AdminError(`Email "${email}" ${emailBad}.`);
     const firstName = optionalText('First name', opts.firstName);
     const lastName = optionalText('Last name', opts.lastName);
     if (opts.password !== undefined && (typeof opts.password !== 'string' || opts.password.length < 1)) {
