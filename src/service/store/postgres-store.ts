@@ -717,8 +717,8 @@ export class PostgresStore implements Store {
     if (where === undefined) return undefined;
     // By name alone: names are unique within a realm (organizations_realm_name), so that is the
     // whole order, and the (realm, name) index gives it without a sort. With `o.id` as a second key
-    // PostgreSQL sorted the realm's organizations for a deep page (OFFSET 19,900 of 20,000: a full
-    // sort, 18.7 ms, against an index walk).
+    // PostgreSQL sorted the realm's organizations for a deep page (a full sort against an index
+    // walk: bench/README.md, bench:service, the paging table).
     return this.keysetPage(realm, 'organizations', params, { columns: 'o.*', from: 'organizations AS o', sortKey: 'o.name', where }, after, offset, filter.max);
   }
 
