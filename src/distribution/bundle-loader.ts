@@ -153,10 +153,11 @@ export const LAUNCHER_EXTRA_CA_CERTS = 'ORGADMIN_EXTRA_CA_CERTS';
  * and macOS's env (not BusyBox's).
  *
  * It starts Node.js without `NODE_EXTRA_CA_CERTS` and passes its value on as
- * {@link LAUNCHER_EXTRA_CA_CERTS}. Node.js 20 reads and parses that file, and builds its root store,
- * while it starts, before any JavaScript runs, which lengthens each start noticeably
- * (bench/README.md, NODE_EXTRA_CA_CERTS), three starts per Terraform command, for a store that two of those processes never use (they make no HTTPS call)
- * and that the plugin server's TLS never uses (it trusts Terraform's own certificate alone). The
+ * {@link LAUNCHER_EXTRA_CA_CERTS}. Node.js 20 reads and parses that file, and builds its root
+ * store, while it starts, before any JavaScript runs, which lengthens each start noticeably
+ * (bench/README.md, NODE_EXTRA_CA_CERTS), three starts per Terraform command, for a store that
+ * two of those processes never use (they make no HTTPS call) and that the plugin server's TLS
+ * never uses (it trusts Terraform's own certificate alone). The
  * provider's HTTPS client adds the file's certificates itself, at its first HTTPS connection
  * (./trust-store.ts), so what it trusts is unchanged.
  */

@@ -16,7 +16,8 @@
  * Entries are found by the end of the token (its signature's last characters, see
  * {@link LOOKUP_KEY_LENGTH}) and then compared whole: a map keyed by the whole token would hash its
  * whole text on every request, since each request's header is a new string (a visible share of a
- * membership check: bench/README.md, bench:service). Two tokens that end alike merely take turns in one slot.
+ * membership check: bench/README.md, bench:service). Two tokens that end alike merely take turns
+ * in one slot.
  */
 import { checkClaims, verifySignature, type ExpectedClaims, type SigningKey, type TokenClaims } from './jwt';
 
