@@ -110,8 +110,8 @@ function certificateKey(pem: string): string {
 certificates seen before are left out.
  *
  * Parsing dominates the cost (per certificate, more when each is a separate text:
- * bench/README.md), and a system bundle mostly repeats Node's roots: skipping the repeats makes the list about a third
- * as costly as the plain concatenation. Each source stays its own text because OpenSSL stops
+ * bench/README.md), and a system bundle mostly repeats Node's roots: skipping the repeats makes
+ * the list about a third as costly as the plain concatenation. Each source stays its own text because OpenSSL stops
  * reading a text at its first damaged certificate: a damaged system file must not hide the rest.
  */
 export function executableCaCertificates(sources: SystemTrustSources = {}): string[] {
