@@ -13,18 +13,8 @@ export const DEFAULT_TOKEN_LIFETIME_SECONDS = 300;
 /** Longest token lifetime an administrator may configure (one day). */
 export const MAX_TOKEN_LIFETIME_SECONDS = 86400;
 
-/** A realm as administrators see it (no key material). */
-export interface RealmInfo {
-  name: string;
-  enabled: boolean;
-  tokenLifetimeSeconds: number;
-  /** Whether new organizations get a default admin user `org-admin-<orgId>`. */
-  createAdminUser: boolean;
-  /** The realm's own rate limit: null follows the service default, `'off'` or a limit replaces it. */
-  rateLimit: RealmRateLimit;
-  /** Milliseconds since the epoch. */
-  createdTimestamp: number;
-}
+/** A realm as administrators see it: the stored realm's settings, never its key material. */
+export type RealmInfo = Pick<RealmRecord, 'name' | 'enabled' | 'tokenLifetimeSeconds' | 'createAdminUser' | 'rateLimit' | 'createdTimestamp'>;
 
 /** The settings {@link RealmAdmin.update} may change; an absent field stays as it is. */
 export interface RealmInfoUpdate {
