@@ -1,6 +1,7 @@
 /**
  * The rules for values that the service stores and the provider and constructs check before they
- * send them: names, domains, URLs, realm names and the provider's limits. Each rule is written
+ * send them: names, domains, URLs, realm names, email addresses, the usernames the service keeps
+ * for itself and the provider's limits. Each rule is written
  * here once; the service answers a broken value with a 400, the provider with a diagnostic on the
  * attribute and the constructs with a ConstructValidationError, each in its own words around the
  * same problem text.
@@ -15,6 +16,8 @@
  * - Realm names are what the service can create: DNS labels, because a realm is also the first
  *   label of its host name. Checking the same rule in the provider and the constructs turns a
  *   typo into a plan-time error instead of a 404 at apply.
+ * - Email addresses are checked loosely (one `@` with text around it, no whitespace), as Keycloak
+ *   accepts addresses such as `admin@localhost`; the mail system decides the rest.
  */
 
 /** Longest name, display name, id or path parameter the service accepts. */
@@ -37,6 +40,18 @@ const DNS_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
 /** A realm name: one lowercase DNS label. */
 const REALM_NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** A loose email check: something before and after one `@`, no whitespace. */
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+/**
+ * Username prefixes of the users the service creates itself: an organization's default admin user
+ * (`org-admin-<orgId>`) and an API key's service account (`service-account-<clientId>`). Nobody
+ * else may take a username that starts with one of them (compared without case).
+ */
+export const ORG_ADMIN_USERNAME_PREFIX = 'org-admin-';
+/** See {@link ORG_ADMIN_USERNAME_PREFIX}. */
+export const SERVICE_ACCOUNT_USERNAME_PREFIX = 'service-account-';
 
 /** Quotes a value for a problem phrase. */
 const quoted = (value: string): string => JSON.stringify(value);
@@ -181,6 +196,23 @@ export function realmNameProblem(realm: string): string | undefined {
     return 'is not valid: use 1 to 63 lowercase letters, digits or hyphens, not starting or ending with a hyphen';
   }
   return undefined;
+}
+
+/** Why `email` is not an email address (one `@` with text on both sides, no whitespace), or undefined. */
+export function emailProblem(email: string): string | undefined {
+  return EMAIL.test(email) ? undefined : 'is not a valid address';
+}
+
+/**
+ * Why `username` cannot be given to a user made by hand, or undefined: it starts with a prefix of
+ * the users the service creates itself ({@link ORG_ADMIN_USERNAME_PREFIX},
+ * {@link SERVICE_ACCOUNT_USERNAME_PREFIX}), without regard to case.
+ */
+export function reservedUsernameProblem(username: string): string | undefined {
+  const lower = username.toLowerCase();
+  return [ORG_ADMIN_USERNAME_PREFIX, SERVICE_ACCOUNT_USERNAME_PREFIX].some((prefix) => lower.startsWith(prefix))
+    ? 'is reserved for users the service creates itself'
+    : undefined;
 }
 
 /** Why `retries` cannot be the provider's `max_retries` (a whole number from 0 to {@link MAX_RETRIES_LIMIT}), or undefined. */

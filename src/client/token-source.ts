@@ -11,11 +11,12 @@ import { getGlobalDispatcher, type Dispatcher } from 'undici';
 import { tokenPath } from '../api';
 import { redactKnownSecrets } from '../api/redaction';
 import { OrgAdminError, TokenError } from './errors';
-import { newRequestRecord, sendRecorded, withAttemptLog } from './interceptors/request-record';
+import { errorOfTokenAnswer } from './failures';
+import { newRequestRecord, sendRecorded } from './interceptors/request-record';
 import { retryInterceptor, type RetryInterceptorSettings } from './interceptors/retry';
 import { timeoutInterceptor } from './interceptors/timeout';
 import { DEFAULT_RETRY_SETTINGS } from './retry-policy';
-import { defaultSleep, defaultTimer, parseRetryAfter, readErrorBody, type SleepFunction, type TimerFunction } from './transport';
+import { defaultSleep, defaultTimer, type SleepFunction, type TimerFunction } from './transport';
 
 /** Supplies access tokens per realm; the auth interceptor asks before every attempt. */
 export interface TokenSource {
@@ -240,20 +241,8 @@ export class ClientCredentialsTokenSource implements TokenSource {
       record,
     );
 
-    if (status !== 200) {
-      // Scrubbed before it is read: the excerpt of a non-JSON body is cut to a length, and a cut
-      // made before the scrub could leave a prefix of the secret that no longer matches it.
-      const read = readErrorBody(this.scrub(text) ?? '');
-      const retryAfterSeconds = parseRetryAfter(headers['retry-after']);
-      const error = new TokenError({
-        realm,
-        status,
-        error: read.error,
-        errorDescription: read.errorDescription,
-        ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
-      });
-      throw withAttemptLog(error, record);
-    }
+    // Scrubbed before it is read (see errorOfTokenAnswer).
+    if (status !== 200) throw errorOfTokenAnswer(realm, status, headers, this.scrub(text) ?? '', record);
     const parsed = this.parseTokenResponse(realm, text);
     if (parsed instanceof OrgAdminError) throw parsed;
     // Refresh early so a token never expires between our check and the service's, but never

@@ -9,6 +9,7 @@ import {
   attributeKeyProblem,
   attributeValueProblem,
   domainProblem,
+  emailProblem,
   hasLoneSurrogate,
   RESERVED_KEYS,
   textProblem,
@@ -17,14 +18,17 @@ import {
   MAX_URL_LENGTH,
   nameProblem,
   normalizeDomain,
+  orgAdminUsername,
   orgPath,
   orgsPath,
   realmNameProblem,
+  reservedUsernameProblem,
+  serviceAccountUsername,
   requestTimeoutProblem,
   retriesProblem,
   urlProblem,
 } from '../../src/api';
-import { ConstructValidationError, OrgAdminProvider, Organization } from '../../src/constructs';
+import { ConstructValidationError, OrgAdminProvider, Organization, User } from '../../src/constructs';
 import { RecordingDiagnostics, errorsOf } from '../../src/tfplugin/testing/harness';
 import type { ObjectValue } from '../../src/tfplugin/framework/types';
 import { organizationResource } from '../../src/provider/resources/organization';
@@ -106,6 +110,26 @@ const REALMS: Array<[string, boolean]> = [
   ['acme-', false],
   [' acme', false],
   ['a'.repeat(64), false],
+];
+
+const EMAILS: Array<[string, boolean]> = [
+  ['alice@example.com', true],
+  ['admin@localhost', true],
+  ['not-an-email', false],
+  ['two@at@example.com', false],
+  ['space in@example.com', false],
+  ['@example.com', false],
+  ['alice@', false],
+];
+
+const USERNAMES: Array<[string, boolean]> = [
+  ['alice', true],
+  ['org-admin', true],
+  ['my-org-admin-1', true],
+  ['org-admin-1', false],
+  ['Org-Admin-1', false],
+  ['service-account-x', false],
+  ['SERVICE-ACCOUNT-x', false],
 ];
 
 const RETRIES: Array<[number, boolean]> = [
@@ -252,6 +276,36 @@ describe('one validation rule for the service, the provider and the constructs',
       expect(constructProblems((stack) => new Organization(stack, 'org', { name: 'x', realm }))).toHaveLength(accepted ? 0 : 1);
       expect(constructProblems((stack) => new OrgAdminProvider(stack, 'other', { realm, alias: 'other' }))).toHaveLength(accepted ? 0 : 1);
     });
+  });
+
+  describe.each(EMAILS)('the email %j', (email, accepted) => {
+    it(`is ${accepted ? 'accepted' : 'refused'} by the rule, the service and the constructs`, async () => {
+      expect(emailProblem(email) === undefined).toBe(accepted);
+      const username = uniqueName();
+      if (accepted) {
+        await expect(svc.admin.createUser('acme', { username, email })).resolves.toMatchObject({ email });
+      } else {
+        await expect(svc.admin.createUser('acme', { username, email })).rejects.toThrow(new AdminError(`Email "${email}" is not a valid address.`));
+        expect(await svc.admin.findUserByUsername('acme', username)).toBeUndefined();
+      }
+      expect(constructProblems((stack) => User.fromEmail(stack, 'user', email))).toHaveLength(accepted ? 0 : 1);
+    });
+  });
+
+  describe.each(USERNAMES)('the username %j', (username, accepted) => {
+    it(`is ${accepted ? 'accepted' : 'refused as reserved'} by the rule and the service`, async () => {
+      expect(reservedUsernameProblem(username) === undefined).toBe(accepted);
+      if (accepted) {
+        await expect(svc.admin.createUser('acme', { username })).resolves.toMatchObject({ username });
+      } else {
+        await expect(svc.admin.createUser('acme', { username })).rejects.toThrow(new AdminError(`Username "${username}" is reserved for users the service creates itself.`));
+      }
+    });
+  });
+
+  it('names the users the service makes with the reserved prefixes', () => {
+    expect(reservedUsernameProblem(orgAdminUsername('o1'))).toBeDefined();
+    expect(reservedUsernameProblem(serviceAccountUsername('c1'))).toBeDefined();
   });
 
   describe.each(RETRIES)('max retries %j', (retries, accepted) => {

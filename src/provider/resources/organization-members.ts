@@ -14,7 +14,7 @@
  */
 import type { Member } from '../../api';
 import { orgAdminUsername } from '../../api/paths';
-import { MAX_NAME_LENGTH, textProblem } from '../../api/validation';
+import { MAX_NAME_LENGTH, ORG_ADMIN_USERNAME_PREFIX, textProblem } from '../../api/validation';
 import { HttpError } from '../../client/errors';
 import { callOptions, signalOf, type OrgAdminProviderContext } from '../context';
 import { describeError, isObjectNotFound, reportError, reportingFor } from '../diagnostics';
@@ -52,9 +52,6 @@ const CONCURRENCY = 4;
 
 /** Longest list of ids written into one diagnostic before it says "and N more". */
 const MAX_LISTED = 50;
-
-/** Username prefix of the service's admin accounts, which `excludeAdminAccounts` leaves out. */
-const ADMIN_USERNAME_PREFIX = 'org-admin-';
 
 /** Lists ids for a diagnostic: `"a", "b" and 3 more`. */
 export function listIds(ids: readonly string[]): string {
@@ -273,7 +270,7 @@ async function resolveDesired(
   };
 
   for (const username of usernames) {
-    if (nameKey(username).startsWith(ADMIN_USERNAME_PREFIX)) {
+    if (nameKey(username).startsWith(ORG_ADMIN_USERNAME_PREFIX)) {
       problems.error(
         nameKey(username) === nameKey(defaultAdmin) ? 'Default admin user listed' : 'Admin account listed',
         `\`usernames\` lists ${quote(username)}, ${nameKey(username) === nameKey(defaultAdmin) ? `the default admin user of ${where(target)}, which` : 'an organization\'s admin account, which'} ` +
@@ -295,7 +292,7 @@ async function resolveDesired(
   }
 
   const lookupIds = ids.filter((id) => !liveIds.has(id));
-  const lookupUsernames = usernames.filter((name) => !liveByUsername.has(nameKey(name)) && !nameKey(name).startsWith(ADMIN_USERNAME_PREFIX));
+  const lookupUsernames = usernames.filter((name) => !liveByUsername.has(nameKey(name)) && !nameKey(name).startsWith(ORG_ADMIN_USERNAME_PREFIX));
   const lookupEmails = emails.filter((email) => !liveByEmail.has(nameKey(email)));
   let found: Awaited<ReturnType<typeof ctx.users.find>> | undefined;
   if (lookupIds.length + lookupUsernames.length + lookupEmails.length > 0) {
@@ -339,7 +336,7 @@ async function resolveDesired(
     if (liveIds.has(id)) return name(id, `\`user_ids\` element ${quote(id)}`, 'user_ids');
     const user = found?.byId.get(id);
     if (user === null) unknownIds.push(id);
-    else if (user !== undefined && user.username.startsWith(ADMIN_USERNAME_PREFIX)) adminIds.push(id);
+    else if (user !== undefined && user.username.startsWith(ORG_ADMIN_USERNAME_PREFIX)) adminIds.push(id);
     else name(id, `\`user_ids\` element ${quote(id)}`, 'user_ids');
   });
   if (unknownIds.length > 0) {
@@ -363,7 +360,7 @@ async function resolveDesired(
 
   const unknownUsernames: string[] = [];
   for (const username of usernames) {
-    if (nameKey(username).startsWith(ADMIN_USERNAME_PREFIX)) continue;
+    if (nameKey(username).startsWith(ORG_ADMIN_USERNAME_PREFIX)) continue;
     const user = liveByUsername.get(nameKey(username)) ?? found?.byUsername.get(nameKey(username));
     if (user === null || user === undefined) unknownUsernames.push(username);
     else name(user.id, `\`usernames\` element ${quote(username)}`, 'usernames');
@@ -382,7 +379,7 @@ async function resolveDesired(
         `The email ${quote(email)} belongs to ${users.length} users of realm ${quote(target.realm)} (${users.map((u) => quote(u.username)).join(', ')}): name them in \`usernames\` instead.`,
         ['emails'],
       );
-    } else if (users[0]!.username.startsWith(ADMIN_USERNAME_PREFIX)) {
+    } else if (users[0]!.username.startsWith(ORG_ADMIN_USERNAME_PREFIX)) {
       problems.error('Admin account listed', `\`emails\` lists ${quote(email)}, the email of the admin account ${quote(users[0]!.username)}, which this resource never manages. Remove it.`, ['emails']);
     } else name(users[0]!.id, `\`emails\` element ${quote(email)}`, 'emails');
   }

@@ -7,15 +7,10 @@
  * (lists and sets), or a plain object (maps and objects). Objects of a resource always carry every
  * schema attribute (null when absent).
  */
-import type { Unknown } from '../protocol/unknown';
+import type { TerraformType, TerraformValue } from '../protocol/terraform-type';
 
-/** A Terraform type, written as Terraform's JSON type constraint. */
-export type AttributeType =
-  | 'string'
-  | 'number'
-  | 'bool'
-  | readonly ['list' | 'set' | 'map', AttributeType]
-  | readonly ['object', { readonly [name: string]: AttributeType }];
+/** A Terraform type, written as Terraform's JSON type constraint (the protocol's {@link TerraformType}). */
+export type AttributeType = TerraformType;
 
 /** One attribute of a schema. */
 export interface AttributeSchema {
@@ -50,8 +45,8 @@ export interface Schema {
   readonly attributes: { readonly [name: string]: AttributeSchema };
 }
 
-/** A decoded Terraform value. */
-export type Value = null | Unknown | string | number | boolean | Value[] | { [key: string]: Value };
+/** A decoded Terraform value (the protocol's {@link TerraformValue}). */
+export type Value = TerraformValue;
 
 /** An object value with every attribute of a schema. */
 export type ObjectValue = { [name: string]: Value };
