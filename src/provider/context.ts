@@ -7,7 +7,7 @@ import type { OrgAdminClient } from '../client';
 import type { Logger, Value } from '../tfplugin/framework/types';
 import type { Member } from '../api';
 import type { MemberClaims } from './member-claims';
-import type { PlannedNames } from './resources/organization-creation';
+import type { PlannedNames } from './planned-names';
 import type { UserDirectory } from './user-directory';
 import { knownString } from './values';
 

@@ -5,7 +5,7 @@
 import { Agent, type Dispatcher } from 'undici';
 import type { OrgAdminClient, TokenSource } from '../client';
 import { MemberClaims } from './member-claims';
-import { PlannedNames } from './resources/organization-creation';
+import { PlannedNames } from './planned-names';
 import { UserDirectory } from './user-directory';
 import type { AuthMethod, OrgAdminProviderContext } from './context';
 import { redactSecrets } from './diagnostics';

@@ -8,6 +8,7 @@
  */
 import type { Member } from '../api';
 import type { OrgAdminClient } from '../client';
+import { forEachConcurrently } from './concurrency';
 import { isObjectNotFound } from './diagnostics';
 
 /** Above this many names or ids to find, the realm's user list is read page by page instead. */
@@ -15,9 +16,6 @@ export const SCAN_THRESHOLD = 50;
 
 /** The largest page of the user list the service serves. */
 const USERS_PAGE = 1000;
-
-/** How many single lookups run at once. */
-const CONCURRENCY = 4;
 
 /** What to find; each list may be empty. */
 export interface UserQuery {
@@ -36,21 +34,10 @@ export interface UserMatches {
   readonly byEmail: ReadonlyMap<string, readonly Member[]>;
 }
 
+
 /** The lowercase key usernames and emails are matched by. */
 export function nameKey(name: string): string {
   return name.toLowerCase();
-}
-
-async function forEachConcurrently<T>(items: readonly T[], task: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const item = items[next]!;
-      next += 1;
-      await task(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, worker));
 }
 
 /** The users of one realm that this process has seen, and whether it has read all of them. */

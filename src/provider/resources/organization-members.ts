@@ -22,6 +22,7 @@ import { conflictText } from '../member-claims';
 import { membershipAfterFailure } from '../outcome';
 import type { AttributeSchema, Diagnostics, ObjectValue, PrivateData, Resource, Schema } from '../../tfplugin/framework/types';
 import { containsUnknown } from '../../tfplugin/protocol/unknown';
+import { forEachConcurrently } from '../concurrency';
 import { checkNoRepeatedIds, plannedIdList } from '../id-list';
 import { parseImportId } from '../import-id';
 import { planRealm, resourceRealmAttribute, validateRealm } from '../realm';
@@ -47,8 +48,6 @@ import {
 /** The resource's type name. */
 export const ORGANIZATION_MEMBERS_RESOURCE_TYPE = 'orgadmin_organization_members';
 
-/** How many adds or removes run at once: fast for large sets, gentle on the service. */
-const CONCURRENCY = 4;
 
 /** Longest list of ids written into one diagnostic before it says "and N more". */
 const MAX_LISTED = 50;
@@ -94,18 +93,6 @@ function largestMembersPage(): number {
   return (require('../../api/representations') as typeof import('../../api/representations')).MEMBERS_PAGE.cap;
 }
 
-/** Runs `task` for every item, at most {@link CONCURRENCY} at a time; never stops early. */
-async function forEachConcurrently<T>(items: readonly T[], task: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const item = items[next]!;
-      next += 1;
-      await task(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, worker));
-}
 
 interface Target {
   organizationId: string;
