@@ -25,6 +25,7 @@ import { schemaObjectType } from '../schema';
 import type { ObjectValue, PlanModification, Resource } from '../types';
 import { Abort, requireContext, runCall, type CallInfo, type ServerScope } from './call';
 import { checkKnown, decodeObject, encodeObject } from './values';
+import { checkWriteOnlyAllowed, withoutWriteOnly } from '../write-only';
 
 function callInfo<TContext>(scope: ServerScope<TContext>, typeName: string, operation: string, signal: AbortSignal): CallInfo {
   return { typeName, operation, schema: scope.resources.get(typeName)?.schema, signal };
@@ -39,11 +40,12 @@ function requireResource<TContext>(scope: ServerScope<TContext>, typeName: strin
   return resource;
 }
 
-/** ValidateResourceConfig: the resource's static checks. */
+/** ValidateResourceConfig: write-only attributes only where Terraform supports them, then the resource's static checks. */
 export function validateResourceConfig<TContext>(scope: ServerScope<TContext>, req: ValidateConfigRequest): Promise<ProviderResponse> {
   return runCall<ProviderResponse, TContext>(scope, callInfo(scope, req.typeName, 'validate', req.signal), {}, async (diags) => {
     const found = requireResource(scope, req.typeName, diags);
     const config = decodeObject(req.config, found.schema, diags, 'config');
+    if (config) checkWriteOnlyAllowed(found.schema, config, req.clientCapabilities, diags);
     if (config) found.validate?.(config, diags);
     return {};
   });
@@ -99,7 +101,7 @@ export function upgradeResourceState<TContext>(
       state = upgrade.upgrade(state, diags);
       if (diags.hasErrors()) throw new Abort();
     }
-    return { upgradedState: encodeObject(state, found.schema, diags, 'upgraded state') };
+    return { upgradedState: encodeObject(withoutWriteOnly(found.schema, state), found.schema, diags, 'upgraded state') };
   });
 }
 
@@ -116,17 +118,20 @@ export function readResource<TContext>(scope: ServerScope<TContext>, req: ReadRe
     const ctx = requireContext(scope, diags);
     const newState = await found.read(ctx, { state, signal: req.signal }, diags);
     if (diags.hasErrors()) return unchanged;
-    const checked = newState === null ? null : checkKnown(newState, found, diags, 'read');
+    const checked = newState === null ? null : checkKnown(withoutWriteOnly(found.schema, newState), found, diags, 'read');
     return { newState: encodeObject(checked, found.schema, diags, 'state'), private: req.private };
   });
 }
 
-/** PlanResourceChange: the framework's plan, then the resource's modifications (not for destroy). */
+/**
+ * PlanResourceChange: the framework's plan, then the resource's modifications (not for destroy).
+ * Write-only values are planned null (the resource finds them in `config`).
+ */
 export function planResourceChange<TContext>(scope: ServerScope<TContext>, req: PlanResourceChangeRequest): Promise<PlanResourceChangeResponse> {
   return runCall<PlanResourceChangeResponse, TContext>(scope, callInfo(scope, req.typeName, 'plan', req.signal), { requiresReplace: [] }, async (diags) => {
     const found = requireResource(scope, req.typeName, diags);
-    const prior = decodeObject(req.priorState, found.schema, diags, 'prior state');
-    const proposed = decodeObject(req.proposedNewState, found.schema, diags, 'proposed state');
+    const prior = withoutWriteOnly(found.schema, decodeObject(req.priorState, found.schema, diags, 'prior state'));
+    const proposed = withoutWriteOnly(found.schema, decodeObject(req.proposedNewState, found.schema, diags, 'proposed state'));
     const config = decodeObject(req.config, found.schema, diags, 'config');
     const plan = planChange(found.schema, prior, proposed, config);
     let plannedState = plan.plannedState;
@@ -139,7 +144,7 @@ export function planResourceChange<TContext>(scope: ServerScope<TContext>, req: 
         modification,
         diags,
       );
-      plannedState = modification.plannedState;
+      plannedState = withoutWriteOnly(found.schema, modification.plannedState);
       requiresReplace.push(...modification.requiresReplace);
     }
     return {
@@ -190,7 +195,7 @@ export function applyResourceChange<TContext>(
         newState = checkKnown(newState, found, diags, 'update');
       }
     }
-    return { newState: encodeObject(newState, found.schema, diags, 'new state'), private: req.plannedPrivate };
+    return { newState: encodeObject(withoutWriteOnly(found.schema, newState), found.schema, diags, 'new state'), private: req.plannedPrivate };
   });
 }
 
@@ -211,7 +216,7 @@ export function importResourceState<TContext>(
       diags.error('Cannot import non-existent remote object', `No ${found.typeName} exists with the id ${JSON.stringify(req.id)}.`);
       return { importedResources: [] };
     }
-    const checked = checkKnown(state, found, diags, 'importState');
+    const checked = checkKnown(withoutWriteOnly(found.schema, state), found, diags, 'importState');
     return { importedResources: [{ typeName: found.typeName, state: encodeObject(checked, found.schema, diags, 'imported state') }] };
   });
 }
