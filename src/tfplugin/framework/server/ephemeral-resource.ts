@@ -1,11 +1,12 @@
 /**
- * The ephemeral-resource calls: validation, open, renew, close. The private data an open returns
- * travels as JSON bytes through Terraform and back to renew and close; the result is sent once and
- * never stored by Terraform.
+ * The ephemeral-resource calls: validation, open, renew, close. The private data an open sets
+ * travels as bytes (private-state.ts) through Terraform and back to renew and close; the result is
+ * sent once and never stored by Terraform.
  */
 import { containsUnknown, UNKNOWN } from '../../protocol/unknown';
 import type { DiagnosticsCollector } from '../diagnostics';
-import type { EphemeralPrivate, EphemeralResource } from '../ephemeral';
+import type { EphemeralResource } from '../ephemeral';
+import { PrivateState } from '../private-state';
 import type {
   EphemeralResourceRequest,
   OpenEphemeralResourceRequest,
@@ -29,22 +30,6 @@ function requireEphemeral<TContext>(scope: ServerScope<TContext>, typeName: stri
     throw new Abort();
   }
   return found;
-}
-
-function encodePrivate(data: EphemeralPrivate | undefined): Buffer | undefined {
-  return data === undefined ? undefined : Buffer.from(JSON.stringify(data), 'utf8');
-}
-
-function decodePrivate(bytes: Buffer | undefined, typeName: string, diags: DiagnosticsCollector): EphemeralPrivate | undefined {
-  if (!bytes || bytes.length === 0) return undefined;
-  try {
-    const data: unknown = JSON.parse(bytes.toString('utf8'));
-    if (data !== null && typeof data === 'object' && !Array.isArray(data)) return data as EphemeralPrivate;
-  } catch {
-    // reported below
-  }
-  diags.error('Unreadable private data', `Terraform sent private data of ${typeName} that this provider did not write. This is a bug in the provider.`);
-  throw new Abort();
 }
 
 /** ValidateEphemeralResourceConfig: the ephemeral resource's static checks. */
@@ -80,7 +65,8 @@ export function openEphemeralResource<TContext>(
     const found = requireEphemeral(scope, req.typeName, diags);
     const config = decodeObject(req.config, found.schema, diags, 'config') ?? {};
     if (containsUnknown(config)) return { result: encodeObject(notYetKnown(found, config), found.schema, diags, 'result') };
-    const opened = await found.open(requireContext(scope, diags), { config, signal: req.signal }, diags);
+    const privateState = PrivateState.decode(undefined);
+    const opened = await found.open(requireContext(scope, diags), { config, private: privateState, signal: req.signal }, diags);
     if (diags.hasErrors()) return {};
     if (opened === null) {
       diags.error('Ephemeral resource returned no result', `${found.typeName}.open returned nothing. This is a bug in the provider.`);
@@ -91,7 +77,7 @@ export function openEphemeralResource<TContext>(
       return {};
     }
     const result = checkKnown(opened.result, found, diags, 'open');
-    return { result: encodeObject(result, found.schema, diags, 'result'), renewAt: opened.renewAt, private: encodePrivate(opened.private) };
+    return { result: encodeObject(result, found.schema, diags, 'result'), renewAt: opened.renewAt, private: privateState.encode() };
   });
 }
 
@@ -106,9 +92,9 @@ export function renewEphemeralResource<TContext>(
       diags.error('Ephemeral resource cannot be renewed', `Terraform asked to renew ${found.typeName}, which has no renew. This is a bug in the provider.`);
       return { private: req.private };
     }
-    const data = decodePrivate(req.private, found.typeName, diags);
-    const renewed = await found.renew(requireContext(scope, diags), { private: data, signal: req.signal }, diags);
-    return { renewAt: renewed.renewAt, private: renewed.private !== undefined ? encodePrivate(renewed.private) : req.private };
+    const privateState = PrivateState.decode(req.private);
+    const renewed = await found.renew(requireContext(scope, diags), { private: privateState, signal: req.signal }, diags);
+    return { renewAt: renewed.renewAt, private: privateState.encode() };
   });
 }
 
@@ -117,8 +103,7 @@ export function closeEphemeralResource<TContext>(scope: ServerScope<TContext>, r
   return runCall<ProviderResponse, TContext>(scope, callInfo(scope, req.typeName, 'close', req.signal), {}, async (diags) => {
     const found = requireEphemeral(scope, req.typeName, diags);
     if (!found.close) return {};
-    const data = decodePrivate(req.private, found.typeName, diags);
-    await found.close(requireContext(scope, diags), { private: data, signal: req.signal }, diags);
+    await found.close(requireContext(scope, diags), { private: PrivateState.decode(req.private), signal: req.signal }, diags);
     return {};
   });
 }
