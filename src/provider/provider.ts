@@ -1,6 +1,7 @@
 /**
  * The orgadmin provider: one SDK client with one token source per provider process, built from the
- * settings of `./settings`, and the list of resources and data sources it serves.
+ * settings of `./settings`, and the list of resources, data sources, ephemeral resources and
+ * functions it serves.
  */
 import { Agent, type Dispatcher } from 'undici';
 import type { OrgAdminClient, TokenSource } from '../client';
@@ -13,6 +14,10 @@ import { organizationDataSource } from './data-sources/organization';
 import { organizationMembersDataSource } from './data-sources/organization-members';
 import { organizationsDataSource } from './data-sources/organizations';
 import { userDataSource } from './data-sources/user';
+import { accessTokenEphemeralResource } from './ephemeral-resources/access-token';
+import { portalLinkEphemeralResource } from './ephemeral-resources/portal-link';
+import { parseImportIdFunction } from './functions/parse-import-id';
+import { realmFromUrlFunction } from './functions/realm-from-url';
 import type { ProviderDefinition } from '../tfplugin/framework/types';
 import { membershipResource } from './resources/membership';
 import { organizationResource } from './resources/organization';
@@ -123,6 +128,8 @@ export function createOrgAdminProvider(options: OrgAdminProviderOptions = {}): P
       });
       const ctx: OrgAdminProviderContext = {
         client,
+        tokenSource,
+        dispatcher,
         realm: settings.realm,
         baseUrl: settings.baseUrl,
         authMethod,
@@ -136,6 +143,8 @@ export function createOrgAdminProvider(options: OrgAdminProviderOptions = {}): P
 
     resources: [organizationResource, membershipResource, organizationMembersResource],
     dataSources: [organizationDataSource, organizationsDataSource, organizationMembersDataSource, userDataSource],
+    ephemeralResources: [portalLinkEphemeralResource, accessTokenEphemeralResource],
+    functions: [parseImportIdFunction, realmFromUrlFunction],
 
     async close(ctx) {
       if (!ctx) return;

@@ -6,5 +6,8 @@ export * as dataOrgadminOrganization from './data-orgadmin-organization/index';
 export * as dataOrgadminOrganizationMembers from './data-orgadmin-organization-members/index';
 export * as dataOrgadminOrganizations from './data-orgadmin-organizations/index';
 export * as dataOrgadminUser from './data-orgadmin-user/index';
+export * as ephemeralOrgadminAccessToken from './ephemeral-orgadmin-access-token/index';
+export * as ephemeralOrgadminPortalLink from './ephemeral-orgadmin-portal-link/index';
 export * as provider from './provider/index';
+export * as providerFunctions from './provider-functions/index';
 

@@ -20,12 +20,15 @@ import { describeError, isObjectNotFound, reportError, reportingFor } from '../d
 import { membershipAfterFailure } from '../outcome';
 import type { AttributeSchema, Diagnostics, ObjectValue, Resource, Schema } from '../../tfplugin/framework/types';
 import { checkNoRepeatedIds, inOrderOf, plannedIdList } from '../id-list';
-import { parseImportId } from '../import-id';
+import { parseImportId, type ImportIdForm } from '../import-id';
 import { planRealm, resourceRealmAttribute, validateRealm } from '../realm';
 import { knownString, knownStringList, quote } from '../values';
 
 /** The resource's type name. */
 export const ORGANIZATION_MEMBERS_RESOURCE_TYPE = 'orgadmin_organization_members';
+
+/** How a member set is imported (`terraform import`, `import {}` blocks; also `provider::orgadmin::parse_import_id`). */
+export const ORGANIZATION_MEMBERS_IMPORT_ID: ImportIdForm = { typeName: ORGANIZATION_MEMBERS_RESOURCE_TYPE, segments: ['ORG'], example: '6f1d3c0e-5b0a-4c1e-9d1f-2a7b8c9d0e1f' };
 
 /** How many adds or removes run at once: fast for large sets, gentle on the service. */
 const CONCURRENCY = 4;
@@ -436,7 +439,7 @@ export const organizationMembersResource: Resource<OrgAdminProviderContext> = {
   },
 
   async importState(ctx, req, diags) {
-    const parsed = parseImportId(req.id, { typeName: ORGANIZATION_MEMBERS_RESOURCE_TYPE, segments: ['ORG'], example: '6f1d3c0e-5b0a-4c1e-9d1f-2a7b8c9d0e1f' }, diags);
+    const parsed = parseImportId(req.id, ORGANIZATION_MEMBERS_IMPORT_ID, diags);
     if (!parsed) return null;
     return { id: parsed.ids[0]!, organization_id: parsed.ids[0]!, user_ids: null, realm: parsed.realm ?? ctx.realm };
   },
