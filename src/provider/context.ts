@@ -3,7 +3,8 @@
  * resource and data source call: the one SDK client (with its one token source), the default realm
  * and what error reporting needs to give good advice.
  */
-import type { OrgAdminClient } from '../client';
+import type { Dispatcher } from 'undici';
+import type { OrgAdminClient, TokenSource } from '../client';
 import type { Logger, Value } from '../tfplugin/framework/types';
 import type { Member } from '../api';
 import type { MemberClaims } from './member-claims';
@@ -18,6 +19,13 @@ export type AuthMethod = 'client_credentials' | 'access_token';
 export interface OrgAdminProviderContext {
   /** The SDK client, shared by every call of this provider process. */
   readonly client: OrgAdminClient;
+  /**
+   * The client's token source: an API key's (it can issue tokens of its own for other tools, see
+   * `orgadmin_access_token`) or the configured access token's.
+   */
+  readonly tokenSource: TokenSource;
+  /** What the client's requests go through (keep-alive, trusted CAs): for the provider's other HTTP clients. */
+  readonly dispatcher: Dispatcher;
   /** The provider's realm: the default of every resource's `realm` attribute. */
   readonly realm: string;
   /** The service's base address, for error advice (never contains credentials). */

@@ -1,6 +1,7 @@
 /**
  * The orgadmin provider: one SDK client with one token source per provider process, built from the
- * settings of `./settings`, and the list of resources and data sources it serves.
+ * settings of `./settings`, and the list of resources, data sources, ephemeral resources and
+ * functions it serves.
  */
 import { Agent, type Dispatcher } from 'undici';
 import type { OrgAdminClient, TokenSource } from '../client';
@@ -16,6 +17,10 @@ import { organizationMembersDataSource } from './data-sources/organization-membe
 import { organizationsDataSource } from './data-sources/organizations';
 import { userDataSource } from './data-sources/user';
 import { usersDataSource } from './data-sources/users';
+import { accessTokenEphemeralResource } from './ephemeral-resources/access-token';
+import { portalLinkEphemeralResource } from './ephemeral-resources/portal-link';
+import { parseImportIdFunction } from './functions/parse-import-id';
+import { realmFromUrlFunction } from './functions/realm-from-url';
 import type { ProviderDefinition, Resource } from '../tfplugin/framework/types';
 import { membershipResource } from './resources/membership';
 import { organizationResource } from './resources/organization';
@@ -126,6 +131,8 @@ export function createOrgAdminProvider(options: OrgAdminProviderOptions = {}): P
       });
       const ctx: OrgAdminProviderContext = {
         client,
+        tokenSource,
+        dispatcher,
         realm: settings.realm,
         baseUrl: settings.baseUrl,
         authMethod,
@@ -144,6 +151,8 @@ export function createOrgAdminProvider(options: OrgAdminProviderOptions = {}): P
 
     resources: [organizationResource, membershipResource, organizationMembersResource].map(notingApplies),
     dataSources: [organizationDataSource, organizationsDataSource, organizationMembersDataSource, userDataSource, usersDataSource],
+    ephemeralResources: [portalLinkEphemeralResource, accessTokenEphemeralResource],
+    functions: [parseImportIdFunction, realmFromUrlFunction],
 
     async close(ctx) {
       if (!ctx) return;

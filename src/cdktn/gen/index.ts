@@ -7,5 +7,8 @@ export * as dataOrgadminOrganizationMembers from './data-orgadmin-organization-m
 export * as dataOrgadminOrganizations from './data-orgadmin-organizations/index';
 export * as dataOrgadminUser from './data-orgadmin-user/index';
 export * as dataOrgadminUsers from './data-orgadmin-users/index';
+export * as ephemeralOrgadminAccessToken from './ephemeral-orgadmin-access-token/index';
+export * as ephemeralOrgadminPortalLink from './ephemeral-orgadmin-portal-link/index';
 export * as provider from './provider/index';
+export * as providerFunctions from './provider-functions/index';
 

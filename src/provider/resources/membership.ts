@@ -13,13 +13,16 @@ import { isObjectNotFound, reportError, reportingFor, serviceAnswer } from '../d
 import { conflictText } from '../member-claims';
 import { membershipAfterFailure } from '../outcome';
 import type { Diagnostics, ObjectValue, Resource } from '../../tfplugin/framework/types';
-import { parseImportId } from '../import-id';
+import { parseImportId, type ImportIdForm } from '../import-id';
 import { planRealm, resourceRealmAttribute, validateRealm } from '../realm';
 import { knownString, quote } from '../values';
 import { isReplanOf, markPlannedFor, takePlannedFor } from './member-set';
 
 /** The resource's type name. */
 export const MEMBERSHIP_RESOURCE_TYPE = 'orgadmin_membership';
+
+/** How a membership is imported (`terraform import`, `import {}` blocks; also `provider::orgadmin::parse_import_id`). */
+export const MEMBERSHIP_IMPORT_ID: ImportIdForm = { typeName: MEMBERSHIP_RESOURCE_TYPE, segments: ['ORG', 'USER'], example: '6f1d3c0e-5b0a-4c1e-9d1f-2a7b8c9d0e1f/a2b3c4d5-0000-4000-8000-000000000001' };
 
 /** The id of a membership in state: `ORG/USER`. */
 export function membershipId(organizationId: string, userId: string): string {
@@ -243,7 +246,7 @@ export const membershipResource: Resource<OrgAdminProviderContext> = {
   },
 
   async importState(ctx, req, diags) {
-    const parsed = parseImportId(req.id, { typeName: MEMBERSHIP_RESOURCE_TYPE, segments: ['ORG', 'USER'], example: '6f1d3c0e-5b0a-4c1e-9d1f-2a7b8c9d0e1f/a2b3c4d5-0000-4000-8000-000000000001' }, diags);
+    const parsed = parseImportId(req.id, MEMBERSHIP_IMPORT_ID, diags);
     if (!parsed) return null;
     const key: MembershipKey = { organizationId: parsed.ids[0]!, userId: parsed.ids[1]!, realm: parsed.realm ?? ctx.realm };
     let member: boolean;

@@ -24,7 +24,7 @@ import type { AttributeSchema, Diagnostics, ObjectValue, PrivateData, Resource, 
 import { containsUnknown } from '../../tfplugin/protocol/unknown';
 import { forEachConcurrently } from '../concurrency';
 import { checkNoRepeatedIds, plannedIdList } from '../id-list';
-import { parseImportId } from '../import-id';
+import { parseImportId, type ImportIdForm } from '../import-id';
 import { planRealm, resourceRealmAttribute, validateRealm } from '../realm';
 import { nameKey } from '../user-directory';
 import { knownString, knownStringList, quote } from '../values';
@@ -48,6 +48,12 @@ import {
 /** The resource's type name. */
 export const ORGANIZATION_MEMBERS_RESOURCE_TYPE = 'orgadmin_organization_members';
 
+/**
+ * How a member set is imported (`terraform import`, `import {}` blocks; also
+ * `provider::orgadmin::parse_import_id`). An optional ending `?by=usernames` or `?by=emails` says
+ * how the imported members are named.
+ */
+export const ORGANIZATION_MEMBERS_IMPORT_ID: ImportIdForm = { typeName: ORGANIZATION_MEMBERS_RESOURCE_TYPE, segments: ['ORG'], example: '6f1d3c0e-5b0a-4c1e-9d1f-2a7b8c9d0e1f' };
 
 /** Longest list of ids written into one diagnostic before it says "and N more". */
 const MAX_LISTED = 50;
@@ -743,7 +749,7 @@ export const organizationMembersResource: Resource<OrgAdminProviderContext> = {
       );
       return null;
     }
-    const parsed = parseImportId(id, { typeName: ORGANIZATION_MEMBERS_RESOURCE_TYPE, segments: ['ORG'], example: '6f1d3c0e-5b0a-4c1e-9d1f-2a7b8c9d0e1f' }, diags);
+    const parsed = parseImportId(id, ORGANIZATION_MEMBERS_IMPORT_ID, diags);
     if (!parsed) return null;
     markImported(req.private);
     const names: MemberNames = { user_ids: null, usernames: null, emails: null };

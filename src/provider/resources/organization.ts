@@ -16,7 +16,7 @@ import { callOptions, signalOf, type OrgAdminProviderContext } from '../context'
 import { isObjectNotFound, reportError, reportingFor } from '../diagnostics';
 import { outcomeUnknown } from '../outcome';
 import type { Diagnostics, ObjectValue, PlanModification, Resource, Value } from '../../tfplugin/framework/types';
-import { parseImportId } from '../import-id';
+import { parseImportId, type ImportIdForm } from '../import-id';
 import { containsUnknown, isUnknown } from '../../tfplugin/protocol/unknown';
 import { planRealm, resourceRealmAttribute, validateRealm } from '../realm';
 import { knownString, knownStringList, knownStringListMap, quote, sameStringSet } from '../values';
@@ -34,6 +34,9 @@ import {
 
 /** The resource's type name. */
 export const ORGANIZATION_RESOURCE_TYPE = 'orgadmin_organization';
+
+/** How an organization is imported (`terraform import`, `import {}` blocks; also `provider::orgadmin::parse_import_id`). */
+export const ORGANIZATION_IMPORT_ID: ImportIdForm = { typeName: ORGANIZATION_RESOURCE_TYPE, segments: ['ID'], example: '6f1d3c0e-5b0a-4c1e-9d1f-2a7b8c9d0e1f' };
 
 /** Validates the organization's own attributes (shared by the resource's validate). */
 function validateOrganizationConfig(config: ObjectValue, diags: Diagnostics): void {
@@ -342,7 +345,7 @@ export const organizationResource: Resource<OrgAdminProviderContext> = {
   },
 
   async importState(ctx, req, diags) {
-    const parsed = parseImportId(req.id, { typeName: ORGANIZATION_RESOURCE_TYPE, segments: ['ID'], example: '6f1d3c0e-5b0a-4c1e-9d1f-2a7b8c9d0e1f' }, diags);
+    const parsed = parseImportId(req.id, ORGANIZATION_IMPORT_ID, diags);
     if (!parsed) return null;
     const realm = parsed.realm ?? ctx.realm;
     const id = parsed.ids[0]!;
