@@ -11,3 +11,4 @@ export * from './representations';
 export * from './null-fields';
 export * from './validation';
 export * from './attribute-query';
+export * from './org-transfer';

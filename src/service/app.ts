@@ -27,6 +27,7 @@ import { membershipRoutes } from './routes/memberships';
 import { organizationRoutes } from './routes/organizations';
 import { portalRoutes } from './routes/portal';
 import { unsupportedRoutes } from './routes/unsupported';
+import { transferRoutes } from './operations/transfer-routes';
 import { installCompatMode, type CompatMode } from './compat';
 import { installOperations, requestIdGenerator, type OperationsOptions } from './operations';
 import { checkedSerializerCompiler } from './response-check';
@@ -148,6 +149,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(portalRoutes, { ctx });
   await app.register(authorizeRoutes, { ctx });
   await app.register(dashboardRoutes, { ctx });
+  await app.register(transferRoutes, { ctx });
   await app.register(unsupportedRoutes);
   fastPath?.install(app, ctx, operations.observer);
   return app;
