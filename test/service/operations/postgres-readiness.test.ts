@@ -23,7 +23,7 @@ it('goes unready while PostgreSQL is stopped and ready when it is back, answerin
   const admin = new Admin(server.store);
   await admin.createRealm('acme', { tokenLifetimeSeconds: 3600 });
   const key = await admin.createApiKey('acme', { name: 'load', permissions: ['view-organizations', 'manage-organizations', 'create-organization'] });
-  const users = [];
+  const users: string[] = [];
   for (let i = 0; i < 50; i += 1) users.push((await admin.createUser('acme', { username: `user-${i}` })).id);
   const token = await fetch(`${server.url}${tokenPath('acme')}`, {
     method: 'POST',

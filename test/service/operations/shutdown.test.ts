@@ -37,7 +37,7 @@ describe('orgadmin serve on SIGTERM under load', () => {
     const admin = new Admin(store);
     await admin.createRealm('acme', { tokenLifetimeSeconds: 3600 });
     const key = await admin.createApiKey('acme', { name: 'load', permissions: ['view-organizations', 'manage-organizations', 'create-organization'] });
-    const users = [];
+    const users: string[] = [];
     for (let i = 0; i < CONNECTIONS; i += 1) users.push((await admin.createUser('acme', { username: `user-${i}` })).id);
     await store.close();
 
