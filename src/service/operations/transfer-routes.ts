@@ -17,9 +17,26 @@ import {
 } from '../../api';
 import { bearerHook, insufficientScope, realmHook } from '../auth/guards';
 import { authOf, realmOf, type ServiceContext } from '../context';
+import { sendError, ServiceError } from '../errors';
 import { exportOrganizations, importOrganizations } from './org-transfer';
 
 const RealmParams = Type.Object({ realm: Type.String() });
+
+/**
+ * The other methods of the two paths: 405 with `Allow`, so that none of them reaches the
+ * `/orgs/{orgId}` routes and reads `export` or `import` as an organization id.
+ */
+function refuseOtherMethods(app: FastifyInstance, url: string, allowed: 'GET' | 'POST'): void {
+  const others = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((method) => method !== allowed);
+  // fastify answers HEAD on every GET route; Allow lists it as the not-found handler does.
+  const allow = allowed === 'GET' ? 'GET, HEAD' : allowed;
+  app.route({
+    method: others,
+    url,
+    handler: async (request, reply) =>
+      sendError(reply, new ServiceError(405, 'method_not_allowed', `${request.method} is not allowed on ${request.url.split('?')[0]}; use ${allow}.`, { Allow: allow })),
+  });
+}
 
 /** Registers the export and import routes. */
 export async function transferRoutes(app: FastifyInstance, opts: { ctx: ServiceContext }): Promise<void> {
@@ -35,6 +52,9 @@ export async function transferRoutes(app: FastifyInstance, opts: { ctx: ServiceC
       return exportOrganizations(ctx.store, realmOf(request), { ...include, orgIds: orgIds === undefined ? undefined : [orgIds].flat() }, ctx.now);
     },
   );
+
+  refuseOtherMethods(app, '/realms/:realm/orgs/export', 'GET');
+  refuseOtherMethods(app, '/realms/:realm/orgs/import', 'POST');
 
   routes.post(
     '/realms/:realm/orgs/import',
