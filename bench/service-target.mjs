@@ -163,17 +163,19 @@ async function setUpMetered(server, admin) {
 /**
  * ORGADMIN_BENCH_OPS=1: the service as `orgadmin serve > FILE` runs it, one JSON log line per
  * request written synchronously to a file (ORGADMIN_BENCH_LOG), with metrics collected (scraped by
- * the orchestrator); otherwise today's configuration of startServer, both off.
+ * the orchestrator); ORGADMIN_BENCH_OPS=metrics: metrics collected, no request log; otherwise
+ * today's configuration of startServer, both off.
  */
-const operations = process.env.ORGADMIN_BENCH_OPS === '1';
+const operations = process.env.ORGADMIN_BENCH_OPS;
+const logging = operations === '1';
 const { openSync, writeSync } = await import('node:fs');
-const logFd = operations ? openSync(process.env.ORGADMIN_BENCH_LOG, 'a') : undefined;
+const logFd = logging ? openSync(process.env.ORGADMIN_BENCH_LOG, 'a') : undefined;
 const server = await startServer({
   dataFile: location,
   host: '127.0.0.1',
   port: 0,
-  logger: operations ? { level: 'info', stream: { write: (line) => writeSync(logFd, line) } } : false,
-  metrics: operations,
+  logger: logging ? { level: 'info', stream: { write: (line) => writeSync(logFd, line) } } : false,
+  metrics: operations === '1' || operations === 'metrics',
 });
 try {
   const admin = new Admin(server.store);

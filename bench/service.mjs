@@ -13,6 +13,7 @@
  * | user by email (`?email=…&exact=true`) | user by username | ≥ 0.8× |
  * | creating 10,000 users with emails | 10,000 without | ≤ 2× the time |
  * | check membership with the request log on (JSON lines to a file) and /metrics scraped every second | the same check with both off (today's startServer defaults) | ≥ 0.9× |
+ * | check membership with /metrics scraped every second (no request log) | the same check with metrics off | ≥ 0.95× (scraping costs the check < 5 %) |
  *
  * Every server, load generator and refresh runs in a process of its own (bench/bare-server.mjs,
  * bench/service-target.mjs, bench/load-generator.mjs, bench/member-refresh.mjs); this process only
@@ -36,8 +37,8 @@
  *                      limited (membership check in a realm with a rate limit),
  *                      deep (deepest page alone), orgs (organization list walk), paged (checks while
  *                      paged), email (user by email), create (creating users), ops (check with
- *                      logging and metrics); with only `check`, `limited` and `ops`, the services
- *                      skip the large setup
+ *                      logging and metrics), scrape (check with metrics alone); with only `check`,
+ *                      `limited`, `ops` and `scrape`, the services skip the large setup
  *   BENCH_BASELINE     another checkout (built, with its node_modules): each store is measured on its
  *                      dist/ too, side by side in the same rounds, as rows marked "(baseline)"
  */
@@ -56,7 +57,7 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const STORES = (process.env.BENCH_STORES ?? 'sqlite,postgres').split(',').map((name) => name.trim());
-const ROW_KINDS = ['check', 'limited', 'deep', 'orgs', 'paged', 'email', 'create', 'ops'];
+const ROW_KINDS = ['check', 'limited', 'deep', 'orgs', 'paged', 'email', 'create', 'ops', 'scrape'];
 const ROWS = new Set((process.env.BENCH_ROWS ?? ROW_KINDS.join(',')).split(',').map((name) => name.trim()));
 for (const row of ROWS) if (!ROW_KINDS.includes(row)) throw new Error(`BENCH_ROWS: unknown row ${row} (${ROW_KINDS.join(', ')})`);
 const BASELINE = process.env.BENCH_BASELINE;
@@ -70,6 +71,7 @@ const TARGETS = {
   emailRatio: 0.8,
   createWithEmailsRatio: 2,
   operationsRatio: 0.9,
+  scrapeRatio: 0.95,
 };
 
 /** Scrapes `url` once a second for `seconds` (what a Prometheus server does); resolves with the scrape count. */
@@ -201,7 +203,7 @@ async function runBenchmark() {
     // each on its own database.
     const builds = [{ suffix: '', dist: join(here, '..', 'dist') }];
     if (BASELINE) builds.push({ suffix: ' (baseline)', dist: join(BASELINE, 'dist') });
-    const largeSetup = [...ROWS].some((row) => row !== 'check' && row !== 'limited' && row !== 'ops');
+    const largeSetup = [...ROWS].some((row) => !['check', 'limited', 'ops', 'scrape'].includes(row));
     const services = [];
     for (const store of STORES) {
       for (const [index, build] of builds.entries()) {
@@ -216,15 +218,17 @@ async function runBenchmark() {
         children.push(child);
         const service = { store, label: `${store}${build.suffix}`, pid: child.pid, ...(await child.answer) };
         services.push(service);
-        // The same build with the request log and metrics on, for the ops row.
-        if (ROWS.has('ops')) {
-          const opsLocation = store === 'sqlite' ? join(dir, `bench-ops-${index}.db`) : await postgres.createSchema();
-          const opsChild = startChild('service-target.mjs', {
+        // The same build with the request log and metrics on (ops row), and with metrics alone
+        // (scrape row), each on a database of its own.
+        for (const [row, mode, key] of [['ops', '1', 'operations'], ['scrape', 'metrics', 'scraped']]) {
+          if (!ROWS.has(row)) continue;
+          const rowLocation = store === 'sqlite' ? join(dir, `bench-${row}-${index}.db`) : await postgres.createSchema();
+          const rowChild = startChild('service-target.mjs', {
             keepAlive: true,
-            env: { ORGADMIN_BENCH_STORE: opsLocation, ORGADMIN_BENCH_DIST: build.dist, ORGADMIN_BENCH_LARGE_SETUP: '0', ORGADMIN_BENCH_OPS: '1', ORGADMIN_BENCH_LOG: join(dir, `requests-${store}-${index}.log`) },
+            env: { ORGADMIN_BENCH_STORE: rowLocation, ORGADMIN_BENCH_DIST: build.dist, ORGADMIN_BENCH_LARGE_SETUP: '0', ORGADMIN_BENCH_OPS: mode, ORGADMIN_BENCH_LOG: join(dir, `requests-${store}-${index}.log`) },
           });
-          children.push(opsChild);
-          service.operations = { pid: opsChild.pid, ...(await opsChild.answer) };
+          children.push(rowChild);
+          service[key] = { pid: rowChild.pid, ...(await rowChild.answer) };
         }
       }
     }
@@ -262,6 +266,16 @@ async function runBenchmark() {
           record(`${label}: check membership, request log to a file + metrics scraped every second (floor: both off)`, {
             value: logged.requestsPerSecond, p99: logged.p99, ratio, target: `>= ${TARGETS.operationsRatio}`, ok: ratio >= TARGETS.operationsRatio,
             cpu: logged.cpuPerAnswer, cpuRatio: logged.cpuPerAnswer / idle.cpuPerAnswer, note: `${logged.alongside} scrapes`,
+          });
+        }
+        // Metrics alone: what collecting them and a scrape every second cost the check.
+        if (ROWS.has('scrape')) {
+          const scraped = service.scraped;
+          const metered = await measure(`${label} scrape`, `${scraped.url}${scraped.memberPath}`, { authorization: scraped.authorization }, scrapeEverySecond(`${scraped.url}/metrics`, DURATION), scraped.pid);
+          const ratio = metered.requestsPerSecond / idle.requestsPerSecond;
+          record(`${label}: check membership, metrics scraped every second (floor: metrics off)`, {
+            value: metered.requestsPerSecond, p99: metered.p99, ratio, target: `>= ${TARGETS.scrapeRatio}`, ok: ratio >= TARGETS.scrapeRatio,
+            cpu: metered.cpuPerAnswer, cpuRatio: metered.cpuPerAnswer / idle.cpuPerAnswer, note: `${metered.alongside} scrapes`,
           });
         }
         // The same check in a realm with a rate limit (one no check reaches): counting each check
