@@ -10,3 +10,4 @@ export * from './oidc-paths';
 export * from './representations';
 export * from './null-fields';
 export * from './validation';
+export * from './roles';

@@ -6,7 +6,7 @@
  */
 import type { Attributes, Organization, Permission } from '../../api';
 import type { RealmRateLimit } from '../rate-limit';
-import type { ApiKeyRecord, AuthorizationCodeRecord, OidcClientRecord, RealmRecord, RealmSettings, RevokedToken, UserKind, UserRecord } from './store';
+import type { ApiKeyRecord, AuthorizationCodeRecord, OidcClientRecord, RealmRecord, RealmSettings, RevokedToken, RoleRecord, UserKind, UserRecord } from './store';
 
 /** A row as a driver returns it: column name → value. */
 export type Row = Record<string, unknown>;
@@ -64,6 +64,7 @@ export interface RowReaders {
   revokedTokenFromRow(row: Row): RevokedToken;
   oidcClientFromRow(row: Row): OidcClientRecord;
   authorizationCodeFromRow(row: Row): AuthorizationCodeRecord;
+  roleFromRow(row: Row): RoleRecord;
 }
 
 /** Builds the row readers for a driver's way of handing over JSON columns. */
@@ -141,6 +142,13 @@ export function rowReaders(columns: JsonColumns): RowReaders {
       scope: String(row.scope),
       authTime: int(row.auth_time),
       expiresTimestamp: int(row.expires_timestamp),
+    }),
+    roleFromRow: (row) => ({
+      id: String(row.id),
+      organizationId: String(row.organization_id),
+      name: String(row.name),
+      description: nullableString(row.description),
+      createdTimestamp: int(row.created_timestamp),
     }),
   };
 }
