@@ -132,12 +132,13 @@ export type RoleInputList = Static<typeof RoleInputListSchema>;
  * One entry of a bulk answer (207 Multi-Status; the vendor spec's `BulkResponseItem`), in the
  * order of the request's array: `status` is that entry's own outcome (201 created or granted, 204
  * deleted or revoked, 400 refused), `error` says why it was refused (left out on success), `item`
- * is the role concerned (left out when refused).
+ * is the role concerned (left out when refused; `{"name"}` alone for a role that a delete did not
+ * find, which counts as deleted).
  */
 export const BulkResultSchema = Type.Object({
   status: Type.Integer(),
   error: Type.Optional(Type.String()),
-  item: Type.Optional(RoleSchema),
+  item: Type.Optional(OrganizationRoleSchema),
 });
 /** One entry of a bulk answer. */
 export type BulkResult = Static<typeof BulkResultSchema>;
@@ -319,6 +320,8 @@ export const UserinfoSchema = Type.Object({
   given_name: Type.Optional(Type.String()),
   family_name: Type.Optional(Type.String()),
   name: Type.Optional(Type.String()),
+  /** When the realm or the token's client asks for it (docs/guides/service.md#the-organizations-claim). */
+  organizations: Type.Optional(OrganizationsClaimSchema),
 });
 
 /** The token introspection answer (RFC 7662 §2.2): `active`, and the token's claims when it is. */

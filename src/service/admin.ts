@@ -34,6 +34,8 @@ export interface RealmInfo {
   tokenLifetimeSeconds: number;
   /** Whether new organizations get a default admin user `org-admin-<orgId>`. */
   createAdminUser: boolean;
+  /** Whether every token a user gets in the realm carries the `organizations` claim. */
+  organizationsClaim: boolean;
   /** The realm's own rate limit: null follows the service default, `'off'` or a limit replaces it. */
   rateLimit: RealmRateLimit;
   /** Milliseconds since the epoch. */
@@ -96,6 +98,7 @@ function realmInfo(realm: RealmRecord): RealmInfo {
     enabled: realm.enabled,
     tokenLifetimeSeconds: realm.tokenLifetimeSeconds,
     createAdminUser: realm.createAdminUser,
+    organizationsClaim: realm.organizationsClaim,
     rateLimit: copyRateLimit(realm.rateLimit),
     createdTimestamp: realm.createdTimestamp,
   };
@@ -188,6 +191,7 @@ export class Admin {
       enabled: true,
       tokenLifetimeSeconds,
       createAdminUser: opts.createAdminUser ?? true,
+      organizationsClaim: false,
       rateLimit: null,
       createdTimestamp: Date.now(),
       ...key,
@@ -219,12 +223,13 @@ export class Admin {
 
   /**
    * Changes a realm's settings (enabled, token lifetime, whether organizations get a default admin
-   * user, the rate limit: null for the service default, `'off'`, or `{ requests, windowSeconds }`).
+   * user, whether users' tokens carry the `organizations` claim, the rate limit: null for the
+   * service default, `'off'`, or `{ requests, windowSeconds }`).
    * Every value is checked before anything is written.
    */
   async updateRealm(
     name: string,
-    update: { enabled?: boolean; tokenLifetimeSeconds?: number; createAdminUser?: boolean; rateLimit?: RealmRateLimit },
+    update: { enabled?: boolean; tokenLifetimeSeconds?: number; createAdminUser?: boolean; organizationsClaim?: boolean; rateLimit?: RealmRateLimit },
   ): Promise<RealmInfo> {
     if (update.tokenLifetimeSeconds !== undefined) checkTokenLifetime(update.tokenLifetimeSeconds);
     if (update.rateLimit !== undefined) {
@@ -235,6 +240,7 @@ export class Admin {
       enabled: update.enabled,
       tokenLifetimeSeconds: update.tokenLifetimeSeconds,
       createAdminUser: update.createAdminUser,
+      organizationsClaim: update.organizationsClaim,
       rateLimit: update.rateLimit === undefined ? undefined : copyRateLimit(update.rateLimit),
     });
     if (!realm) throw new AdminError(`Realm "${name}" does not exist.`);
@@ -464,7 +470,7 @@ export class Admin {
    * Registers a public OpenID Connect client for the authorization code flow with PKCE. Redirect
    * URIs are kept and compared exactly; https only, except http for loopback hosts.
    */
-  async createClient(realm: string, opts: { clientId: string; name?: string; redirectUris: string[] }): Promise<ClientInfo> {
+  async createClient(realm: string, opts: { clientId: string; name?: string; redirectUris: string[]; organizationsClaim?: boolean }): Promise<ClientInfo> {
     await this.requireRealm(realm);
     const { clientId } = opts;
     if (typeof clientId !== 'string' || !CLIENT_ID.test(clientId)) {
@@ -479,7 +485,14 @@ export class Admin {
       const problem = typeof uri === 'string' ? redirectUriProblem(uri) : 'is not a string';
       if (problem) throw new AdminError(`Redirect URI "${String(uri)}" ${problem}.`);
     }
-    const client: OidcClientRecord = { realm, clientId, name, redirectUris: [...new Set(opts.redirectUris)], createdTimestamp: Date.now() };
+    const client: OidcClientRecord = {
+      realm,
+      clientId,
+      name,
+      redirectUris: [...new Set(opts.redirectUris)],
+      createdTimestamp: Date.now(),
+      organizationsClaim: opts.organizationsClaim === true,
+    };
     try {
       await this.store.createOidcClient(client);
     } catch (error) {
@@ -493,6 +506,15 @@ export class Admin {
   async listClients(realm: string): Promise<ClientInfo[]> {
     await this.requireRealm(realm);
     return this.store.listOidcClients(realm);
+  }
+
+  /** Turns the `organizations` claim of a registered client's user tokens on or off. */
+  async setClientOrganizationsClaim(realm: string, clientId: string, organizationsClaim: boolean): Promise<ClientInfo> {
+    await this.requireRealm(realm);
+    if (!(await this.store.setOidcClientOrganizationsClaim(realm, clientId, organizationsClaim))) {
+      throw new AdminError(`Realm "${realm}" has no client "${clientId}".`);
+    }
+    return (await this.store.getOidcClient(realm, clientId))!;
   }
 
   /** Removes a registered client; codes it already got can no longer be exchanged by anyone else. */

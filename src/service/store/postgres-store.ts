@@ -338,14 +338,15 @@ export class PostgresStore implements Store {
     assertStorable('realm', realm.name, realm.privateKeyPem, realm.publicKeyPem, realm.keyId);
     await mapConflicts(() =>
       this.pool.query(
-        `INSERT INTO realms (name, enabled, token_lifetime_seconds, create_admin_user, rate_limit_requests,
+        `INSERT INTO realms (name, enabled, token_lifetime_seconds, create_admin_user, organizations_claim, rate_limit_requests,
            rate_limit_window_seconds, created_timestamp, private_key_pem, public_key_pem, key_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
         [
           realm.name,
           realm.enabled,
           realm.tokenLifetimeSeconds,
           realm.createAdminUser,
+          realm.organizationsClaim,
           ...realmRateLimitColumns(realm.rateLimit),
           realm.createdTimestamp,
           realm.privateKeyPem,
@@ -382,6 +383,7 @@ export class PostgresStore implements Store {
     if (update.enabled !== undefined) sets.push(`enabled = ${params.add(update.enabled)}`);
     if (update.tokenLifetimeSeconds !== undefined) sets.push(`token_lifetime_seconds = ${params.add(update.tokenLifetimeSeconds)}`);
     if (update.createAdminUser !== undefined) sets.push(`create_admin_user = ${params.add(update.createAdminUser)}`);
+    if (update.organizationsClaim !== undefined) sets.push(`organizations_claim = ${params.add(update.organizationsClaim)}`);
     if (update.rateLimit !== undefined) {
       const [requests, windowSeconds] = realmRateLimitColumns(update.rateLimit);
       sets.push(`rate_limit_requests = ${params.add(requests)}`, `rate_limit_window_seconds = ${params.add(windowSeconds)}`);
@@ -596,8 +598,8 @@ export class PostgresStore implements Store {
     assertStorable('client', client.realm, client.clientId, client.name);
     await mapConflicts(() =>
       this.pool.query(
-        'INSERT INTO oidc_clients (realm, client_id, name, redirect_uris, created_timestamp) VALUES ($1, $2, $3, $4::jsonb, $5)',
-        [client.realm, client.clientId, client.name, JSON.stringify(client.redirectUris), client.createdTimestamp],
+        'INSERT INTO oidc_clients (realm, client_id, name, redirect_uris, created_timestamp, organizations_claim) VALUES ($1, $2, $3, $4::jsonb, $5, $6)',
+        [client.realm, client.clientId, client.name, JSON.stringify(client.redirectUris), client.createdTimestamp, client.organizationsClaim],
       ),
     );
   }
@@ -611,6 +613,12 @@ export class PostgresStore implements Store {
   async listOidcClients(realm: string): Promise<OidcClientRecord[]> {
     if (unmatchable(realm)) return [];
     return (await this.rows('SELECT * FROM oidc_clients WHERE realm = $1 ORDER BY client_id', [realm])).map(oidcClientFromRow);
+  }
+
+  async setOidcClientOrganizationsClaim(realm: string, clientId: string, organizationsClaim: boolean): Promise<boolean> {
+    if (unmatchable(realm, clientId)) return false;
+    const result = await this.pool.query('UPDATE oidc_clients SET organizations_claim = $3 WHERE realm = $1 AND client_id = $2', [realm, clientId, organizationsClaim]);
+    return (result.rowCount ?? 0) > 0;
   }
 
   async deleteOidcClient(realm: string, clientId: string): Promise<boolean> {

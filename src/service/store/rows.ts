@@ -51,7 +51,7 @@ export function realmRateLimitFromColumns(requests: unknown, windowSeconds: unkn
  * so it does not travel from the database or sit in memory for the request path.
  */
 export const REALM_SETTINGS_COLUMNS =
-  'name, enabled, token_lifetime_seconds, create_admin_user, rate_limit_requests, rate_limit_window_seconds, created_timestamp, public_key_pem, key_id';
+  'name, enabled, token_lifetime_seconds, create_admin_user, organizations_claim, rate_limit_requests, rate_limit_window_seconds, created_timestamp, public_key_pem, key_id';
 
 /** The row readers of one driver. */
 export interface RowReaders {
@@ -74,6 +74,7 @@ export function rowReaders(columns: JsonColumns): RowReaders {
     enabled: bool(row.enabled),
     tokenLifetimeSeconds: int(row.token_lifetime_seconds),
     createAdminUser: bool(row.create_admin_user),
+    organizationsClaim: bool(row.organizations_claim),
     rateLimit: realmRateLimitFromColumns(row.rate_limit_requests, row.rate_limit_window_seconds),
     createdTimestamp: int(row.created_timestamp),
     publicKeyPem: String(row.public_key_pem),
@@ -129,6 +130,7 @@ export function rowReaders(columns: JsonColumns): RowReaders {
       clientId: String(row.client_id),
       name: String(row.name),
       redirectUris: columns.json(row.redirect_uris) as string[],
+      organizationsClaim: bool(row.organizations_claim),
       createdTimestamp: int(row.created_timestamp),
     }),
     authorizationCodeFromRow: (row) => ({

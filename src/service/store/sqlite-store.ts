@@ -234,14 +234,15 @@ export class SqliteStore implements Store {
   async createRealm(realm: RealmRecord): Promise<void> {
     mapConflicts(() =>
       this.statement(
-        `INSERT INTO realms (name, enabled, token_lifetime_seconds, create_admin_user, rate_limit_requests,
+        `INSERT INTO realms (name, enabled, token_lifetime_seconds, create_admin_user, organizations_claim, rate_limit_requests,
            rate_limit_window_seconds, created_timestamp, private_key_pem, public_key_pem, key_id)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(
         realm.name,
         realm.enabled ? 1 : 0,
         realm.tokenLifetimeSeconds,
         realm.createAdminUser ? 1 : 0,
+        realm.organizationsClaim ? 1 : 0,
         ...realmRateLimitColumns(realm.rateLimit),
         realm.createdTimestamp,
         realm.privateKeyPem,
@@ -292,6 +293,10 @@ export class SqliteStore implements Store {
       if (update.createAdminUser !== undefined) {
         sets.push('create_admin_user = ?');
         values.push(update.createAdminUser ? 1 : 0);
+      }
+      if (update.organizationsClaim !== undefined) {
+        sets.push('organizations_claim = ?');
+        values.push(update.organizationsClaim ? 1 : 0);
       }
       if (update.rateLimit !== undefined) {
         sets.push('rate_limit_requests = ?', 'rate_limit_window_seconds = ?');
@@ -507,8 +512,8 @@ export class SqliteStore implements Store {
 
   async createOidcClient(client: OidcClientRecord): Promise<void> {
     mapConflicts(() =>
-      this.statement('INSERT INTO oidc_clients (realm, client_id, name, redirect_uris, created_timestamp) VALUES (?, ?, ?, ?, ?)')
-        .run(client.realm, client.clientId, client.name, JSON.stringify(client.redirectUris), client.createdTimestamp),
+      this.statement('INSERT INTO oidc_clients (realm, client_id, name, redirect_uris, created_timestamp, organizations_claim) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(client.realm, client.clientId, client.name, JSON.stringify(client.redirectUris), client.createdTimestamp, client.organizationsClaim ? 1 : 0),
     );
   }
 
@@ -519,6 +524,13 @@ export class SqliteStore implements Store {
 
   async listOidcClients(realm: string): Promise<OidcClientRecord[]> {
     return (this.statement('SELECT * FROM oidc_clients WHERE realm = ? ORDER BY client_id').all(realm) as Row[]).map(oidcClientFromRow);
+  }
+
+  async setOidcClientOrganizationsClaim(realm: string, clientId: string, organizationsClaim: boolean): Promise<boolean> {
+    return (
+      this.statement('UPDATE oidc_clients SET organizations_claim = ? WHERE realm = ? AND client_id = ?').run(organizationsClaim ? 1 : 0, realm, clientId)
+        .changes > 0
+    );
   }
 
   async deleteOidcClient(realm: string, clientId: string): Promise<boolean> {

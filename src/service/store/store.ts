@@ -25,6 +25,8 @@ export interface RealmRecord {
   tokenLifetimeSeconds: number;
   /** Whether creating an organization also creates its default admin user `org-admin-<orgId>`. */
   createAdminUser: boolean;
+  /** Whether every token a user gets in this realm carries the `organizations` claim (roles included). */
+  organizationsClaim: boolean;
   /** The realm's own rate limit: null follows the service default, `'off'` or a limit replaces it. */
   rateLimit: RealmRateLimit;
   /** Milliseconds since the epoch. */
@@ -48,6 +50,7 @@ export interface RealmUpdate {
   enabled?: boolean;
   tokenLifetimeSeconds?: number;
   createAdminUser?: boolean;
+  organizationsClaim?: boolean;
   /** A new rate limit setting; null returns the realm to the service default. */
   rateLimit?: RealmRateLimit;
 }
@@ -113,6 +116,8 @@ export interface OidcClientRecord {
   name: string;
   /** Absolute URIs a code may be sent to, compared exactly (no patterns, no prefixes). */
   redirectUris: string[];
+  /** Whether the tokens this client gets for users carry the `organizations` claim (also when the realm does not ask for it). */
+  organizationsClaim: boolean;
   /** Milliseconds since the epoch. */
   createdTimestamp: number;
 }
@@ -338,6 +343,8 @@ export interface Store {
   getOidcClient(realm: string, clientId: string): Promise<OidcClientRecord | undefined>;
   /** The registered clients of a realm, ordered by client id. */
   listOidcClients(realm: string): Promise<OidcClientRecord[]>;
+  /** Turns the `organizations` claim of a registered client's tokens on or off. False when there is no such client. */
+  setOidcClientOrganizationsClaim(realm: string, clientId: string, organizationsClaim: boolean): Promise<boolean>;
   /** Removes a registered client. False when there was none. */
   deleteOidcClient(realm: string, clientId: string): Promise<boolean>;
   /** Stores an issued authorization code; also forgets codes that expired before `nowTimestamp`. */

@@ -21,6 +21,7 @@ function realm(name: string, overrides: Partial<RealmRecord> = {}): RealmRecord 
     enabled: true,
     tokenLifetimeSeconds: 300,
     createAdminUser: true,
+    organizationsClaim: false,
     rateLimit: null,
     createdTimestamp: T0,
     privateKeyPem: `-----BEGIN PRIVATE KEY-----\n${name}-private\n-----END PRIVATE KEY-----\n`,
@@ -979,7 +980,7 @@ export function describeStoreContract(name: string, open: () => Promise<OpenedSt
       });
 
       it('registers public clients per realm with their exact redirect URIs', async () => {
-        const client = { realm: 'acme', clientId: 'spa', name: 'SPA', redirectUris: ['https://app.example.com/cb', 'http://127.0.0.1:8080/cb'], createdTimestamp: T0 };
+        const client = { realm: 'acme', clientId: 'spa', name: 'SPA', redirectUris: ['https://app.example.com/cb', 'http://127.0.0.1:8080/cb'], createdTimestamp: T0, organizationsClaim: false };
         await store.createOidcClient(client);
         await store.createOidcClient({ ...client, realm: 'other' });
         expect(await conflictOf(store.createOidcClient({ ...client, name: 'again' }))).toBe('client id');
@@ -989,6 +990,17 @@ export function describeStoreContract(name: string, open: () => Promise<OpenedSt
         expect(await store.deleteOidcClient('acme', 'spa')).toBe(true);
         expect(await store.deleteOidcClient('acme', 'spa')).toBe(false);
         expect(await store.getOidcClient('other', 'spa')).toEqual({ ...client, realm: 'other' });
+        expect(await store.setOidcClientOrganizationsClaim('other', 'spa', true)).toBe(true);
+        expect(await store.getOidcClient('other', 'spa')).toEqual({ ...client, realm: 'other', organizationsClaim: true });
+        expect(await store.setOidcClientOrganizationsClaim('acme', 'spa', true)).toBe(false);
+      });
+
+      it('keeps a realm\'s organizations claim setting', async () => {
+        await store.createRealm(realm('claims', { organizationsClaim: true }));
+        expect((await store.getRealm('claims'))?.organizationsClaim).toBe(true);
+        expect((await store.getRealmSettings('claims'))?.organizationsClaim).toBe(true);
+        expect((await store.updateRealm('claims', { organizationsClaim: false }))?.organizationsClaim).toBe(false);
+        expect((await store.getRealm('acme'))?.organizationsClaim).toBe(false);
       });
 
       it('hands an authorization code out exactly once, and forgets expired codes when saving new ones', async () => {
