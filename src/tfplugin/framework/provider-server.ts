@@ -104,7 +104,7 @@ export interface UpgradeResourceStateResponse extends ProviderResponse {
 export interface ReadResourceRequest extends ProviderRequest {
   readonly typeName: string;
   readonly currentState: DynamicValue | undefined;
-  /** Provider-private data of the state, returned unchanged. */
+  /** Provider-private data of the state. */
   readonly private: Buffer | undefined;
 }
 
@@ -158,6 +158,8 @@ export interface ImportResourceStateRequest extends ProviderRequest {
 export interface ImportedResource {
   readonly typeName: string;
   readonly state: DynamicValue;
+  /** Provider-private data of the imported object, handed to the read that follows. */
+  readonly private?: Buffer;
 }
 
 /** ImportResourceState answer. */

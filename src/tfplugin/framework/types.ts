@@ -77,12 +77,34 @@ export interface Logger {
   error(message: string, fields?: Record<string, unknown>): void;
 }
 
+/**
+ * Provider-private data of one resource object: JSON values by key, kept by Terraform beside the
+ * state and never shown to users (see private-state.ts for how Terraform passes it between calls).
+ */
+export interface PrivateData {
+  /** The value stored under `key`, or undefined. */
+  get(key: string): unknown;
+  /** Stores a JSON value under `key`; undefined removes the key. */
+  set(key: string, value: unknown): void;
+}
+
 /** What a plan modification may change. */
 export interface PlanModification {
   /** The planned state; the hook may replace values (for example fill a default). */
   plannedState: ObjectValue;
   /** Extra attribute paths whose change forces replacement. */
   requiresReplace: AttributePath[];
+  /**
+   * The planned private data: starts as the prior object's, and is what the apply of this plan
+   * receives (also the destroy half of a replacement, which gets the replacing create's).
+   */
+  readonly private: PrivateData;
+}
+
+/** What the plan of a destroy may set. */
+export interface DestroyPlanModification {
+  /** The planned private data the destroy's apply receives; starts as the prior object's. */
+  readonly private: PrivateData;
 }
 
 /**
@@ -111,6 +133,10 @@ export interface StateUpgrade {
  * that gives up because of it may throw the abort error, which is reported as the stop it is.
  * A create or update that fails after changing something should still return the state it
  * reached, with the error: the framework sends it back and Terraform keeps it.
+ *
+ * Every call that concerns one object also carries its {@link PrivateData} as `req.private`:
+ * read, create, update and import may change it (it is kept with the new state); delete receives
+ * the planned private data of its plan.
  */
 export interface Resource<TContext> {
   /** Full type name, e.g. `orgadmin_organization`. */
@@ -134,23 +160,37 @@ export interface Resource<TContext> {
     plan: PlanModification,
     diags: Diagnostics,
   ): Promise<void> | void;
+  /**
+   * Checks a planned destroy and sets the private data its apply will receive (Terraform plans
+   * destroys through the provider). Errors fail the plan. Optional.
+   */
+  planDestroy?(
+    ctx: TContext,
+    req: { priorState: ObjectValue; signal?: AbortSignal },
+    plan: DestroyPlanModification,
+    diags: Diagnostics,
+  ): Promise<void> | void;
   /** Creates the remote object; returns the new state (no unknowns left), or null on error. */
-  create(ctx: TContext, req: { plannedState: ObjectValue; config: ObjectValue; signal?: AbortSignal }, diags: Diagnostics): Promise<ObjectValue | null>;
+  create(
+    ctx: TContext,
+    req: { plannedState: ObjectValue; config: ObjectValue; private?: PrivateData; signal?: AbortSignal },
+    diags: Diagnostics,
+  ): Promise<ObjectValue | null>;
   /** Reads the remote object; returns null when it is gone (Terraform then plans a create). */
-  read(ctx: TContext, req: { state: ObjectValue; signal?: AbortSignal }, diags: Diagnostics): Promise<ObjectValue | null>;
+  read(ctx: TContext, req: { state: ObjectValue; private?: PrivateData; signal?: AbortSignal }, diags: Diagnostics): Promise<ObjectValue | null>;
   /** Updates in place; returns the new state. */
   update(
     ctx: TContext,
-    req: { plannedState: ObjectValue; priorState: ObjectValue; config: ObjectValue; signal?: AbortSignal },
+    req: { plannedState: ObjectValue; priorState: ObjectValue; config: ObjectValue; private?: PrivateData; signal?: AbortSignal },
     diags: Diagnostics,
   ): Promise<ObjectValue | null>;
   /** Deletes the remote object; an already-gone object is not an error. */
-  delete(ctx: TContext, req: { priorState: ObjectValue; signal?: AbortSignal }, diags: Diagnostics): Promise<void>;
+  delete(ctx: TContext, req: { priorState: ObjectValue; private?: PrivateData; signal?: AbortSignal }, diags: Diagnostics): Promise<void>;
   /**
    * Turns an import id into a state the framework then reads. Optional: without it, import is
    * refused with a diagnostic.
    */
-  importState?(ctx: TContext, req: { id: string; signal?: AbortSignal }, diags: Diagnostics): Promise<ObjectValue | null>;
+  importState?(ctx: TContext, req: { id: string; private?: PrivateData; signal?: AbortSignal }, diags: Diagnostics): Promise<ObjectValue | null>;
 }
 
 /** A data source. */

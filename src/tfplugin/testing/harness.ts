@@ -7,6 +7,10 @@
  * in it, so a test that needs a second process (another configuration, or the same create planned
  * again) makes a second harness.
  *
+ * Private data travels as with Terraform: the harness remembers the private bytes of every state
+ * object it returns and sends them with that object when a test passes it back (a plan's planned
+ * private goes to the apply of that plan).
+ *
  * @example
  * const harness = new ProviderHarness(orgadminProvider);
  * expect(await harness.configure({ base_url: url, realm: 'acme', ... })).toEqual([]);
@@ -46,6 +50,8 @@ export interface HarnessPlan {
   readonly changed: boolean;
   /** Diagnostics of the plan. */
   readonly diagnostics: HarnessDiagnostic[];
+  /** The planned private data, as Terraform hands it to the apply. */
+  readonly plannedPrivate?: Buffer;
 }
 
 /** A state and the diagnostics of the call that produced it. */
@@ -144,6 +150,8 @@ export function proposeNewState(schema: Schema, priorState: ObjectValue | null, 
 export class ProviderHarness<TContext> {
   private readonly service: ProviderService<TContext>;
   private readonly handlers: ProviderHandlers;
+  /** Private bytes of the state objects this harness returned, as Terraform stores them beside the state. */
+  private readonly privates = new WeakMap<object, Buffer>();
 
   /**
    * @param definition the provider under test
@@ -189,8 +197,9 @@ export class ProviderHarness<TContext> {
       prior_state: this.encode(schema, prior),
       proposed_new_state: this.encode(schema, proposed),
       config: this.encode(schema, config),
+      prior_private: this.privateOf(req.priorState),
     });
-    const plannedState = this.decode(schema, response.planned_state);
+    const plannedState = this.remember(this.decode(schema, response.planned_state), response.planned_private);
     const requiresReplace = fromProtoDiagnostics(
       (response.requires_replace ?? []).map((attribute) => ({ severity: 'ERROR' as const, summary: '', attribute })),
     ).map((d) => d.path ?? []);
@@ -199,19 +208,27 @@ export class ProviderHarness<TContext> {
       requiresReplace,
       changed: !valuesEqual(plannedState as Value, prior as Value, schemaObjectType(schema)),
       diagnostics: fromProtoDiagnostics(response.diagnostics),
+      ...(response.planned_private && response.planned_private.length > 0 ? { plannedPrivate: Buffer.from(response.planned_private) } : {}),
     };
   }
 
-  /** ApplyResourceChange. */
-  async apply(typeName: string, req: { priorState: ObjectValue | null; plannedState: ObjectValue | null; config: ObjectValue | null }): Promise<HarnessState> {
+  /**
+   * ApplyResourceChange. The planned private data is `plannedPrivate`, or else the one the harness
+   * remembers for the `plannedState` object (the plan that returned it).
+   */
+  async apply(
+    typeName: string,
+    req: { priorState: ObjectValue | null; plannedState: ObjectValue | null; config: ObjectValue | null; plannedPrivate?: Buffer },
+  ): Promise<HarnessState> {
     const schema = this.resourceSchema(typeName);
     const response = await this.call('ApplyResourceChange', {
       type_name: typeName,
       prior_state: this.encode(schema, complete(schema, req.priorState)),
       planned_state: this.encode(schema, complete(schema, req.plannedState)),
       config: this.encode(schema, complete(schema, req.config)),
+      planned_private: req.plannedPrivate ?? this.privateOf(req.plannedState),
     });
-    return { state: this.decode(schema, response.new_state), diagnostics: fromProtoDiagnostics(response.diagnostics) };
+    return { state: this.remember(this.decode(schema, response.new_state), response.private), diagnostics: fromProtoDiagnostics(response.diagnostics) };
   }
 
   /** Validate, plan and apply a create, as `terraform apply` does for a new resource. */
@@ -236,15 +253,19 @@ export class ProviderHarness<TContext> {
    */
   async planThenApply(typeName: string, req: { priorState: ObjectValue | null; config: ObjectValue | null }): Promise<HarnessApply> {
     const plan = await this.plan(typeName, req);
-    const applied = await this.apply(typeName, { priorState: req.priorState, plannedState: plan.plannedState, config: req.config });
+    const applied = await this.apply(typeName, { priorState: req.priorState, plannedState: plan.plannedState, config: req.config, ...this.plannedPrivateOf(plan) });
     return { ...applied, plan };
   }
 
   /** ReadResource (refresh); a null state means the object is gone. */
   async read(typeName: string, state: ObjectValue): Promise<HarnessState> {
     const schema = this.resourceSchema(typeName);
-    const response = await this.call('ReadResource', { type_name: typeName, current_state: this.encode(schema, complete(schema, state)) });
-    return { state: this.decode(schema, response.new_state), diagnostics: fromProtoDiagnostics(response.diagnostics) };
+    const response = await this.call('ReadResource', {
+      type_name: typeName,
+      current_state: this.encode(schema, complete(schema, state)),
+      private: this.privateOf(state),
+    });
+    return { state: this.remember(this.decode(schema, response.new_state), response.private), diagnostics: fromProtoDiagnostics(response.diagnostics) };
   }
 
   /** ImportResourceState alone: the state the resource's import produced, before Terraform reads it. */
@@ -253,7 +274,7 @@ export class ProviderHarness<TContext> {
     const response = await this.call('ImportResourceState', { type_name: typeName, id });
     const diagnostics = fromProtoDiagnostics(response.diagnostics);
     const imported = response.imported_resources?.[0];
-    return { state: imported ? this.decode(schema, imported.state) : null, diagnostics };
+    return { state: imported ? this.remember(this.decode(schema, imported.state), imported.private) : null, diagnostics };
   }
 
   /** ImportResourceState followed by ReadResource, as `terraform import` does. */
@@ -287,8 +308,22 @@ export class ProviderHarness<TContext> {
     }
     const plan = await this.plan(typeName, { priorState, config });
     if (plan.diagnostics.some((d) => d.severity === 'error')) return { state: priorState, diagnostics: plan.diagnostics };
-    const applied = await this.apply(typeName, { priorState, plannedState: plan.plannedState, config });
+    const applied = await this.apply(typeName, { priorState, plannedState: plan.plannedState, config, ...this.plannedPrivateOf(plan) });
     return { state: applied.state, diagnostics: [...plan.diagnostics, ...applied.diagnostics] };
+  }
+
+  /** The private bytes remembered for a state object this harness returned. */
+  privateOf(state: ObjectValue | null): Buffer | undefined {
+    return state === null ? undefined : this.privates.get(state);
+  }
+
+  private plannedPrivateOf(plan: HarnessPlan): { plannedPrivate?: Buffer } {
+    return plan.plannedPrivate ? { plannedPrivate: plan.plannedPrivate } : {};
+  }
+
+  private remember(state: ObjectValue | null, bytes: Uint8Array | undefined): ObjectValue | null {
+    if (state !== null && bytes && bytes.length > 0) this.privates.set(state, Buffer.from(bytes));
+    return state;
   }
 
   private call<M extends keyof ProviderHandlers>(method: M, request: tfplugin6.ProviderMethods[M]['request']): Promise<tfplugin6.ProviderMethods[M]['response']> {

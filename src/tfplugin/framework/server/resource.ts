@@ -22,6 +22,7 @@ import type {
   ValidateConfigRequest,
 } from '../provider-server';
 import { schemaObjectType } from '../schema';
+import { PrivateState } from '../private-state';
 import type { ObjectValue, PlanModification, Resource } from '../types';
 import { Abort, requireContext, runCall, type CallInfo, type ServerScope } from './call';
 import { checkKnown, decodeObject, encodeObject } from './values';
@@ -114,14 +115,19 @@ export function readResource<TContext>(scope: ServerScope<TContext>, req: ReadRe
     const state = decodeObject(req.currentState, found.schema, diags, 'current state');
     if (state === null) return { newState: encodeObject(null, found.schema, diags, 'state'), private: req.private };
     const ctx = requireContext(scope, diags);
-    const newState = await found.read(ctx, { state, signal: req.signal }, diags);
+    const privateState = PrivateState.decode(req.private);
+    const newState = await found.read(ctx, { state, private: privateState, signal: req.signal }, diags);
     if (diags.hasErrors()) return unchanged;
     const checked = newState === null ? null : checkKnown(newState, found, diags, 'read');
-    return { newState: encodeObject(checked, found.schema, diags, 'state'), private: req.private };
+    return { newState: encodeObject(checked, found.schema, diags, 'state'), private: newState === null ? undefined : privateState.encode() };
   });
 }
 
-/** PlanResourceChange: the framework's plan, then the resource's modifications (not for destroy). */
+/**
+ * PlanResourceChange: the framework's plan, then the resource's modifications (`modifyPlan` for a
+ * create or update, `planDestroy` for a destroy). The planned private data starts as the prior
+ * object's.
+ */
 export function planResourceChange<TContext>(scope: ServerScope<TContext>, req: PlanResourceChangeRequest): Promise<PlanResourceChangeResponse> {
   return runCall<PlanResourceChangeResponse, TContext>(scope, callInfo(scope, req.typeName, 'plan', req.signal), { requiresReplace: [] }, async (diags) => {
     const found = requireResource(scope, req.typeName, diags);
@@ -131,8 +137,12 @@ export function planResourceChange<TContext>(scope: ServerScope<TContext>, req: 
     const plan = planChange(found.schema, prior, proposed, config);
     let plannedState = plan.plannedState;
     const requiresReplace = [...plan.requiresReplace];
+    const privateState = PrivateState.decode(req.priorPrivate);
+    if (plannedState === null && prior !== null && found.planDestroy) {
+      await found.planDestroy(requireContext(scope, diags), { priorState: prior, signal: req.signal }, { private: privateState }, diags);
+    }
     if (plannedState !== null && found.modifyPlan) {
-      const modification: PlanModification = { plannedState, requiresReplace: [] };
+      const modification: PlanModification = { plannedState, requiresReplace: [], private: privateState };
       await found.modifyPlan(
         requireContext(scope, diags),
         { config: config ?? {}, priorState: prior, plannedState: { ...plannedState }, signal: req.signal },
@@ -145,7 +155,7 @@ export function planResourceChange<TContext>(scope: ServerScope<TContext>, req: 
     return {
       plannedState: encodeObject(plannedState, found.schema, diags, 'planned state'),
       requiresReplace: uniquePaths(requiresReplace).map((path) => toPathSteps(path, found.schema)),
-      plannedPrivate: req.priorPrivate,
+      plannedPrivate: privateState.encode(),
     };
   });
 }
@@ -167,20 +177,21 @@ export function applyResourceChange<TContext>(
     const config = decodeObject(req.config, found.schema, diags, 'config') ?? {};
     const ctx = requireContext(scope, diags);
     const { signal } = req;
+    const privateState = PrivateState.decode(req.plannedPrivate);
     let newState: ObjectValue | null;
     if (planned === null) {
       if (prior === null) return { newState: encodeObject(null, found.schema, diags, 'state') };
-      await found.delete(ctx, { priorState: prior, signal }, diags);
+      await found.delete(ctx, { priorState: prior, private: privateState, signal }, diags);
       // A failed delete leaves the object in place: keep it in state.
       newState = diags.hasErrors() ? prior : null;
     } else if (prior === null) {
-      newState = await found.create(ctx, { plannedState: planned, config, signal }, diags);
+      newState = await found.create(ctx, { plannedState: planned, config, private: privateState, signal }, diags);
       if (newState === null && !diags.hasErrors()) {
         diags.error('Provider returned no state', `${found.typeName}.create returned nothing. This is a bug in the provider.`);
       }
       if (newState !== null) newState = checkKnown(newState, found, diags, 'create');
     } else {
-      newState = await found.update(ctx, { plannedState: planned, priorState: prior, config, signal }, diags);
+      newState = await found.update(ctx, { plannedState: planned, priorState: prior, config, private: privateState, signal }, diags);
       if (newState === null) {
         if (!diags.hasErrors()) {
           diags.error('Provider returned no state', `${found.typeName}.update returned nothing. This is a bug in the provider.`);
@@ -190,7 +201,9 @@ export function applyResourceChange<TContext>(
         newState = checkKnown(newState, found, diags, 'update');
       }
     }
-    return { newState: encodeObject(newState, found.schema, diags, 'new state'), private: req.plannedPrivate };
+    // A failed delete keeps the object, with the private data it was planned with.
+    const newPrivate = planned === null ? (newState === null ? undefined : req.plannedPrivate) : privateState.encode();
+    return { newState: encodeObject(newState, found.schema, diags, 'new state'), private: newPrivate };
   });
 }
 
@@ -205,13 +218,16 @@ export function importResourceState<TContext>(
       diags.error('Resource import not supported', `${found.typeName} cannot be imported: declare it in configuration instead.`);
       throw new Abort();
     }
-    const state = await found.importState(requireContext(scope, diags), { id: req.id, signal: req.signal }, diags);
+    const privateState = PrivateState.decode(undefined);
+    const state = await found.importState(requireContext(scope, diags), { id: req.id, private: privateState, signal: req.signal }, diags);
     if (diags.hasErrors()) return { importedResources: [] };
     if (state === null) {
       diags.error('Cannot import non-existent remote object', `No ${found.typeName} exists with the id ${JSON.stringify(req.id)}.`);
       return { importedResources: [] };
     }
     const checked = checkKnown(state, found, diags, 'importState');
-    return { importedResources: [{ typeName: found.typeName, state: encodeObject(checked, found.schema, diags, 'imported state') }] };
+    const imported = { typeName: found.typeName, state: encodeObject(checked, found.schema, diags, 'imported state') };
+    const importedPrivate = privateState.encode();
+    return { importedResources: [importedPrivate ? { ...imported, private: importedPrivate } : imported] };
   });
 }

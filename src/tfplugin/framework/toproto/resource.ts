@@ -37,7 +37,7 @@ export function applyResourceChangeResponse(response: ApplyResourceChangeRespons
 /** `tfplugin6.ImportResourceState.Response`. */
 export function importResourceStateResponse(response: ImportResourceStateResponse): tfplugin6.ImportResourceState_Response {
   return {
-    imported_resources: response.importedResources.map((imported) => ({ type_name: imported.typeName, state: imported.state })),
+    imported_resources: response.importedResources.map((imported) => ({ type_name: imported.typeName, state: imported.state, private: imported.private })),
     diagnostics: diagnostics(response.diagnostics),
   };
 }
