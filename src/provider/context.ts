@@ -5,6 +5,7 @@
  */
 import type { OrgAdminClient } from '../client';
 import type { Logger, Value } from '../tfplugin/framework/types';
+import type { PlannedMemberships } from './planned-memberships';
 import type { PlannedNames } from './resources/organization-creation';
 import { knownString } from './values';
 
@@ -30,6 +31,8 @@ export interface OrgAdminProviderContext {
   readonly secrets: readonly string[];
   /** Organization names planned in this process, and organizations read from a state (duplicate-name checks). */
   readonly plannedNames: PlannedNames;
+  /** Memberships planned in this process (the member roles' plan-time check of membership). */
+  readonly plannedMemberships: PlannedMemberships;
 }
 
 /**

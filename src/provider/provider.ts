@@ -5,18 +5,22 @@
 import { Agent, type Dispatcher } from 'undici';
 import type { OrgAdminClient, TokenSource } from '../client';
 import { PlannedNames } from './resources/organization-creation';
+import { PlannedMemberships, recordingPlannedMemberships } from './planned-memberships';
 import type { AuthMethod, OrgAdminProviderContext } from './context';
 import { redactSecrets } from './diagnostics';
 import { providerTrustConnector } from '../distribution/trust-store';
 import { tuneV8ForShortRun } from './v8-tuning';
 import { organizationDataSource } from './data-sources/organization';
 import { organizationMembersDataSource } from './data-sources/organization-members';
+import { organizationRolesDataSource } from './data-sources/organization-roles';
 import { organizationsDataSource } from './data-sources/organizations';
 import { userDataSource } from './data-sources/user';
 import type { ProviderDefinition } from '../tfplugin/framework/types';
 import { membershipResource } from './resources/membership';
 import { organizationResource } from './resources/organization';
 import { organizationMembersResource } from './resources/organization-members';
+import { organizationMemberRolesResource } from './resources/organization-member-roles';
+import { organizationRoleResource } from './resources/organization-role';
 import { providerSchema, resolveProviderSettings, validateProviderConfig, type Environment } from './settings';
 
 /** The provider's type name (`provider "orgadmin" {}`). */
@@ -129,13 +133,21 @@ export function createOrgAdminProvider(options: OrgAdminProviderOptions = {}): P
         logger,
         secrets,
         plannedNames: new PlannedNames(),
+        plannedMemberships: new PlannedMemberships(),
       };
       if (ownAgent) ownAgents.set(ctx, ownAgent);
       return ctx;
     },
 
-    resources: [organizationResource, membershipResource, organizationMembersResource],
-    dataSources: [organizationDataSource, organizationsDataSource, organizationMembersDataSource, userDataSource],
+    resources: [
+      organizationResource,
+      // The membership resources note the memberships they plan, for the member roles' plan-time check.
+      recordingPlannedMemberships(membershipResource),
+      recordingPlannedMemberships(organizationMembersResource),
+      organizationRoleResource,
+      organizationMemberRolesResource,
+    ],
+    dataSources: [organizationDataSource, organizationsDataSource, organizationMembersDataSource, organizationRolesDataSource, userDataSource],
 
     async close(ctx) {
       if (!ctx) return;
