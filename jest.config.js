@@ -7,8 +7,8 @@
  * compatibility mode (`ORGADMIN_TEST_COMPAT=hosted`, read by test/e2e/helpers/fixture.ts).
  * That mode changes error answers only (src/service/compat.ts: Keycloak's bodies, 401 for a missing
  * permission), so the second run covers the files that meet them: errors (diagnostics built from
- * error answers, the permission case), import (unknown ids) and provider (the whole lifecycle, with
- * drift read as 404). The others (faults, cancel, examples, rate-limit, state-upgrade) decide by
+ * error answers, the permission case), import (unknown ids), provider (the whole lifecycle, with
+ * drift read as 404) and roles (a grant to a non-member, told without the service's error code). The others (faults, cancel, examples, rate-limit, state-upgrade) decide by
  * status alone (429, 5xx, 404, 409 are the same in both modes) and run once.
  * `npx jest --selectProjects default` skips the second run.
  * @type {import('jest').Config}
@@ -29,7 +29,7 @@ module.exports = {
       ...shared,
       displayName: 'e2e-hosted',
       roots: ['<rootDir>/test/e2e'],
-      testMatch: ['**/e2e/errors.test.ts', '**/e2e/import.test.ts', '**/e2e/provider.test.ts'],
+      testMatch: ['**/e2e/errors.test.ts', '**/e2e/import.test.ts', '**/e2e/provider.test.ts', '**/e2e/roles.test.ts'],
       setupFiles: ['<rootDir>/test/e2e/helpers/hosted-mode.js'],
     },
   ],

@@ -127,6 +127,20 @@ async function reportNotMember(ctx: OrgAdminProviderContext, target: Target, whe
   }
 }
 
+/**
+ * True when a grant or revoke was refused because the user is not a member: the service's
+ * `not_member`, or any 400 for a user who the service says is not a member (the hosted service, and
+ * its compatibility mode, answer without that code).
+ */
+async function refusedAsNonMember(ctx: OrgAdminProviderContext, target: Target, error: unknown): Promise<boolean> {
+  if (!(error instanceof BadRequestError)) return false;
+  if (error.error === 'not_member') return true;
+  return ctx.client.isMember(target.organizationId, target.userId, callOptions(target.realm, target.signal)).then(
+    (member) => !member,
+    () => false,
+  );
+}
+
 /** What one bulk change came to: roles done, roles refused (with the service's reason), or an answer lost. */
 interface BulkOutcome {
   done: string[];
@@ -177,7 +191,7 @@ async function applyRoles(
     grant = await bulkChange(ctx, target, 'grant', toGrant);
     revoke = await bulkChange(ctx, target, 'revoke', toRevoke);
   } catch (error) {
-    if (error instanceof BadRequestError && error.error === 'not_member') {
+    if (await refusedAsNonMember(ctx, target, error)) {
       await reportNotMember(ctx, target, 'apply', diags);
       return undefined;
     }
@@ -410,7 +424,7 @@ export const organizationMemberRolesResource: Resource<OrgAdminProviderContext> 
       );
     } catch (error) {
       // Not a member, or gone: their roles went with the membership.
-      if (isObjectNotFound(error) || (error instanceof BadRequestError && error.error === 'not_member')) return;
+      if (isObjectNotFound(error) || (await refusedAsNonMember(ctx, target, error))) return;
       reportError(diags, error, { action: 'revoke member roles', target: `of ${describe(target)}`, permission: 'manage-organizations' }, reportingFor(ctx, target.realm));
     }
   },
