@@ -24,6 +24,9 @@
  *   (f) one `orgadmin_organization_members` of 100, 1,000 and 10,000 users: apply from empty and
  *       refresh plan, next to a `terraform_data` holding the same list; and the growth from
  *       1,000 to 10,000 ids against 10x (target: within 2x of 10 times the 1,000-id time);
+ *   (h) requests the provider sends per refresh of 100 `orgadmin_organization_member_roles` (one
+ *       member set of 100 users, each with a role set, for_each over the set) and of the role they
+ *       hold: target exactly 1.00 per resource;
  *   (g) lower bounds of the small plans for any provider that is a Node.js process: Terraform starts
  *       the provider three times per plan, one start after the other, and waits for each handshake
  *       before it can go on; so no such plan can take less than its terraform_data floor plus three
@@ -34,7 +37,8 @@
  * Everything is real: the service from dist/ on a free port with a SQLite file in a temporary
  * directory, the provider installed by dist/distribution/install.js into temporary mirrors, and
  * /usr/local/bin/terraform. Environment: BENCH_PLANS (plans per configuration, default 5),
- * BENCH_SET_SIZES (member set sizes of (f), default 100,1000,10000).
+ * BENCH_SET_SIZES (member set sizes of (f), default 100,1000,10000), BENCH_ONLY=roles (only (h),
+ * with the launcher: a minute instead of many).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -196,6 +200,89 @@ resource "terraform_data" "set" {
 `;
 }
 
+/** Member roles of (h): one per member of a set of this many. */
+const ROLE_MEMBERS = 100;
+
+/** The configuration of (h): a member set of `var.user_ids`, one role, and each member's roles. */
+function rolesConfig() {
+  return `terraform {
+  required_providers {
+    orgadmin = { source = "orgadmin/orgadmin" }
+  }
+}
+
+provider "orgadmin" {}
+
+variable "user_ids" {
+  type = list(string)
+}
+
+resource "orgadmin_organization" "org" {
+  name = "bench-roles"
+}
+
+resource "orgadmin_organization_members" "set" {
+  organization_id = orgadmin_organization.org.id
+  user_ids        = var.user_ids
+}
+
+resource "orgadmin_organization_role" "editor" {
+  organization_id = orgadmin_organization.org.id
+  name            = "editor"
+}
+
+resource "orgadmin_organization_member_roles" "member" {
+  for_each        = toset(orgadmin_organization_members.set.user_ids)
+  organization_id = orgadmin_organization_members.set.organization_id
+  user_id         = each.value
+  roles           = [orgadmin_organization_role.editor.name, "view-members"]
+}
+`;
+}
+
+/**
+ * (h): applies {@link rolesConfig} for {@link ROLE_MEMBERS} new users, refreshes it twice (the first
+ * refresh also clears the new organization's creation marker) and classifies the requests of the
+ * second: the table rows, and the working directory (destroyed by the caller).
+ */
+async function rolesRefreshRows({ work, admin, envFor, requests }) {
+  const userIds = [];
+  for (let i = 0; i < ROLE_MEMBERS; i++) userIds.push((await admin.createUser('bench', { username: `roles-user-${i}` })).id);
+  const dir = join(work, 'roles');
+  await mkdir(dir);
+  await writeFile(join(dir, 'main.tf'), rolesConfig());
+  await writeFile(join(dir, 'terraform.tfvars.json'), JSON.stringify({ user_ids: userIds }));
+  await terraform(dir, ['init', '-input=false', '-no-color'], envFor('launcher'));
+  process.stderr.write(`applying ${ROLE_MEMBERS} orgadmin_organization_member_roles...\n`);
+  const applyMs = await terraform(dir, ['apply', '-auto-approve', '-input=false', '-no-color'], envFor('launcher'));
+  await terraform(dir, ['plan', '-detailed-exitcode', '-input=false', '-no-color'], envFor('launcher'));
+  const since = requests.length;
+  const planMs = await terraform(dir, ['plan', '-detailed-exitcode', '-input=false', '-no-color'], envFor('launcher'));
+  const refresh = requests.slice(since);
+  const memberRoles = refresh.filter((r) => r.method === 'GET' && /^\/realms\/[^/]+\/users\/[^/]+\/orgs\/[^/]+\/roles$/.test(r.url)).length;
+  const roleGets = refresh.filter((r) => r.method === 'GET' && /^\/realms\/[^/]+\/orgs\/[^/]+\/roles\/[^/]+$/.test(r.url)).length;
+  const memberPages = refresh.filter((r) => r.method === 'GET' && /^\/realms\/[^/]+\/orgs\/[^/]+\/members$/.test(r.url)).length;
+  const perResource = memberRoles / ROLE_MEMBERS;
+  const rows = [
+    [
+      `(h) per orgadmin_organization_member_roles (a member's roles), ${ROLE_MEMBERS} resources`,
+      perResource.toFixed(2),
+      `${memberRoles} for ${ROLE_MEMBERS}; target exactly 1.00: ${memberRoles === ROLE_MEMBERS ? 'met' : 'NOT met'}`,
+    ],
+    ['(h) per orgadmin_organization_role (GET role)', roleGets.toFixed(2), `${roleGets} for 1`],
+    ['(h) the member set of the same refresh (member pages)', String(memberPages), `for ${ROLE_MEMBERS} members`],
+    ['(h) requests per refresh, total', String(refresh.length), `every request of the plan, token and organization included; plan ${(planMs / 1000).toFixed(2)} s, apply ${(applyMs / 1000).toFixed(1)} s`],
+  ];
+  return { rows, dir };
+}
+
+/** Prints the table of `rows` (measure, value, note). */
+function printTable(rows) {
+  const widths = [0, 1, 2].map((c) => Math.max(...rows.map((r) => r[c].length), ['measure', 'value', 'note'][c].length));
+  const line = (cells) => cells.map((cell, c) => cell.padEnd(widths[c])).join(' | ').trimEnd();
+  process.stdout.write(`${line(['measure', 'value', 'note'])}\n${widths.map((w) => '-'.repeat(w)).join('-|-')}\n${rows.map(line).join('\n')}\n`);
+}
+
 /** Names of the 3 provider starts of a plan, in the order Terraform makes them. */
 const START_NAMES = ['schema', 'validate', 'configured run'];
 
@@ -276,6 +363,7 @@ async function main() {
   const { PERMISSIONS } = fromDist('api/index.js');
 
   const loadAtStart = loadavg()[0];
+  const onlyRoles = process.env.BENCH_ONLY === 'roles';
   const work = await mkdtemp(join(tmpdir(), 'orgadmin-bench-provider-'));
   const store = SqliteStore.open(join(work, 'service.db'));
   const app = await buildApp({ store, logger: false });
@@ -290,7 +378,7 @@ async function main() {
     // The launcher (the bundle given explicitly) and the self-contained executable (installed when
     // `npm run build` built one for this platform), each in its own mirror.
     const mirrors = {};
-    for (const form of ['launcher', 'executable']) {
+    for (const form of onlyRoles ? ['launcher'] : ['launcher', 'executable']) {
       const dir = join(work, `mirror-${form}`);
       const installed = await installProvider(form === 'launcher' ? { dir, bundlePath: join(ROOT, 'dist', 'provider', 'terraform-provider-orgadmin.js') } : { dir });
       if (form === 'executable' && !installed.selfContained) {
@@ -299,6 +387,18 @@ async function main() {
       const cliConfig = join(work, `terraform-${form}.rc`);
       await writeFile(cliConfig, mirrorCliConfig(dir));
       mirrors[form] = { path: installed.path, cliConfig };
+    }
+    // (h) alone: the roles refresh with the launcher (its set-up is the realm, the key and users).
+    if (onlyRoles) {
+      const admin = new Admin(store);
+      await admin.createRealm('bench', {});
+      const key = await admin.createApiKey('bench', { name: 'bench', permissions: [...PERMISSIONS] });
+      const envFor = () =>
+        cleanEnv({ TF_CLI_CONFIG_FILE: mirrors.launcher.cliConfig, ORGADMIN_BASE_URL: baseUrl, ORGADMIN_REALM: 'bench', ORGADMIN_CLIENT_ID: key.clientId, ORGADMIN_CLIENT_SECRET: key.clientSecret });
+      const roles = await rolesRefreshRows({ work, admin, envFor, requests });
+      printTable([...roles.rows, ['machine: cores, 1-min load average at start / end', String(availableParallelism()), `${loadAtStart.toFixed(1)} / ${loadavg()[0].toFixed(1)}`]]);
+      await terraform(roles.dir, ['destroy', '-auto-approve', '-input=false', '-no-color'], envFor());
+      return;
     }
     // The reproducible variant, built without a code cache, for (a) only.
     process.stderr.write('building the executable without a code cache...\n');
@@ -439,6 +539,9 @@ async function main() {
       for (const config of ['orgadmin', 'terraform_data']) sets[size][config].planMs = median(sets[size][config].plans);
     }
 
+    // (h) the member roles' refresh.
+    const roles = await rolesRefreshRows({ work, admin, envFor, requests });
+
     // (c) classify the requests of one refresh.
     const isToken = (r) => r.method === 'POST' && r.url.endsWith('/protocol/openid-connect/token');
     const isOrgGet = (r) => r.method === 'GET' && /^\/realms\/[^/]+\/orgs\/[^/]+$/.test(r.url);
@@ -498,6 +601,7 @@ async function main() {
     rows.push(['(c) other requests', String(others.length), [...new Set(others.map((r) => `${r.method} ${r.url}`))].slice(0, 3).join('; ')]);
     const markerClears = firstRefreshRequests.filter((r) => r.method === 'PUT').length;
     rows.push(['(c) first refresh after the apply: creation markers cleared', String(markerClears), 'one PUT per new organization, once']);
+    rows.push(...roles.rows);
 
 
     const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
@@ -566,12 +670,11 @@ async function main() {
       String(availableParallelism()),
       `${loadAtStart.toFixed(1)} / ${loadavg()[0].toFixed(1)} (other processes share the machine)`,
     ]);
-    const widths = [0, 1, 2].map((c) => Math.max(...rows.map((r) => r[c].length), ['measure', 'value', 'note'][c].length));
-    const line = (cells) => cells.map((cell, c) => cell.padEnd(widths[c])).join(' | ').trimEnd();
-    process.stdout.write(`${line(['measure', 'value', 'note'])}\n${widths.map((w) => '-'.repeat(w)).join('-|-')}\n${rows.map(line).join('\n')}\n`);
+    printTable(rows);
 
-    // Leave the service clean: destroy what the orgadmin configuration made.
+    // Leave the service clean: destroy what the orgadmin configurations made.
     await terraform(join(work, 'launcher'), ['destroy', '-auto-approve', '-input=false', '-no-color'], envFor('launcher'));
+    await terraform(roles.dir, ['destroy', '-auto-approve', '-input=false', '-no-color'], envFor('launcher'));
   } finally {
     await app.close();
     await store.close();
