@@ -4,11 +4,11 @@
  */
 import type { OrgAdminProviderContext } from '../context';
 import { realmFor } from '../context';
-import { isObjectNotFound, reportError, reportingFor } from '../diagnostics';
 import type { AttributeType, DataSource } from '../../tfplugin/framework/types';
 import { dataSourceRealmAttribute, validateRealm } from '../realm';
 import { isDefaultRole } from '../../api/roles';
-import { knownString, quote } from '../values';
+import { knownString } from '../values';
+import { reportOrganizationReadError } from './organization-read';
 
 /** The data source's type name. */
 export const ORGANIZATION_ROLES_DATA_SOURCE_TYPE = 'orgadmin_organization_roles';
@@ -54,15 +54,7 @@ export const organizationRolesDataSource: DataSource<OrgAdminProviderContext> = 
         roles: roles.map((role) => ({ id: role.id, name: role.name, description: role.description, default: isDefaultRole(role.name) })),
       };
     } catch (error) {
-      if (isObjectNotFound(error)) {
-        diags.error(
-          'Organization not found',
-          `There is no organization with id ${quote(organizationId)} in realm ${quote(realm)}. Check \`organization_id\` (and \`realm\`).`,
-          ['organization_id'],
-        );
-      } else {
-        reportError(diags, error, { action: 'list organization roles', target: `of organization ${quote(organizationId)} in realm ${quote(realm)}`, permission: 'view-organizations', path: ['organization_id'] }, reportingFor(ctx, realm));
-      }
+      reportOrganizationReadError(ctx, error, { action: 'list organization roles', organizationId, realm }, diags);
       return null;
     }
   },
