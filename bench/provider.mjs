@@ -24,20 +24,21 @@
  *   (f) one `orgadmin_organization_members` of 100, 1,000 and 10,000 users: apply from empty and
  *       refresh plan, next to a `terraform_data` holding the same list; and the growth from
  *       1,000 to 10,000 ids against 10x (target: within 2x of 10 times the 1,000-id time);
- *   (h) requests the provider sends per refresh of 100 `orgadmin_organization_member_roles` (one
- *       member set of 100 users, each with a role set, for_each over the set) and of the role they
- *       hold: target exactly 1.00 per resource;
  *   (g) lower bounds of the small plans for any provider that is a Node.js process: Terraform starts
  *       the provider three times per plan, one start after the other, and waits for each handshake
  *       before it can go on; so no such plan can take less than its terraform_data floor plus three
  *       times `node -e ''` (a Node.js process doing nothing), or plus three times the plugin floor
  *       of (a) (the mutual-TLS server the plugin protocol asks for). Each bound is computed from rows of
- *       this run and shown as a ratio against its floor, next to target 1's 2x.
+ *       this run and shown as a ratio against its floor, next to target 1's 2x;
+ *   (h) members named by email against by id, and many users looked up at once (bench/member-names.mjs);
+ *   (i) requests the provider sends per refresh of 100 `orgadmin_organization_member_roles` (one
+ *       member set of 100 users, each with a role set, for_each over the set) and of the role they
+ *       hold: target exactly 1.00 per resource.
  *
  * Everything is real: the service from dist/ on a free port with a SQLite file in a temporary
  * directory, the provider installed by dist/distribution/install.js into temporary mirrors, and
  * /usr/local/bin/terraform. Environment: BENCH_PLANS (plans per configuration, default 5),
- * BENCH_SET_SIZES (member set sizes of (f), default 100,1000,10000), BENCH_ONLY=roles (only (h),
+ * BENCH_SET_SIZES (member set sizes of (f), default 100,1000,10000), BENCH_ONLY=roles (only (i),
  * with the launcher: a minute instead of many).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -47,6 +48,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { memberNameRows } from './member-names.mjs';
 import { median } from './stats.mjs';
 
 const require = createRequire(import.meta.url);
@@ -200,10 +202,10 @@ resource "terraform_data" "set" {
 `;
 }
 
-/** Member roles of (h): one per member of a set of this many. */
+/** Member roles of (i): one per member of a set of this many. */
 const ROLE_MEMBERS = 100;
 
-/** The configuration of (h): a member set of `var.user_ids`, one role, and each member's roles. */
+/** The configuration of (i): a member set of `var.user_ids`, one role, and each member's roles. */
 function rolesConfig() {
   return `terraform {
   required_providers {
@@ -241,7 +243,7 @@ resource "orgadmin_organization_member_roles" "member" {
 }
 
 /**
- * (h): applies {@link rolesConfig} for {@link ROLE_MEMBERS} new users, refreshes it twice (the first
+ * (i): applies {@link rolesConfig} for {@link ROLE_MEMBERS} new users, refreshes it twice (the first
  * refresh also clears the new organization's creation marker) and classifies the requests of the
  * second: the table rows, and the working directory (destroyed by the caller).
  */
@@ -265,13 +267,13 @@ async function rolesRefreshRows({ work, admin, envFor, requests }) {
   const perResource = memberRoles / ROLE_MEMBERS;
   const rows = [
     [
-      `(h) per orgadmin_organization_member_roles (a member's roles), ${ROLE_MEMBERS} resources`,
+      `(i) per orgadmin_organization_member_roles (a member's roles), ${ROLE_MEMBERS} resources`,
       perResource.toFixed(2),
       `${memberRoles} for ${ROLE_MEMBERS}; target exactly 1.00: ${memberRoles === ROLE_MEMBERS ? 'met' : 'NOT met'}`,
     ],
-    ['(h) per orgadmin_organization_role (GET role)', roleGets.toFixed(2), `${roleGets} for 1`],
-    ['(h) the member set of the same refresh (member pages)', String(memberPages), `for ${ROLE_MEMBERS} members`],
-    ['(h) requests per refresh, total', String(refresh.length), `every request of the plan, token and organization included; plan ${(planMs / 1000).toFixed(2)} s, apply ${(applyMs / 1000).toFixed(1)} s`],
+    ['(i) per orgadmin_organization_role (GET role)', roleGets.toFixed(2), `${roleGets} for 1`],
+    ['(i) the member set of the same refresh (member pages)', String(memberPages), `for ${ROLE_MEMBERS} members`],
+    ['(i) requests per refresh, total', String(refresh.length), `every request of the plan, token and organization included; plan ${(planMs / 1000).toFixed(2)} s, apply ${(applyMs / 1000).toFixed(1)} s`],
   ];
   return { rows, dir };
 }
@@ -359,7 +361,7 @@ async function main() {
   const { installProvider, mirrorCliConfig } = fromDist('distribution/install.js');
   const { buildApp } = fromDist('service/app.js');
   const { SqliteStore } = fromDist('service/store/sqlite-store.js');
-  const { Admin } = fromDist('service/admin.js');
+  const { Admin } = fromDist('service/admin/index.js');
   const { PERMISSIONS } = fromDist('api/index.js');
 
   const loadAtStart = loadavg()[0];
@@ -388,7 +390,7 @@ async function main() {
       await writeFile(cliConfig, mirrorCliConfig(dir));
       mirrors[form] = { path: installed.path, cliConfig };
     }
-    // (h) alone: the roles refresh with the launcher (its set-up is the realm, the key and users).
+    // (i) alone: the roles refresh with the launcher (its set-up is the realm, the key and users).
     if (onlyRoles) {
       const admin = new Admin(store);
       await admin.createRealm('bench', {});
@@ -539,8 +541,8 @@ async function main() {
       for (const config of ['orgadmin', 'terraform_data']) sets[size][config].planMs = median(sets[size][config].plans);
     }
 
-    // (h) the member roles' refresh.
-    const roles = await rolesRefreshRows({ work, admin, envFor, requests });
+    // (i) the member roles' refresh.
+    const roles = process.env.BENCH_ROWS === undefined || process.env.BENCH_ROWS.includes('i') ? await rolesRefreshRows({ work, admin, envFor, requests }) : undefined;
 
     // (c) classify the requests of one refresh.
     const isToken = (r) => r.method === 'POST' && r.url.endsWith('/protocol/openid-connect/token');
@@ -601,7 +603,6 @@ async function main() {
     rows.push(['(c) other requests', String(others.length), [...new Set(others.map((r) => `${r.method} ${r.url}`))].slice(0, 3).join('; ')]);
     const markerClears = firstRefreshRequests.filter((r) => r.method === 'PUT').length;
     rows.push(['(c) first refresh after the apply: creation markers cleared', String(markerClears), 'one PUT per new organization, once']);
-    rows.push(...roles.rows);
 
 
     const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
@@ -670,11 +671,16 @@ async function main() {
       String(availableParallelism()),
       `${loadAtStart.toFixed(1)} / ${loadavg()[0].toFixed(1)} (other processes share the machine)`,
     ]);
+    // (h) members by email against by id; many users looked up at once.
+    if (process.env.BENCH_ROWS === undefined || process.env.BENCH_ROWS.includes('h')) {
+      rows.push(...(await memberNameRows({ work, admin, terraform, env: envFor('executable'), requests, plans: SET_PLANS })));
+    }
+    if (roles) rows.push(...roles.rows);
     printTable(rows);
 
     // Leave the service clean: destroy what the orgadmin configurations made.
     await terraform(join(work, 'launcher'), ['destroy', '-auto-approve', '-input=false', '-no-color'], envFor('launcher'));
-    await terraform(roles.dir, ['destroy', '-auto-approve', '-input=false', '-no-color'], envFor('launcher'));
+    if (roles) await terraform(roles.dir, ['destroy', '-auto-approve', '-input=false', '-no-color'], envFor('launcher'));
   } finally {
     await app.close();
     await store.close();

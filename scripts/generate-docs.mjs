@@ -4,15 +4,19 @@
  * provider definition itself (`orgadminProvider` in src/provider), so the docs can never describe
  * an attribute the provider does not have:
  *
- *   docs/index.md                     the provider block
- *   docs/resources/<name>.md          one per resource (type name without `orgadmin_`)
- *   docs/data-sources/<name>.md       one per data source
+ *   docs/index.md                         the provider block
+ *   docs/resources/<name>.md              one per resource (type name without `orgadmin_`)
+ *   docs/data-sources/<name>.md           one per data source
+ *   docs/ephemeral-resources/<name>.md    one per ephemeral resource
+ *   docs/functions/<name>.md              one per provider-defined function
  *
  * Every page has front matter (`page_title`, `subcategory`, `description`), an "Example Usage"
  * section embedding the HCL under examples/hcl (the terraform-plugin-docs convention:
  * `provider/provider.tf`, `resources/<type>/resource.tf` and `import.sh`,
- * `data-sources/<type>/data-source.tf`), a "Schema" section listing Required, Optional and
- * Read-Only attributes with their descriptions, and for resources an "Import" section.
+ * `data-sources/<type>/data-source.tf`, `ephemeral-resources/<type>/ephemeral-resource.tf`,
+ * `functions/<name>/function.tf`), a "Schema" section listing Required, Optional and Read-Only
+ * attributes with their descriptions (write-only ones marked, with the Terraform version they
+ * need), for resources an "Import" section, and for functions "Signature" and "Arguments".
  *
  * The TypeScript sources are loaded through esbuild (bundled in memory, node_modules left
  * external), so no `tsc` build is needed first.
@@ -31,6 +35,10 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const EXAMPLES = join(ROOT, 'examples', 'hcl');
+/** The generated folders of docs/, besides index.md. */
+const PAGE_FOLDERS = ['resources', 'data-sources', 'ephemeral-resources', 'functions'];
+/** Where Terraform's documentation explains write-only arguments. */
+const WRITE_ONLY_LINK = 'https://developer.hashicorp.com/terraform/language/resources/ephemeral#write-only-arguments';
 
 /** Loads `src/provider/index.ts` (TypeScript) and returns its exports. */
 async function loadProviderModule() {
@@ -88,6 +96,13 @@ function objectFields(type) {
   return objectFields(type[1]);
 }
 
+/** Terraform's short name for a type in a function signature: `string`, `list of string`, `object`. */
+export function signatureType(type) {
+  if (typeof type === 'string') return type;
+  const [kind, inner] = type;
+  return kind === 'object' ? 'object' : `${kind} of ${signatureType(inner)}`;
+}
+
 /** The "## Schema" section, with a "Nested Schema" part for every attribute holding objects. */
 function renderSchema(schema) {
   const lines = ['## Schema', ''];
@@ -95,8 +110,15 @@ function renderSchema(schema) {
   for (const [title, attributes] of Object.entries(groupAttributes(schema))) {
     if (attributes.length === 0) continue;
     lines.push(`### ${title}`, '');
+    if (attributes.some(([, attribute]) => attribute.writeOnly)) {
+      lines.push(`> **NOTE**: [Write-only arguments](${WRITE_ONLY_LINK}) are supported in Terraform 1.11 and later.`, '');
+    }
     for (const [name, attribute] of attributes) {
-      const flags = [typeLabel(attribute.type), ...(attribute.sensitive ? ['Sensitive'] : [])].join(', ');
+      const flags = [
+        typeLabel(attribute.type),
+        ...(attribute.sensitive ? ['Sensitive'] : []),
+        ...(attribute.writeOnly ? [`[Write-only](${WRITE_ONLY_LINK})`] : []),
+      ].join(', ');
       const description = attribute.description.trim().replace(/\n+/g, ' ');
       const fields = objectFields(attribute.type);
       const link = fields ? ` (see [below for nested schema](#nestedatt--${name}))` : '';
@@ -167,6 +189,40 @@ function renderPage({ pageTitle, heading, schema, exampleCode, extra = [] }) {
   ].join('\n');
 }
 
+/** The line of one function argument: `1. \`id\` (String) …`, variadic ones marked. */
+function argumentLine(parameter, variadic) {
+  const flags = [...(variadic ? ['Variadic'] : []), typeLabel(parameter.type), ...(parameter.allowNull ? ['Nullable'] : [])].join(', ');
+  return `1. \`${parameter.name}\` (${flags}) ${parameter.description.trim().replace(/\n+/g, ' ')}`;
+}
+
+/**
+ * A function's page: its summary as the title's description, the description, the example, the
+ * signature as Terraform writes it (`name(id string, type string...) object`) and the arguments.
+ */
+export function renderFunctionPage(fn, exampleCode, providerName) {
+  const params = fn.parameters.map((p) => `${p.name} ${signatureType(p.type)}`);
+  if (fn.variadicParameter) params.push(`${fn.variadicParameter.name} ${signatureType(fn.variadicParameter.type)}...`);
+  const args = [...fn.parameters.map((p) => argumentLine(p, false)), ...(fn.variadicParameter ? [argumentLine(fn.variadicParameter, true)] : [])];
+  return [
+    frontMatter(`${fn.name} function - ${providerName}`, fn.summary),
+    `# function: ${fn.name}`,
+    '',
+    ...(fn.deprecationMessage ? [`~> **Deprecated:** ${fn.deprecationMessage}`, ''] : []),
+    fn.description.trim(),
+    '',
+    '## Example Usage',
+    '',
+    fenced('terraform', exampleCode),
+    '## Signature',
+    '',
+    fenced('text', `${fn.name}(${params.join(', ')}) ${signatureType(fn.returnType)}`),
+    '## Arguments',
+    '',
+    ...(args.length > 0 ? args : ['This function takes no arguments.']),
+    '',
+  ].join('\n');
+}
+
 /** Renders every page: a map of path (relative to docs/) → content. */
 export async function renderDocs(provider) {
   const name = provider.typeName;
@@ -210,17 +266,28 @@ export async function renderDocs(provider) {
     );
   }
 
-  for (const dataSource of provider.dataSources) {
-    const type = dataSource.typeName;
-    pages.set(
-      `data-sources/${shortName(type, name)}.md`,
-      renderPage({
-        pageTitle: `${type} Data Source - ${name}`,
-        heading: `${type} (Data Source)`,
-        schema: dataSource.schema,
-        exampleCode: await example('data-sources', type, 'data-source.tf'),
-      }),
-    );
+  // Kinds whose pages are a schema and an example only.
+  const schemaPages = [
+    { folder: 'data-sources', label: 'Data Source', exampleFile: 'data-source.tf', items: provider.dataSources },
+    { folder: 'ephemeral-resources', label: 'Ephemeral Resource', exampleFile: 'ephemeral-resource.tf', items: provider.ephemeralResources ?? [] },
+  ];
+  for (const { folder, label, exampleFile, items } of schemaPages) {
+    for (const item of items) {
+      const type = item.typeName;
+      pages.set(
+        `${folder}/${shortName(type, name)}.md`,
+        renderPage({
+          pageTitle: `${type} ${label} - ${name}`,
+          heading: `${type} (${label})`,
+          schema: item.schema,
+          exampleCode: await example(folder, type, exampleFile),
+        }),
+      );
+    }
+  }
+
+  for (const fn of provider.functions ?? []) {
+    pages.set(`functions/${fn.name}.md`, renderFunctionPage(fn, await example('functions', fn.name, 'function.tf'), name));
   }
 
   // Sections end in blank lines of their own: collapse the runs where two meet.
@@ -228,10 +295,10 @@ export async function renderDocs(provider) {
   return pages;
 }
 
-/** Every generated page under `dir`: index.md, resources/*.md, data-sources/*.md. */
+/** Every generated page under `dir`: index.md and the pages of {@link PAGE_FOLDERS}. */
 async function existingPages(dir) {
   const found = new Map();
-  for (const sub of ['', 'resources', 'data-sources']) {
+  for (const sub of ['', ...PAGE_FOLDERS]) {
     const folder = join(dir, sub);
     if (!existsSync(folder)) continue;
     for (const entry of await readdir(folder, { withFileTypes: true })) {
@@ -259,7 +326,7 @@ export async function diffDocs(expected, dir) {
 
 /** Writes `pages` into `dir`, removing generated pages that no longer exist. */
 async function writeDocs(pages, dir) {
-  for (const sub of ['resources', 'data-sources']) await rm(join(dir, sub), { recursive: true, force: true });
+  for (const sub of PAGE_FOLDERS) await rm(join(dir, sub), { recursive: true, force: true });
   for (const [path, content] of pages) {
     await mkdir(dirname(join(dir, path)), { recursive: true });
     await writeFile(join(dir, path), content);

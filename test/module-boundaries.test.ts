@@ -18,7 +18,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   provider: ['api', 'client', 'tfplugin', 'distribution'],
   constructs: ['api', 'distribution'],
   cdktn: ['constructs'],
-  cli: ['api', 'client', 'service', 'distribution'],
+  cli: ['api', 'client', 'service', 'distribution', 'provider', 'tfplugin'],
   'index.ts': ['client', 'api'],
 };
 

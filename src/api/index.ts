@@ -11,3 +11,4 @@ export * from './representations';
 export * from './null-fields';
 export * from './validation';
 export * from './roles';
+export * from './attribute-query';

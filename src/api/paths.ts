@@ -2,6 +2,8 @@
  * Path builders for every operation of the wire contract (docs/guides/service.md). Each segment is percent-encoded, so ids
  * that contain `/` or spaces stay one path parameter.
  */
+import { ORG_ADMIN_USERNAME_PREFIX, SERVICE_ACCOUNT_USERNAME_PREFIX } from './validation';
+
 const seg = encodeURIComponent;
 
 /** `/realms/{realm}` */
@@ -45,12 +47,16 @@ export const memberRolesPath = (realm: string, userId: string, orgId: string): s
   `${userOrganizationsPath(realm, userId)}/${seg(orgId)}/roles`;
 /** User lookup. */
 export const usersPath = (realm: string): string => `/admin/realms/${seg(realm)}/users`;
+/** One user, by id. */
+export const userPath = (realm: string, userId: string): string => `${usersPath(realm)}/${seg(userId)}`;
 
 /** The issuer (`iss`) of a realm's tokens for a given base address (no trailing slash). */
 export const issuer = (baseUrl: string, realm: string): string => `${baseUrl.replace(/\/+$/, '')}${realmPath(realm)}`;
 
 /** The default admin user's username of an organization. */
-export const orgAdminUsername = (orgId: string): string => `org-admin-${orgId}`;
+export const orgAdminUsername = (orgId: string): string => `${ORG_ADMIN_USERNAME_PREFIX}${orgId}`;
+/** The username of an API key's service-account user. */
+export const serviceAccountUsername = (clientId: string): string => `${SERVICE_ACCOUNT_USERNAME_PREFIX}${clientId}`;
 
 /**
  * The realm implied by a base address: the first DNS label of its host (`https://acme.example.com`

@@ -1,6 +1,7 @@
 /**
  * The rules for values that the service stores and the provider and constructs check before they
- * send them: names, domains, URLs, realm names and the provider's limits. Each rule is written
+ * send them: names, domains, URLs, realm names, email addresses, the usernames the service keeps
+ * for itself and the provider's limits. Each rule is written
  * here once; the service answers a broken value with a 400, the provider with a diagnostic on the
  * attribute and the constructs with a ConstructValidationError, each in its own words around the
  * same problem text.
@@ -15,6 +16,8 @@
  * - Realm names are what the service can create: DNS labels, because a realm is also the first
  *   label of its host name. Checking the same rule in the provider and the constructs turns a
  *   typo into a plan-time error instead of a 404 at apply.
+ * - Email addresses are checked loosely (one `@` with text around it, no whitespace), as Keycloak
+ *   accepts addresses such as `admin@localhost`; the mail system decides the rest.
  */
 
 /** Longest name, display name, id or path parameter the service accepts. */
@@ -44,8 +47,65 @@ const DNS_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 /** A realm name: one lowercase DNS label. */
 const REALM_NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
+/** A loose email check: something before and after one `@`, no whitespace. */
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+/**
+ * Username prefixes of the users the service creates itself: an organization's default admin user
+ * (`org-admin-<orgId>`) and an API key's service account (`service-account-<clientId>`). Nobody
+ * else may take a username that starts with one of them (compared without case).
+ */
+export const ORG_ADMIN_USERNAME_PREFIX = 'org-admin-';
+/** See {@link ORG_ADMIN_USERNAME_PREFIX}. */
+export const SERVICE_ACCOUNT_USERNAME_PREFIX = 'service-account-';
+
 /** Quotes a value for a problem phrase. */
 const quoted = (value: string): string => JSON.stringify(value);
+
+/** C0 control characters: never part of a name, id, attribute, domain, URL or username. */
+const C0_CONTROL = /[\u0000-\u001f]/;
+
+/** True when `text` contains a C0 control character (U+0000–U+001F, NUL, tab and newline included). */
+export function hasControlCharacter(text: string): boolean {
+  return C0_CONTROL.test(text);
+}
+
+/**
+ * True when `text` is not valid Unicode: it holds a UTF-16 surrogate without its pair (`"\ud800"`
+ * in JSON). Such a string cannot be stored as it was sent (UTF-8 stores write U+FFFD instead), so
+ * the answer would differ from the request.
+ */
+export function hasLoneSurrogate(text: string): boolean {
+  return LONE_SURROGATE.test(text);
+}
+
+/** A high surrogate not followed by a low one, or a low surrogate not preceded by a high one. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * Why `text` cannot be stored as text, or undefined: it holds control characters (U+0000 to
+ * U+001F), which PostgreSQL cannot store and no field may hold, or it is not valid Unicode.
+ */
+export function textProblem(text: string): string | undefined {
+  if (hasControlCharacter(text)) return 'must not contain control characters (U+0000 to U+001F)';
+  if (hasLoneSurrogate(text)) return 'is not valid Unicode (it holds an unpaired UTF-16 surrogate)';
+  return undefined;
+}
+
+/**
+ * Keys no object of a request may have, at any depth: they reach prototypes once an object is
+ * copied or merged (`__proto__`, `constructor`, `prototype`), and `__proto__` is dropped by
+ * JavaScript object literals, so an attribute of that name could never round-trip.
+ */
+export const RESERVED_KEYS: readonly string[] = ['__proto__', 'constructor', 'prototype'];
+
+/** Why `key` cannot name an organization attribute, or undefined. */
+export function attributeKeyProblem(key: string): string | undefined {
+  if (key.trim() === '') return 'must not be empty';
+  if (RESERVED_KEYS.includes(key)) return `is reserved (${RESERVED_KEYS.map(quoted).join(', ')} can reach JavaScript prototypes)`;
+  if (key.length > MAX_NAME_LENGTH) return `must be at most ${MAX_NAME_LENGTH} characters`;
+  return textProblem(key);
+}
 
 /**
  * Why `name` cannot name an organization (or another named object), or undefined: it must hold
@@ -55,12 +115,17 @@ const quoted = (value: string): string => JSON.stringify(value);
 export function nameProblem(name: string): string | undefined {
   if (name.trim() === '') return 'must not be empty';
   if (name.length > MAX_NAME_LENGTH) return `must be at most ${MAX_NAME_LENGTH} characters`;
-  return undefined;
+  return textProblem(name);
 }
 
 /** Why `displayName` cannot be an organization's display name (at most {@link MAX_NAME_LENGTH} characters; empty is allowed), or undefined. */
 export function displayNameProblem(displayName: string): string | undefined {
-  return displayName.length > MAX_NAME_LENGTH ? `must be at most ${MAX_NAME_LENGTH} characters` : undefined;
+  return displayName.length > MAX_NAME_LENGTH ? `must be at most ${MAX_NAME_LENGTH} characters` : textProblem(displayName);
+}
+
+/** Why `value` cannot be an organization attribute's value, or undefined. */
+export function attributeValueProblem(value: string): string | undefined {
+  return textProblem(value);
 }
 
 /**
@@ -78,6 +143,8 @@ export function normalizeDomain(domain: string): string {
 export function domainProblem(domain: string): string | undefined {
   const normalized = normalizeDomain(domain);
   if (normalized === '') return 'is empty';
+  const text = textProblem(normalized);
+  if (text) return text;
   if (normalized.includes('/')) return 'is a URL; write only the host name, e.g. `example.com`';
   if (normalized.length > MAX_DOMAIN_LENGTH) return `is longer than ${MAX_DOMAIN_LENGTH} characters`;
   const bad = normalized.split('.').find((label) => !DNS_LABEL.test(label));
@@ -135,6 +202,23 @@ export function realmNameProblem(realm: string): string | undefined {
     return 'is not valid: use 1 to 63 lowercase letters, digits or hyphens, not starting or ending with a hyphen';
   }
   return undefined;
+}
+
+/** Why `email` is not an email address (one `@` with text on both sides, no whitespace), or undefined. */
+export function emailProblem(email: string): string | undefined {
+  return EMAIL.test(email) ? undefined : 'is not a valid address';
+}
+
+/**
+ * Why `username` cannot be given to a user made by hand, or undefined: it starts with a prefix of
+ * the users the service creates itself ({@link ORG_ADMIN_USERNAME_PREFIX},
+ * {@link SERVICE_ACCOUNT_USERNAME_PREFIX}), without regard to case.
+ */
+export function reservedUsernameProblem(username: string): string | undefined {
+  const lower = username.toLowerCase();
+  return [ORG_ADMIN_USERNAME_PREFIX, SERVICE_ACCOUNT_USERNAME_PREFIX].some((prefix) => lower.startsWith(prefix))
+    ? 'is reserved for users the service creates itself'
+    : undefined;
 }
 
 /** Why `retries` cannot be the provider's `max_retries` (a whole number from 0 to {@link MAX_RETRIES_LIMIT}), or undefined. */

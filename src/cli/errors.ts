@@ -26,7 +26,7 @@ export class CliError extends Error {
 
 /**
  * Errors thrown by the service's administration API for bad input carry this name
- * (`AdminError` in `src/service/admin.ts`). Matching on the name rather than the class keeps the
+ * (`AdminError` in `src/service/admin/admin-error.ts`). Matching on the name rather than the class keeps the
  * command line's error reporting independent of how the service module is loaded.
  */
 const EXPECTED_ERROR_NAMES = new Set(['AdminError', 'UsageError', 'CliError']);

@@ -78,6 +78,11 @@ const COMMANDS: ReadonlyArray<{ word: string; summary: string; run: Command }> =
   { word: 'clients', summary: 'Register the public OpenID Connect clients of a realm (browser login).', run: serviceCommand('clients', async () => (await import('./commands/clients')).runClientsCommand) },
   { word: 'provider', summary: 'Install the Terraform provider.', run: runProviderCommand },
   {
+    word: 'terraform',
+    summary: 'Write import blocks that adopt a realm\'s organizations and members into Terraform.',
+    run: async (argv, io) => (await import('./commands/terraform')).runTerraformCommand(argv, io),
+  },
+  {
     word: 'start',
     summary: 'Run the whole loop once: service, provider, examples/basic applied, an empty second plan.',
     run: serviceCommand('start', async () => (await import('./commands/start')).runStart),

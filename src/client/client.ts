@@ -13,7 +13,9 @@ import {
   MEMBERS_PAGE,
   MemberInfoSchema,
   MemberListSchema,
+  MemberSchema,
   dropNullFields,
+  formatAttributeQuery,
   memberFromWire,
   ORGS_PAGE,
   OrganizationListSchema,
@@ -38,6 +40,7 @@ import {
   roleUserPath,
   roleUsersPath,
   userOrganizationsPath,
+  userPath,
   usersPath,
   type BulkResult,
   type Member,
@@ -164,35 +167,8 @@ export interface RoleResult {
   role: Role | null;
 }
 
-/** Characters that force quoting in a `q` term: whitespace, and in a key also the colon. */
-const Q_VALUE_NEEDS_QUOTES = /\s/;
-const Q_KEY_NEEDS_QUOTES = /[\s:]/;
-
-/** Checks one `q` term and quotes it when `needsQuotes` says so. */
-function renderQueryTerm(what: string, term: string, needsQuotes: RegExp): string {
-  if (term === '') throw new TypeError(`q: ${what} must not be empty`);
-  // Neither the service nor the hosted service can express a double quote inside a term.
-  if (term.includes('"')) throw new TypeError(`q: ${what} ${JSON.stringify(term)} contains a double quote, which q cannot express`);
-  return needsQuotes.test(term) ? `"${term}"` : term;
-}
-
-/**
- * Renders attribute matches as the `q` parameter: `key:value` pairs separated by spaces; a key or
- * value with spaces (or a key with a colon) is double-quoted (`tier:"gold plus"`).
- *
- * @example formatAttributeQuery({ tier: 'gold plus', region: 'eu' }) // 'tier:"gold plus" region:eu'
- * @throws TypeError when a key or value is empty or contains a double quote (q cannot express either)
- */
-export function formatAttributeQuery(q: Record<string, string>): string {
-  return Object.entries(q)
-    .map(([key, value]) => {
-      if (typeof value !== 'string') throw new TypeError(`q: the value of attribute ${JSON.stringify(key)} must be a string`);
-      const k = renderQueryTerm('an attribute name', key, Q_KEY_NEEDS_QUOTES);
-      const v = renderQueryTerm(`the value of attribute ${JSON.stringify(key)}`, value, Q_VALUE_NEEDS_QUOTES);
-      return `${k}:${v}`;
-    })
-    .join(' ');
-}
+/** Renders attribute matches as `q` (the one grammar of `src/api/attribute-query.ts`); part of the SDK's API. */
+export { formatAttributeQuery } from '../api';
 
 /** Throws a TypeError unless `value` is a non-empty string (an id that becomes a path segment). */
 function requireId(name: string, value: unknown): asserts value is string {
@@ -688,6 +664,18 @@ export class OrgAdminClient {
       if (error instanceof NotFoundError && error.error !== 'realm_not_found' && error.error !== 'realm_mismatch') return false;
       throw error;
     }
+  }
+
+  /**
+   * One user by id (Keycloak's "get user", `view-users`).
+   * @throws NotFoundError when the realm has no user with that id
+   */
+  async getUser(userId: string, options?: RequestOptions): Promise<Member> {
+    requireId('userId', userId);
+    const realm = this.realmOf(options);
+    const path = userPath(realm, userId);
+    const response = await this.send({ method: 'GET', path, realm, signal: options?.signal });
+    return memberFromWire(readAnswer(response, 'GET', path, MemberSchema, 'a user'));
   }
 
   /** Closes the client's own connection pool. A dispatcher passed in is left open (it is the caller's). */

@@ -62,11 +62,27 @@ export interface AttemptLog {
  */
 export function recordAttempts<T extends OrgAdminError>(error: T, log: AttemptLog): T {
   error.attempts = log;
+  const suffix = attemptsSuffix(log);
+  if (suffix) error.message = `${error.message}${suffix}`;
+  return error;
+}
+
+/** The text {@link recordAttempts} appends to a message for `log` (empty when it appends none). */
+function attemptsSuffix(log: AttemptLog): string {
   const count = log.outcomes.length;
   const parts = count > 1 ? [`${count} attempts: ${log.outcomes.join('; ')}`] : [];
   if (log.stoppedBecause) parts.push(log.stoppedBecause);
-  if (parts.length > 0) error.message = `${error.message} (${parts.join('; ')})`;
-  return error;
+  return parts.length > 0 ? ` (${parts.join('; ')})` : '';
+}
+
+/**
+ * The error's message without the attempts summary {@link recordAttempts} appended: for callers
+ * that report {@link OrgAdminError.attempts} on their own.
+ */
+export function messageWithoutAttempts(error: Error): string {
+  const log = error instanceof OrgAdminError ? error.attempts : undefined;
+  const suffix = log ? attemptsSuffix(log) : '';
+  return suffix && error.message.endsWith(suffix) ? error.message.slice(0, -suffix.length) : error.message;
 }
 
 /** True when `e` is one of the SDK's errors (any subclass of {@link OrgAdminError}). */

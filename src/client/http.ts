@@ -1,8 +1,8 @@
 /**
  * How an API request is sent. {@link composeApiDispatcher} stacks the cross-cutting behaviour onto
  * the client's dispatcher as undici interceptors (`./interceptors/`); {@link sendApiRequest} builds
- * the request, sends it through that dispatcher and turns the final answer or error into the typed
- * errors of `./errors`, each carrying what every attempt got. Client methods only build paths and
+ * the request, sends it through that dispatcher and returns the 2xx answer; every failure becomes
+ * its typed error in `./failures`, carrying what every attempt got. Client methods only build paths and
  * read bodies; none of this is repeated per method.
  *
  * The chain, outermost first (`compose()` lists it the other way round):
@@ -20,14 +20,13 @@
  *
  * The caller's `AbortSignal` stops everything, including a backoff wait; its reason is thrown as is.
  */
-import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
-import { createHttpError, formatHttpErrorMessage, UnauthorizedError, type HttpErrorDetails } from './errors';
+import { errorOfApiAnswer } from './failures';
 import { authInterceptor } from './interceptors/auth';
-import { newRequestRecord, sendRecorded, withAttemptLog, type RecordedAnswer, type RequestRecord } from './interceptors/request-record';
+import { newRequestRecord, sendRecorded, type RecordedAnswer } from './interceptors/request-record';
 import { retryInterceptor, type RetryInterceptorSettings } from './interceptors/retry';
 import { timeoutInterceptor } from './interceptors/timeout';
-import { parseRetryAfter, readErrorBody, type TimerFunction } from './transport';
+import type { TimerFunction } from './transport';
 import type { TokenSource } from './token-source';
 
 /** The HTTP methods the service's API uses. */
@@ -109,31 +108,6 @@ function encodeBody(request: ApiRequest): { contentType?: string; body?: string 
   return { contentType: 'application/x-www-form-urlencoded', body: form.toString() };
 }
 
-/** The typed error of an answer outside 2xx, with the attempt log of its request. */
-function errorOfAnswer(status: number, headers: IncomingHttpHeaders, text: string, record: RequestRecord): unknown {
-  const read = readErrorBody(text);
-  const retryAfterSeconds = parseRetryAfter(headers['retry-after']);
-  const details: HttpErrorDetails = {
-    status,
-    error: read.error,
-    errorDescription: read.errorDescription,
-    method: record.method,
-    path: record.path,
-    ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
-  };
-  const error =
-    status === 401
-      ? new UnauthorizedError({
-          ...details,
-          message:
-            `${formatHttpErrorMessage(details)}. The credentials were refused` +
-            `${record.tokenRefreshed ? ' even with a fresh token' : ''}: the API key or token is wrong, expired or revoked, ` +
-            'or it lacks the permission for this operation (the hosted service answers 401 where orgadmin answers 403).',
-        })
-      : createHttpError(details);
-  return withAttemptLog(error, record);
-}
-
 /**
  * Sends `request` through `dispatcher` (composed by {@link composeApiDispatcher}) and returns its
  * 2xx answer, or throws: an {@link HttpError} subclass for an error status, {@link TimeoutError},
@@ -162,5 +136,5 @@ export async function sendApiRequest(dispatcher: Dispatcher, endpoint: ApiEndpoi
     record,
   );
   if (status >= 200 && status < 300) return { status, headers, text };
-  throw errorOfAnswer(status, headers, text, record);
+  throw errorOfApiAnswer(status, headers, text, record);
 }

@@ -8,14 +8,15 @@
  * a token you already have.
  */
 import { getGlobalDispatcher, type Dispatcher } from 'undici';
-import { tokenPath } from '../api';
+import { revocationPath, tokenPath } from '../api';
 import { redactKnownSecrets } from '../api/redaction';
 import { OrgAdminError, TokenError } from './errors';
-import { newRequestRecord, sendRecorded, withAttemptLog } from './interceptors/request-record';
+import { errorOfTokenAnswer } from './failures';
+import { newRequestRecord, sendRecorded, type RecordedAnswer, type RequestRecord } from './interceptors/request-record';
 import { retryInterceptor, type RetryInterceptorSettings } from './interceptors/retry';
 import { timeoutInterceptor } from './interceptors/timeout';
 import { DEFAULT_RETRY_SETTINGS } from './retry-policy';
-import { defaultSleep, defaultTimer, parseRetryAfter, readErrorBody, type SleepFunction, type TimerFunction } from './transport';
+import { defaultSleep, defaultTimer, type SleepFunction, type TimerFunction } from './transport';
 
 /** Supplies access tokens per realm; the auth interceptor asks before every attempt. */
 export interface TokenSource {
@@ -69,6 +70,20 @@ export interface ClientCredentialsTokenSourceOptions {
    * instead of waiting. @default `setTimeout`
    */
   timer?: TimerFunction;
+}
+
+/** A token as the token endpoint issued it ({@link ClientCredentialsTokenSource.issueToken}). */
+export interface IssuedToken {
+  /** The bearer token. */
+  readonly accessToken: string;
+  /** The token type the endpoint named (`Bearer`). */
+  readonly tokenType: string;
+  /** Its lifetime in seconds, counted from {@link issuedAt}. */
+  readonly expiresIn: number;
+  /** The permissions it carries, space separated, when the endpoint said. */
+  readonly scope?: string;
+  /** When the attempt that got it started, in milliseconds since the epoch (the source's clock). */
+  readonly issuedAt: number;
 }
 
 /** A cached token and when to stop using it. */
@@ -196,6 +211,28 @@ export class ClientCredentialsTokenSource implements TokenSource {
   }
 
   /**
+   * A token of its own for someone else to use (another tool, a script): always a new token
+   * request, never the cached token, and never cached. `scope` asks for fewer permissions than the
+   * API key holds (space separated). Rejects like {@link getToken}.
+   */
+  async issueToken(realm: string, options?: { scope?: string; signal?: AbortSignal }): Promise<IssuedToken> {
+    options?.signal?.throwIfAborted();
+    return this.fetchToken(realm, options?.scope, options?.signal);
+  }
+
+  /**
+   * Ends a token this API key was issued before it expires (OAuth 2.0 token revocation, RFC 7009):
+   * the service refuses it from then on. Revoking an expired or already revoked token succeeds.
+   * Rejects with a {@link TokenError} when the endpoint refuses.
+   */
+  async revokeToken(realm: string, token: string, options?: { signal?: AbortSignal }): Promise<void> {
+    options?.signal?.throwIfAborted();
+    const form = new URLSearchParams({ token, token_type_hint: 'access_token', client_id: this.clientId, client_secret: this.#clientSecret });
+    const { status, headers, text, record } = await this.post(revocationPath(realm), form, undefined, options?.signal);
+    if (status !== 200) throw errorOfTokenAnswer(realm, status, headers, this.scrub(text) ?? '', record); // scrubbed before it is read (see errorOfTokenAnswer)
+  }
+
+  /**
    * The dispatcher of token requests: retries by the SDK's policy (the token request is
    * repeatable: a second token is harmless) and a limit per attempt. Composed on first use, so
    * that undici's global dispatcher is looked up only when a token is needed.
@@ -210,25 +247,46 @@ export class ClientCredentialsTokenSource implements TokenSource {
 
   /** Gets a token (retries included) and caches it. Failures carry what every attempt got. */
   private async requestToken(realm: string): Promise<CachedToken> {
-    const path = tokenPath(realm);
-    const prefix = this.baseUrl.pathname.replace(/\/+$/, '');
+    const issued = await this.fetchToken(realm, undefined);
+    // Refresh early so a token never expires between our check and the service's, but never
+    // earlier than half-way: a short-lived token would otherwise be refetched on every call.
+    const skew = Math.min(this.refreshSkewSeconds, issued.expiresIn / 2);
+    const entry: CachedToken = { token: issued.accessToken, refreshAt: issued.issuedAt + (issued.expiresIn - skew) * 1000 };
+    this.cache.set(realm, entry);
+    return entry;
+  }
+
+  /** One client-credentials token request (retries included), not cached. */
+  private async fetchToken(realm: string, scope: string | undefined, signal?: AbortSignal): Promise<IssuedToken> {
     const form = new URLSearchParams({
       grant_type: 'client_credentials',
       client_id: this.clientId,
       client_secret: this.#clientSecret,
+      ...(scope !== undefined ? { scope } : {}),
     });
     let startedAt = this.now();
-    const record = newRequestRecord({
-      method: 'POST',
-      path,
-      repeatable: true,
-      onAttempt: () => {
-        this.requestsSent += 1;
-        // The token's lifetime counts from the attempt that got it.
-        startedAt = this.now();
-      },
-    });
-    const { status, headers, text } = await sendRecorded(
+    const onAttempt = (): void => {
+      this.requestsSent += 1;
+      // The token's lifetime counts from the attempt that got it.
+      startedAt = this.now();
+    };
+    const { status, headers, text, record } = await this.post(tokenPath(realm), form, onAttempt, signal);
+    if (status !== 200) throw errorOfTokenAnswer(realm, status, headers, this.scrub(text) ?? '', record); // scrubbed before it is read (see errorOfTokenAnswer)
+    const parsed = this.parseTokenResponse(realm, text);
+    if (parsed instanceof OrgAdminError) throw parsed;
+    return { ...parsed, issuedAt: startedAt };
+  }
+
+  /** Posts a form to one of the realm's OAuth endpoints (retries and timeout included). */
+  private async post(
+    path: string,
+    form: URLSearchParams,
+    onAttempt: (() => void) | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<RecordedAnswer & { record: RequestRecord }> {
+    const prefix = this.baseUrl.pathname.replace(/\/+$/, '');
+    const record = newRequestRecord({ method: 'POST', path, repeatable: true, ...(onAttempt ? { onAttempt } : {}) });
+    const answer = await sendRecorded(
       this.dispatcher,
       {
         origin: this.baseUrl.origin,
@@ -236,36 +294,16 @@ export class ClientCredentialsTokenSource implements TokenSource {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
         body: form.toString(),
+        ...(signal ? { signal } : {}),
       },
       record,
     );
-
-    if (status !== 200) {
-      // Scrubbed before it is read: the excerpt of a non-JSON body is cut to a length, and a cut
-      // made before the scrub could leave a prefix of the secret that no longer matches it.
-      const read = readErrorBody(this.scrub(text) ?? '');
-      const retryAfterSeconds = parseRetryAfter(headers['retry-after']);
-      const error = new TokenError({
-        realm,
-        status,
-        error: read.error,
-        errorDescription: read.errorDescription,
-        ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
-      });
-      throw withAttemptLog(error, record);
-    }
-    const parsed = this.parseTokenResponse(realm, text);
-    if (parsed instanceof OrgAdminError) throw parsed;
-    // Refresh early so a token never expires between our check and the service's, but never
-    // earlier than half-way: a short-lived token would otherwise be refetched on every call.
-    const skew = Math.min(this.refreshSkewSeconds, parsed.expiresIn / 2);
-    const entry: CachedToken = { token: parsed.token, refreshAt: startedAt + (parsed.expiresIn - skew) * 1000 };
-    this.cache.set(realm, entry);
-    return entry;
+    return { ...answer, record };
   }
 
+
   /** Reads a 200 answer of the token endpoint; a {@link TokenError} when it is not a token. */
-  private parseTokenResponse(realm: string, text: string): { token: string; expiresIn: number } | TokenError {
+  private parseTokenResponse(realm: string, text: string): Omit<IssuedToken, 'issuedAt'> | TokenError {
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -280,7 +318,14 @@ export class ClientCredentialsTokenSource implements TokenSource {
     if (typeof expiresIn !== 'number' || !Number.isFinite(expiresIn) || expiresIn <= 0) {
       return new TokenError({ realm, status: 200, message: `Token endpoint of realm "${realm}" answered 200 without a positive expires_in` });
     }
-    return { token, expiresIn };
+    const tokenType = (body as { token_type?: unknown }).token_type;
+    const scope = (body as { scope?: unknown }).scope;
+    return {
+      accessToken: token,
+      tokenType: typeof tokenType === 'string' && tokenType !== '' ? tokenType : 'Bearer',
+      expiresIn,
+      ...(typeof scope === 'string' ? { scope } : {}),
+    };
   }
 
   /** Removes the secret from text the server sent back, in case it echoed the form (raw or form-encoded). */

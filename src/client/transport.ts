@@ -1,12 +1,12 @@
 /**
  * What the API request path (`./http` and `./interceptors/`) and the token source
  * (`./token-source`) both need from the transport: the error an attempt's timeout raises, turning
- * what undici throws into the retry policy's view of it and into the SDK's errors, reading
- * `Retry-After` and error bodies, the sleep between attempts and the timer of an attempt's
- * timeout. One module, so neither side imports helpers back from the other.
+ * what undici throws into the retry policy's view of it, reading `Retry-After` and error bodies,
+ * the sleep between attempts and the timer of an attempt's timeout. One module, so neither side
+ * imports helpers back from the other; `./failures` makes the SDK's errors from them.
  */
 import { isErrorBody } from '../api';
-import { NetworkError, OrgAdminError, TimeoutError } from './errors';
+import { OrgAdminError, type TimeoutError } from './errors';
 import type { AttemptFailure } from './retry-policy';
 
 /** Waits `ms` milliseconds, or rejects with the signal's reason when it aborts first. */
@@ -66,7 +66,7 @@ export function transportErrorCode(error: unknown): string | undefined {
 
 /**
  * Raised by the timeout interceptor (`./interceptors/timeout`) when an attempt took longer than
- * its limit; {@link toTransportError} turns it into the SDK's {@link TimeoutError}.
+ * its limit; `toTransportError` (`./failures`) turns it into the SDK's {@link TimeoutError}.
  */
 export class AttemptTimeoutError extends Error {
   /** undici-style code, for logs. */
@@ -96,22 +96,6 @@ export function transportFailure(error: unknown): AttemptFailure | undefined {
   const code = transportErrorCode(error);
   if (code === 'UND_ERR_INVALID_ARG' || code === 'UND_ERR_INVALID_RETURN_VALUE') return undefined;
   return { kind: 'network', code };
-}
-
-/**
- * Turns what the transport threw into an SDK error for `request` (method and API path): a
- * timeout becomes {@link TimeoutError}, a connection failure {@link NetworkError}; anything else
- * (see {@link transportFailure}) is returned unchanged.
- */
-export function toTransportError(error: unknown, request: { method: string; path: string }): unknown {
-  const failure = transportFailure(error);
-  if (failure === undefined) return error;
-  if (failure.kind === 'timeout') {
-    return new TimeoutError({ method: request.method, path: request.path, timeoutMs: failure.timeoutMs }, { cause: error });
-  }
-  const code = failure.kind === 'network' ? failure.code : undefined;
-  const reason = error instanceof Error && error.message ? error.message : code;
-  return new NetworkError({ method: request.method, path: request.path, causeCode: code, reason }, { cause: error });
 }
 
 /**

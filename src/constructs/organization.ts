@@ -13,6 +13,7 @@
  * additive members, and each apply of those adds them back. The constructs refuse it.
  */
 import { Construct, type IConstruct } from 'constructs';
+import { normalizeDomain } from '../api/validation';
 import { TerraformStack, type TerraformProvider } from './toolkit';
 import { Organization as OrganizationResource } from './gen/organization';
 import { OrganizationMembers as OrganizationMembersResource } from './gen/organization-members';
@@ -437,7 +438,8 @@ export class Organization extends OrganizationBase {
       name: props.name,
       displayName: props.displayName,
       url: props.url,
-      domains: props.domains,
+      // Written in the form the service stores them, which the provider requires (Token values pass as they are).
+      domains: props.domains === undefined || isUnresolved(props.domains) ? props.domains : props.domains.map((domain) => (isUnresolved(domain) ? domain : normalizeDomain(domain))),
       attributes: props.attributes,
       realm: props.realm,
       provider: props.provider,

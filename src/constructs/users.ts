@@ -6,6 +6,7 @@
 import type { TerraformProvider } from './toolkit';
 import { Construct, type IConstruct } from 'constructs';
 import { DataOrgadminUser } from './gen/data-orgadmin-user';
+import { emailProblem } from '../api/validation';
 import { Problems, isUnresolved, quote } from './validation';
 
 /** A user of the service, as a member of organizations. */
@@ -30,9 +31,6 @@ export interface UserLookupOptions {
   readonly provider?: TerraformProvider;
 }
 
-/** A loose check: something before and after one `@`, no spaces. The service decides the rest. */
-const EMAIL = /^[^\s@]+@[^\s@]+$/;
-
 /**
  * A user looked up by email or username (or named directly by id). Construct it through the
  * static methods; the construct id becomes part of the data source's address
@@ -50,7 +48,7 @@ export class User extends Construct implements IUser {
    */
   static fromEmail(scope: Construct, id: string, email: string, options: UserLookupOptions = {}): User {
     const problems = new Problems();
-    if (!isUnresolved(email) && !EMAIL.test(email)) problems.add(`email must be an email address (got ${quote(email)}).`);
+    if (!isUnresolved(email) && emailProblem(email)) problems.add(`email must be an email address (got ${quote(email)}).`);
     problems.throwIfAny(`${scope.node.path}/${id}`);
     return new User(scope, id, { email, realm: options.realm, provider: options.provider }, email);
   }

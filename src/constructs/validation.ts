@@ -112,9 +112,8 @@ export function checkBaseUrl(url: string | undefined, problems: Problems, prop =
 
 /**
  * Checks an organization's domains: DNS names (`domainProblem`), each at most once. Case, spaces
- * and a trailing dot are not problems (the provider compares domains in the form the service
- * stores them), but two spellings of one domain are: Terraform would see a set of two that the
- * service stores as one.
+ * and a trailing dot are not problems (the construct writes each domain in the form the service
+ * stores it, which the provider requires), but two spellings of one domain are: they are one.
  */
 export function checkDomains(domains: readonly string[] | undefined, problems: Problems, prop = 'domains'): void {
   if (domains === undefined || isUnresolved(domains)) return;

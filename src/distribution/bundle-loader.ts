@@ -34,7 +34,7 @@ export function providerCodeCacheFile(v8Version: string = process.versions.v8): 
  * The loaders compile the bundle without its footer and hand the bundle the sources on request
  * instead, through {@link LAZY_SOURCE_PARAMETER}: the footer is then neither decoded into a string
  * nor given to V8 at a start that never needs it (two of Terraform's three starts per command).
- * Measured here: about 4 ms less per start (median of 30 interleaved starts; 10 ms at the fastest).
+ * That shortens every start (bench/README.md, bench:provider, start-up decisions).
  * Run as a plain script (`node bundle.js`), the bundle reads its holders itself.
  */
 export const LAZY_SOURCES_MARKER = '\n//# orgadmin-lazy-sources\n';
@@ -153,10 +153,11 @@ export const LAUNCHER_EXTRA_CA_CERTS = 'ORGADMIN_EXTRA_CA_CERTS';
  * and macOS's env (not BusyBox's).
  *
  * It starts Node.js without `NODE_EXTRA_CA_CERTS` and passes its value on as
- * {@link LAUNCHER_EXTRA_CA_CERTS}. Node.js 20 reads and parses that file, and builds its root store,
- * while it starts, before any JavaScript runs: about 40 ms more per start here, three starts per
- * Terraform command, for a store that two of those processes never use (they make no HTTPS call)
- * and that the plugin server's TLS never uses (it trusts Terraform's own certificate alone). The
+ * {@link LAUNCHER_EXTRA_CA_CERTS}. Node.js 20 reads and parses that file, and builds its root
+ * store, while it starts, before any JavaScript runs, which lengthens each start noticeably
+ * (bench/README.md, NODE_EXTRA_CA_CERTS), three starts per Terraform command, for a store that
+ * two of those processes never use (they make no HTTPS call) and that the plugin server's TLS
+ * never uses (it trusts Terraform's own certificate alone). The
  * provider's HTTPS client adds the file's certificates itself, at its first HTTPS connection
  * (./trust-store.ts), so what it trusts is unchanged.
  */

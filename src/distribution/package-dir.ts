@@ -54,13 +54,13 @@ export const WRITE_PIECE_BYTES = 64 * 1024;
  * Writes `content` to a new file at `path` in pieces of {@link WRITE_PIECE_BYTES}.
  *
  * Why not one write: Linux (6.x, ext4 here) keeps the pages of a file written in one large write
- * in the page cache as large folios, up to 2 MiB, and a process that runs the file maps it a folio
- * at a time: its resident set counts every page of each folio it touched one byte of. For the
- * self-contained executable (95 MiB, written whole) that put 10–24 MiB more of the binary into
- * each provider process's RSS than the same code costs when run by `/usr/bin/node`, with the same
- * anonymous memory. Written in 64 KiB pieces, as Terraform's own unzip writes a provider from a
- * registry (32 KiB), the configured provider process of a small plan peaked at 57–59 MiB instead of
- * 77–82 MiB (bench:provider, (e) rows). The kernel decides again when it re-reads an evicted file.
+ * in the page cache as large folios, and a process that runs the file maps it a folio at a time:
+ * its resident set counts every page of each folio it touched one byte of. For the self-contained
+ * executable, written whole, that put much more of the binary into each provider process's RSS
+ * than the same code costs when run by `/usr/bin/node`, with the same anonymous memory. Written in
+ * small pieces, as Terraform's own unzip writes a provider from a registry, the configured provider
+ * process of a small plan peaks far lower (bench/README.md, bench:provider, memory; the (e) rows).
+ * The kernel decides again when it re-reads an evicted file.
  */
 export async function writeInPieces(path: string, content: Buffer, mode: number): Promise<void> {
   const handle = await open(path, 'w', mode);

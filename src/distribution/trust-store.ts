@@ -109,9 +109,9 @@ function certificateKey(pem: string): string {
  * those of Node's bundled roots that none of these already holds. Texts that hold only
 certificates seen before are left out.
  *
- * Parsing dominates the cost (about 0.2 ms per certificate, more when each is a separate text), and
- * a system bundle mostly repeats Node's roots: skipping the repeats makes the list about a third
- * as costly as the plain concatenation. Each source stays its own text because OpenSSL stops
+ * Parsing dominates the cost (per certificate, more when each is a separate text:
+ * bench/README.md), and a system bundle mostly repeats Node's roots: skipping the repeats makes
+ * the list about a third as costly as the plain concatenation. Each source stays its own text because OpenSSL stops
  * reading a text at its first damaged certificate: a damaged system file must not hide the rest.
  */
 export function executableCaCertificates(sources: SystemTrustSources = {}): string[] {

@@ -20,6 +20,7 @@ import {
   TokenError,
   UnauthorizedError,
   UnexpectedResponseError,
+  messageWithoutAttempts,
 } from '../client/errors';
 import type { AuthMethod, OrgAdminProviderContext } from './context';
 import type { AttributePath, Diagnostics } from '../tfplugin/framework/types';
@@ -48,6 +49,8 @@ export interface ReportingContext {
   readonly secrets: readonly string[];
   /** The provider's realm, when the call was made in another one (a resource's `realm`). */
   readonly providerRealm?: string;
+  /** The API key's client id, for advice that names the key. */
+  readonly clientId?: string;
 }
 
 /** A diagnostic's text. */
@@ -143,7 +146,8 @@ function adviceForHttp(error: HttpError, op: Operation, env: ReportingContext): 
       if (env.authMethod === 'access_token') {
         return `The user of the access token lacks the \`${op.permission}\` permission. Use a token of a user who has it (a realm administrator's tokens carry every permission) or configure an API key that has it.`;
       }
-      return `The API key lacks the \`${op.permission}\` permission. An administrator of the service can grant it with \`orgadmin keys update CLIENT_ID --permissions ${op.permission},...\` (listing every permission the key keeps) or on the realm's dashboard; or use a key that has it.`;
+      const key = env.clientId ?? 'CLIENT_ID';
+      return `The API key${env.clientId ? ` ${JSON.stringify(env.clientId)}` : ''} lacks the \`${op.permission}\` permission. An administrator of the service can grant it with \`orgadmin keys update ${key} --realm ${env.realm} --permissions ${op.permission},...\` (listing every permission the key keeps) or on the realm's dashboard; or use a key that has it.`;
     }
     if (error.error === 'access_denied') return `Realm "${env.realm}" is disabled. Ask the service's administrator to enable it.`;
     return 'The service refuses this change whatever the permissions; change the configuration so that it does not ask for it.';
@@ -174,30 +178,35 @@ function adviceForHttp(error: HttpError, op: Operation, env: ReportingContext): 
  * `op`. Never contains a secret.
  */
 export function describeError(error: unknown, op: Operation, env: ReportingContext): DiagnosticText {
+  // Only what comes from outside (the service's answers, error messages) is redacted: the
+  // provider's own advice never holds a secret, and a short wrong secret ("wrong") would otherwise
+  // blank out words of it.
+  const outside = (text: string): string => redactSecrets(text, env.secrets);
   const summary = `Failed to ${op.action}`;
   const what = capitalize(op.target ? `${op.action} ${op.target}` : op.action);
+  const message = (e: Error): string => outside(messageWithoutAttempts(e));
   let detail: string;
   if (error instanceof TokenError) {
     const answer = error.status
-      ? serviceAnswer(error.status, error.error, error.errorDescription)
-      : `${error.message}. Check that \`base_url\` points at the service.`;
+      ? outside(serviceAnswer(error.status, error.error, error.errorDescription))
+      : `${message(error)}. Check that \`base_url\` points at the service.`;
     detail = `${what}: the provider could not get an access token from ${env.baseUrl} for realm "${env.realm}": ${answer}\n\n${adviceForToken(error, env)}`;
   } else if (error instanceof HttpError) {
     const request = error.method && error.path ? ` (${error.method} ${error.path})` : '';
-    detail = `${what}${request}: ${serviceAnswer(error.status, error.error, error.errorDescription)}\n\n${adviceForHttp(error, op, env)}`;
+    detail = `${what}${request}: ${outside(serviceAnswer(error.status, error.error, error.errorDescription))}\n\n${adviceForHttp(error, op, env)}`;
   } else if (error instanceof UnexpectedResponseError) {
-    detail = `${what} (${error.method} ${error.path}): the answer (HTTP ${error.status}) is not what the service sends: ${error.message}.\n\nCheck that \`base_url\` (${env.baseUrl}) points at the Organization Administration Service itself, not at a proxy or another site.`;
+    detail = `${what} (${error.method} ${error.path}): the answer (HTTP ${error.status}) is not what the service sends: ${message(error)}.\n\nCheck that \`base_url\` (${env.baseUrl}) points at the Organization Administration Service itself, not at a proxy or another site.`;
   } else if (error instanceof TimeoutError) {
-    detail = `${what}: ${env.baseUrl} did not answer in time (${error.message}).\n\nCheck that \`base_url\` points at the service and that it is reachable, or raise \`request_timeout\`.`;
+    detail = `${what}: ${env.baseUrl} did not answer in time (${message(error)}).\n\nCheck that \`base_url\` points at the service and that it is reachable, or raise \`request_timeout\`.`;
   } else if (error instanceof NetworkError) {
-    detail = `${what}: could not reach ${env.baseUrl} (${error.message}).\n\nCheck \`base_url\` (or \`ORGADMIN_BASE_URL\`): the host, the port and the scheme, and that the service is running.`;
+    detail = `${what}: could not reach ${env.baseUrl} (${message(error)}).\n\nCheck \`base_url\` (or \`ORGADMIN_BASE_URL\`): the host, the port and the scheme, and that the service is running.`;
   } else {
-    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    detail = `${what}: unexpected error: ${message}.\n\nThis is probably a bug in the provider; please report it with the Terraform log.`;
+    const text = error instanceof Error ? `${error.name}: ${message(error)}` : outside(String(error));
+    detail = `${what}: unexpected error: ${text}.\n\nThis is probably a bug in the provider; please report it with the Terraform log.`;
   }
   const attempts = describeAttempts(error);
-  if (attempts) detail += `\n\n${attempts}`;
-  return { summary, detail: redactSecrets(detail, env.secrets) };
+  if (attempts) detail += `\n\n${outside(attempts)}`;
+  return { summary, detail };
 }
 
 /** Adds an error diagnostic for `error` (see {@link describeError}) at `op.path`. */
@@ -213,5 +222,5 @@ export function isObjectNotFound(error: unknown): boolean {
 
 /** The reporting context of a call in `realm` made through the provider context `ctx`. */
 export function reportingFor(ctx: OrgAdminProviderContext, realm: string): ReportingContext {
-  return { baseUrl: ctx.baseUrl, realm, authMethod: ctx.authMethod, secrets: ctx.secrets, providerRealm: ctx.realm };
+  return { baseUrl: ctx.baseUrl, realm, authMethod: ctx.authMethod, secrets: ctx.secrets, providerRealm: ctx.realm, ...(ctx.clientId ? { clientId: ctx.clientId } : {}) };
 }

@@ -6,32 +6,27 @@
  *
  * - order carries no meaning: a list holding the same ids as the prior state, in any order, is
  *   planned as the prior state (no change), and ids read from the service keep the order the state
- *   already has, new ones sorted after them (the service's order is no change either);
+ *   already has, new ones after them in the users' username order (the service's order is no change
+ *   either). Terraform compares lists element by element when it shows a change, so a state in the
+ *   order a configuration lists the ids in keeps plans short: username order is the order of the
+ *   common `[for u in data.orgadmin_user.x : u.id]` (data sources keyed by username), and of
+ *   `data.orgadmin_users.<name>.ids`;
  * - an id listed twice in the configuration is an error on the repeated element (a set would have
  *   dropped it silently; a list that is a set of members has no use for a repeat).
  */
 import type { Diagnostics, Value } from '../tfplugin/framework/types';
 import { containsUnknown } from '../tfplugin/protocol/unknown';
-import { knownStringList, quote } from './values';
-
-/** True when both lists hold the same ids, whatever their order and repeats. */
-export function sameIds(a: readonly string[], b: readonly string[]): boolean {
-  const left = new Set(a);
-  const right = new Set(b);
-  if (left.size !== right.size) return false;
-  for (const id of left) if (!right.has(id)) return false;
-  return true;
-}
+import { knownStringList, quote, sameStringSet } from './values';
 
 /**
  * `ids` (deduplicated) in the order of `order`: those `order` lists first, in its order, then the
- * rest sorted. With `order` the prior state (or the plan), a member list read in any order comes out
- * as the state had it, so reading it again shows no change.
+ * rest in the order given. With `order` the prior state (or the plan), a member list read in any
+ * order comes out as the state had it, so reading it again shows no change.
  */
 export function inOrderOf(order: readonly string[] | undefined, ids: Iterable<string>): string[] {
   const remaining = new Set(ids);
   const ordered = (order ?? []).filter((id) => remaining.delete(id));
-  return [...ordered, ...[...remaining].sort()];
+  return [...ordered, ...remaining];
 }
 
 /**
@@ -44,7 +39,7 @@ export function plannedIdList(configured: Value | undefined, prior: Value | unde
   const priorIds = knownStringList(prior);
   const configuredIds = knownStringList(configured);
   if (priorIds === undefined || configuredIds === undefined) return configured;
-  return sameIds(configuredIds, priorIds) ? prior : configured;
+  return sameStringSet(configuredIds, priorIds) ? prior : configured;
 }
 
 /**

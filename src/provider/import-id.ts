@@ -58,3 +58,17 @@ export function parseImportId(id: string, form: ImportIdForm, diags: Diagnostics
   }
   return parts.length === count ? { ids: parts } : { realm: parts[0]!, ids: parts.slice(1) };
 }
+
+/**
+ * The import id of the given form: `ids` (one per {@link ImportIdForm.segments}) joined by `/`,
+ * preceded by `realm` when given. The inverse of {@link parseImportId}; throws (a caller's bug)
+ * when the ids do not fit the form or an id holds a `/`.
+ */
+export function formatImportId(form: ImportIdForm, ids: readonly string[], realm?: string): string {
+  if (ids.length !== form.segments.length) throw new Error(`${form.typeName} import ids have ${form.segments.length} segments, ${ids.length} were given`);
+  const parts = realm === undefined ? [...ids] : [realm, ...ids];
+  const unfit = parts.find((part) => part === '' || part.includes('/'));
+  if (unfit !== undefined) throw new Error(`${quote(unfit)} cannot be a segment of an import id of ${form.typeName}`);
+  return parts.join('/');
+}
+

@@ -8,10 +8,12 @@
  *
  * The membership resources are not changed for this: {@link recordingPlannedMemberships} wraps
  * their `modifyPlan` and notes what it planned, by their attributes `organization_id`, `realm` and
- * `user_id` or `user_ids`.
+ * `user_id`, or `user_ids`, `usernames` and `emails`. Usernames and emails become ids through the
+ * provider's user directory, which the member set's own plan has just filled: no further request.
  */
 import type { OrgAdminProviderContext } from './context';
 import type { Resource } from '../tfplugin/framework/types';
+import { nameKey } from './user-directory';
 import { knownString, knownStringList } from './values';
 
 /** Memberships planned in this process, per realm and organization. Safe under concurrent planning. */
@@ -35,8 +37,9 @@ export class PlannedMemberships {
 
 /**
  * `resource` with a `modifyPlan` that, after the resource's own, notes the memberships its planned
- * state asks for (a known `organization_id` and `realm`, and a known `user_id` or the known ids of
- * `user_ids`). Everything else about the resource is unchanged.
+ * state asks for (a known `organization_id` and `realm`, and a known `user_id`, or the known
+ * elements of `user_ids`, `usernames` and `emails`). Nothing is noted for a plan with errors. Everything
+ * else about the resource is unchanged.
  */
 export function recordingPlannedMemberships(resource: Resource<OrgAdminProviderContext>): Resource<OrgAdminProviderContext> {
   return {
@@ -47,8 +50,32 @@ export function recordingPlannedMemberships(resource: Resource<OrgAdminProviderC
       const organizationId = knownString(planned['organization_id']);
       const realm = knownString(planned['realm']);
       if (organizationId === undefined || realm === undefined) return;
+      if (diags.hasErrors()) return;
       const single = knownString(planned['user_id']);
-      ctx.plannedMemberships.add(realm, organizationId, single !== undefined ? [single] : knownStringList(planned['user_ids']) ?? []);
+      if (single !== undefined) {
+        ctx.plannedMemberships.add(realm, organizationId, [single]);
+        return;
+      }
+      ctx.plannedMemberships.add(realm, organizationId, knownStringList(planned['user_ids']) ?? []);
+      const usernames = knownStringList(planned['usernames']) ?? [];
+      const emails = knownStringList(planned['emails']) ?? [];
+      if (usernames.length === 0 && emails.length === 0) return;
+      try {
+        const found = await ctx.users.find(realm, { usernames, emails });
+        const ids: string[] = [];
+        for (const username of usernames) {
+          const user = found.byUsername.get(nameKey(username));
+          if (user) ids.push(user.id);
+        }
+        for (const email of emails) {
+          const users = found.byEmail.get(nameKey(email)) ?? [];
+          if (users.length === 1) ids.push(users[0]!.id);
+        }
+        ctx.plannedMemberships.add(realm, organizationId, ids);
+      } catch {
+        // The member set's plan read these names a moment ago; if that read now fails, the member
+        // roles simply find no planned membership and check the live one.
+      }
     },
   };
 }

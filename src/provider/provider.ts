@@ -1,11 +1,14 @@
 /**
  * The orgadmin provider: one SDK client with one token source per provider process, built from the
- * settings of `./settings`, and the list of resources and data sources it serves.
+ * settings of `./settings`, and the list of resources, data sources, ephemeral resources and
+ * functions it serves.
  */
 import { Agent, type Dispatcher } from 'undici';
 import type { OrgAdminClient, TokenSource } from '../client';
-import { PlannedNames } from './resources/organization-creation';
+import { MemberClaims } from './member-claims';
 import { PlannedMemberships, recordingPlannedMemberships } from './planned-memberships';
+import { PlannedNames } from './planned-names';
+import { UserDirectory } from './user-directory';
 import type { AuthMethod, OrgAdminProviderContext } from './context';
 import { redactSecrets } from './diagnostics';
 import { providerTrustConnector } from '../distribution/trust-store';
@@ -15,7 +18,12 @@ import { organizationMembersDataSource } from './data-sources/organization-membe
 import { organizationRolesDataSource } from './data-sources/organization-roles';
 import { organizationsDataSource } from './data-sources/organizations';
 import { userDataSource } from './data-sources/user';
-import type { ProviderDefinition } from '../tfplugin/framework/types';
+import { usersDataSource } from './data-sources/users';
+import { accessTokenEphemeralResource } from './ephemeral-resources/access-token';
+import { portalLinkEphemeralResource } from './ephemeral-resources/portal-link';
+import { parseImportIdFunction } from './functions/parse-import-id';
+import { realmFromUrlFunction } from './functions/realm-from-url';
+import type { ProviderDefinition, Resource } from '../tfplugin/framework/types';
 import { membershipResource } from './resources/membership';
 import { organizationResource } from './resources/organization';
 import { organizationMembersResource } from './resources/organization-members';
@@ -127,13 +135,20 @@ export function createOrgAdminProvider(options: OrgAdminProviderOptions = {}): P
       });
       const ctx: OrgAdminProviderContext = {
         client,
+        tokenSource,
+        dispatcher,
         realm: settings.realm,
         baseUrl: settings.baseUrl,
         authMethod,
         logger,
         secrets,
         plannedNames: new PlannedNames(),
+        claims: new MemberClaims(),
         plannedMemberships: new PlannedMemberships(),
+        users: new UserDirectory(client),
+        refreshedMembers: new Map(),
+        progress: { applied: false },
+        ...(settings.clientCredentials ? { clientId: settings.clientCredentials.clientId } : {}),
       };
       if (ownAgent) ownAgents.set(ctx, ownAgent);
       return ctx;
@@ -146,14 +161,35 @@ export function createOrgAdminProvider(options: OrgAdminProviderOptions = {}): P
       recordingPlannedMemberships(organizationMembersResource),
       organizationRoleResource,
       organizationMemberRolesResource,
-    ],
-    dataSources: [organizationDataSource, organizationsDataSource, organizationMembersDataSource, organizationRolesDataSource, userDataSource],
+    ].map(notingApplies),
+    dataSources: [organizationDataSource, organizationsDataSource, organizationMembersDataSource, organizationRolesDataSource, userDataSource, usersDataSource],
+    ephemeralResources: [portalLinkEphemeralResource, accessTokenEphemeralResource],
+    functions: [parseImportIdFunction, realmFromUrlFunction],
 
     async close(ctx) {
       if (!ctx) return;
       await ctx.client.close();
       const agent = ownAgents.get(ctx);
       if (agent && !agent.closed) await agent.close();
+    },
+  };
+}
+
+/** The resource, marking the context's `progress.applied` at its first create, update or delete. */
+function notingApplies(resource: Resource<OrgAdminProviderContext>): Resource<OrgAdminProviderContext> {
+  return {
+    ...resource,
+    create: (ctx, req, diags) => {
+      ctx.progress.applied = true;
+      return resource.create(ctx, req, diags);
+    },
+    update: (ctx, req, diags) => {
+      ctx.progress.applied = true;
+      return resource.update(ctx, req, diags);
+    },
+    delete: (ctx, req, diags) => {
+      ctx.progress.applied = true;
+      return resource.delete(ctx, req, diags);
     },
   };
 }

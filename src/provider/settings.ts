@@ -148,6 +148,26 @@ function baseUrlIssue(url: string): string | undefined {
   return problem === undefined ? undefined : `${displayUrl(url)} ${problem}`;
 }
 
+/** The realm a base address names, or why it names none. */
+export type RealmOfBaseUrl = { readonly realm: string } | { readonly problem: string };
+
+/**
+ * The provider's default realm when `realm` is not set: the first DNS label of the base address's
+ * host (`https://acme.example.com` → `acme`). The problem reads after "the realm cannot be derived
+ * from": the address is invalid (credentials masked), or its host is an IP address or a single
+ * label. `provider::orgadmin::realm_from_url` is this rule too.
+ */
+export function realmOfBaseUrl(baseUrl: string): RealmOfBaseUrl {
+  const issue = baseUrlIssue(baseUrl);
+  if (issue) return { problem: issue };
+  const normalized = baseUrl.replace(/\/+$/, '');
+  const realm = realmFromBaseUrl(normalized);
+  if (realm === undefined) {
+    return { problem: `${displayUrl(baseUrl)}: its host ${quote(new URL(normalized).hostname)} is an IP address or a single label, which names no realm` };
+  }
+  return { realm };
+}
+
 /**
  * Static checks of the provider block (values may be unknown: those are skipped; environment
  * variables are checked by {@link resolveProviderSettings} at configure time).
@@ -258,16 +278,9 @@ export function resolveProviderSettings(config: ObjectValue, env: Environment, d
     if (problem) fail('Invalid realm', `${origin('realm', realmSetting.source)} is ${quote(realmSetting.value)}; it ${problem}.`, 'realm');
     else realm = realmSetting.value;
   } else if (normalizedBaseUrl !== undefined && !isUnknown(config['realm'])) {
-    realm = realmFromBaseUrl(normalizedBaseUrl);
-    if (realm === undefined) {
-      const host = new URL(normalizedBaseUrl).hostname;
-      fail(
-        'Missing realm',
-        `The realm cannot be derived from \`base_url\`: its host ${quote(host)} is an IP address or a single label, which names no realm. ` +
-          `Set ${settingNames('realm')}.`,
-        'realm',
-      );
-    }
+    const derived = realmOfBaseUrl(normalizedBaseUrl);
+    if ('realm' in derived) realm = derived.realm;
+    else fail('Missing realm', `The realm cannot be derived from \`base_url\` ${derived.problem}. Set ${settingNames('realm')}.`, 'realm');
   }
 
   // Credentials: an API key or an access token, exactly one of the two.

@@ -3,24 +3,23 @@
  * requests and RPCs, then exit. A run that turns out long gets V8's JavaScript defaults back.
  *
  * Why: V8's defaults suit long-running servers. Three of them cost a short run more than they give
- * back (measured on a small plan, 10 organizations and 100 memberships: the configured process's
- * peak RSS and CPU, medians of 5 plans):
+ * back (measured on a small plan's configured process, peak RSS and CPU: bench/README.md,
+ * bench:provider, memory):
  * - WebAssembly's optimising tier. The SDK's HTTP client (undici) parses HTTP/1.1 with llhttp
  *   compiled to WebAssembly; by default V8 compiles it with Liftoff and then re-compiles its hot
- *   functions with TurboFan on background threads. Without that: 108–111 → 73–74 MiB, 1.1–1.2 →
- *   0.8 s. This one stays off for the whole run: Liftoff's parser is fast enough for any number of
+ *   functions with TurboFan on background threads, which took about a third of the process's peak
+ *   RSS. This one stays off for the whole run: Liftoff's parser is fast enough for any number of
  *   requests.
  * - JavaScript's optimising tier (TurboFan). The interpreter and the baseline compiler (Sparkplug)
- *   stay; the optimising compiler's background jobs and their memory go. Without it, together with
- *   the next flag: 73–74 → 64 MiB, and less CPU (0.68 → 0.55 s).
+ *   stay; the optimising compiler's background jobs and their memory go, and with them CPU.
  * - Growing the young generation. Each scavenge that finds many survivors doubles the young
- *   generation's semi-spaces, up to 8 MiB each; a short run's garbage is short-lived, so the growth
- *   buys little and its pages stay resident (about 5 MiB of peak RSS).
+ *   generation's semi-spaces; a short run's garbage is short-lived, so the growth buys little and
+ *   its pages stay resident.
  *
  * A long run (thousands of requests: a member set of 10,000 applied from empty) is where TurboFan
- * pays: without it that apply's provider used 4.8–5.0 s of CPU instead of 3.1–3.2 s. So once the
- * process has used {@link SHORT_RUN_CPU_BUDGET_MS} of CPU, which a small plan's configured process
- * does not reach (0.5–0.6 s), the JavaScript flags go back to V8's defaults.
+ * pays: without it that apply's provider used about half again as much CPU. So once the process
+ * has used {@link SHORT_RUN_CPU_BUDGET_MS} of CPU, which a small plan's configured process does not
+ * reach, the JavaScript flags go back to V8's defaults.
  *
  * Set by the provider when it builds its own HTTP client (at ConfigureProvider), not on the
  * launcher's `#!` line: the self-contained executable takes no Node.js flags, and loading

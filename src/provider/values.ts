@@ -29,11 +29,8 @@ export function knownStringListMap(value: Value | undefined): Record<string, str
   if (value === null || value === undefined || isUnknown(value) || typeof value !== 'object' || Array.isArray(value)) {
     return undefined;
   }
-  const result: Record<string, string[]> = {};
-  for (const [key, list] of Object.entries(value)) {
-    result[key] = knownStringList(list) ?? [];
-  }
-  return result;
+  // fromEntries defines own properties: a key `__proto__` stays a key instead of setting a prototype.
+  return Object.fromEntries(Object.entries(value).map(([key, list]) => [key, knownStringList(list) ?? []]));
 }
 
 /** The value as a map of strings, or undefined when it is null or unknown. */
@@ -41,11 +38,7 @@ export function knownStringMap(value: Value | undefined): Record<string, string>
   if (value === null || value === undefined || isUnknown(value) || typeof value !== 'object' || Array.isArray(value)) {
     return undefined;
   }
-  const result: Record<string, string> = {};
-  for (const [key, item] of Object.entries(value)) {
-    if (typeof item === 'string') result[key] = item;
-  }
-  return result;
+  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
 }
 
 /** Two string lists hold the same set of values. */

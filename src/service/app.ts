@@ -3,6 +3,8 @@
  * use `app.inject()` and `server.ts` can own the process.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
+import { Admin } from './admin';
+import { DEFAULT_PORTAL_LINK_LIFETIME_SECONDS } from './admin/organizations';
 import { ApiKeySecrets } from './auth/api-key-secrets';
 import { CredentialThrottle, type CredentialThrottleOptions } from './auth/credential-throttle';
 import { RevocationList } from './auth/revocations';
@@ -37,7 +39,7 @@ import { typeboxValidatorCompiler } from './validation';
 /** Largest request body the service reads (docs/guides/service.md: 413 above it). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 /** Default lifetime of admin portal links. */
-export const DEFAULT_PORTAL_LINK_LIFETIME_SECONDS = 86400;
+export { DEFAULT_PORTAL_LINK_LIFETIME_SECONDS } from './admin/organizations';
 
 /** Options of {@link buildApp}. */
 export interface AppOptions {
@@ -110,15 +112,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('preValidation', refuseControlCharactersInQuery);
 
   const now = options.now ?? Date.now;
+  const apiKeySecrets = new ApiKeySecrets(options.store, now);
+  const portalLinkLifetimeSeconds = options.portalLinkLifetimeSeconds ?? DEFAULT_PORTAL_LINK_LIFETIME_SECONDS;
   const ctx: ServiceContext = {
     store: options.store,
+    admin: new Admin(options.store, { apiKeySecrets, now, portalLinkLifetimeSeconds }),
     domain: options.domain ?? 'localhost',
     publicBaseUrl: options.publicBaseUrl,
     rateLimiter: new RateLimiter(options.rateLimit, now),
-    portalLinkLifetimeSeconds: options.portalLinkLifetimeSeconds ?? DEFAULT_PORTAL_LINK_LIFETIME_SECONDS,
     verifiedTokens: new VerifiedTokenCache(),
     credentialThrottle: new CredentialThrottle(options.credentialThrottle, now),
-    apiKeySecrets: new ApiKeySecrets(options.store, now),
+    apiKeySecrets,
     revocations: new RevocationList(options.store, now),
     now,
   };

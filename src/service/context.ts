@@ -4,6 +4,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { Permission } from '../api';
+import type { Admin } from './admin';
 import type { ApiKeySecrets } from './auth/api-key-secrets';
 import type { CredentialThrottle } from './auth/credential-throttle';
 import type { RevocationList } from './auth/revocations';
@@ -36,14 +37,14 @@ declare module 'fastify' {
 /** Shared state handed to every route area. */
 export interface ServiceContext {
   store: Store;
+  /** The administration areas (realms, API keys, users, clients, organizations) over the store: the dashboard's one way in. */
+  admin: Admin;
   /** The service's DNS domain; `<realm>.<domain>` pins a request to a realm. */
   domain: string;
   /** Fixed public base address (no trailing slash), or undefined to derive it from each request. */
   publicBaseUrl?: string;
   /** Per-client rate limiter; applies each realm's effective limit (none when neither realm nor service sets one). */
   rateLimiter: RateLimiter;
-  /** Lifetime of admin portal links. */
-  portalLinkLifetimeSeconds: number;
   /** Bearer tokens whose signature is already checked (per app, so apps never share it). */
   verifiedTokens: VerifiedTokenCache;
   /** Failed-credential throttle (per realm, client id or username, and source address). */
@@ -88,7 +89,7 @@ export function realmOf(request: FastifyRequest): RealmSettings {
  * the store on each call, so the key never sits in the realm cache of the request path. A realm
  * gone since the realm hook ran is a 404 like any unknown realm.
  */
-export async function signingRealm(ctx: ServiceContext, realm: RealmSettings): Promise<RealmRecord> {
+export async function signingRealm(ctx: Pick<ServiceContext, 'store'>, realm: Pick<RealmSettings, 'name'>): Promise<RealmRecord> {
   const signing = await ctx.store.getRealm(realm.name);
   if (!signing) throw new ServiceError(404, 'realm_not_found', 'Realm does not exist');
   return signing;

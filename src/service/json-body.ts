@@ -1,10 +1,11 @@
 /**
  * The JSON body parser of the service. Beyond `JSON.parse` it refuses, with 400 `invalid_body`,
- * two kinds of bodies that would otherwise lose or break data:
- * - keys `__proto__` and `constructor` at any depth (they can reach prototypes once the object is
- *   copied or merged; dropping them silently would lose an attribute the caller sent);
+ * bodies that would otherwise lose or break data:
+ * - keys `__proto__`, `constructor` and `prototype` at any depth (they can reach prototypes once
+ *   the object is copied or merged; dropping them silently would lose an attribute the caller sent);
  * - strings (keys or values) with C0 control characters, which no field of the representations
- *   may hold and PostgreSQL cannot store;
+ *   may hold and PostgreSQL cannot store, or that are not valid Unicode (an unpaired surrogate
+ *   would be stored as U+FFFD, so the answer would differ from what was sent);
  * - bodies nested deeper than {@link MAX_JSON_DEPTH} arrays/objects, refused before `JSON.parse`
  *   (no representation is deeper than 4, and every later walk over the value, ours and the
  *   validator's, would otherwise recurse as deep as the attacker likes).
@@ -13,8 +14,8 @@
  * the call stack whatever its shape.
  */
 import type { FastifyInstance } from 'fastify';
+import { RESERVED_KEYS, textProblem } from '../api/validation';
 import { ServiceError } from './errors';
-import { hasControlCharacter } from './text-checks';
 
 /**
  * Deepest nesting of arrays and objects a JSON body may have. The deepest representation the
@@ -23,8 +24,8 @@ import { hasControlCharacter } from './text-checks';
  */
 export const MAX_JSON_DEPTH = 32;
 
-/** Keys refused anywhere in a JSON body. */
-export const FORBIDDEN_JSON_KEYS: readonly string[] = ['__proto__', 'constructor'];
+/** Keys refused anywhere in a JSON body (the rule: `RESERVED_KEYS` in src/api/validation.ts). */
+export const FORBIDDEN_JSON_KEYS: readonly string[] = RESERVED_KEYS;
 
 const invalidBody = (description: string): ServiceError => new ServiceError(400, 'invalid_body', description);
 const tooDeep = (): ServiceError => invalidBody(`The request body is nested deeper than ${MAX_JSON_DEPTH} levels.`);
@@ -74,9 +75,8 @@ export function checkJsonValue(root: unknown, rootPath = ''): void {
   while (stack.length > 0) {
     const { value, path, depth } = stack.pop()!;
     if (typeof value === 'string') {
-      if (hasControlCharacter(value)) {
-        throw invalidBody(`${path === '' ? 'The body' : path} must not contain control characters (U+0000 to U+001F).`);
-      }
+      const problem = textProblem(value);
+      if (problem) throw invalidBody(`${path === '' ? 'The body' : path} ${problem}.`);
       continue;
     }
     if (typeof value !== 'object' || value === null) continue;
@@ -90,9 +90,8 @@ export function checkJsonValue(root: unknown, rootPath = ''): void {
         if (FORBIDDEN_JSON_KEYS.includes(key)) {
           throw invalidBody(`The request body must not contain the key "${key}" (at ${childPath(path, key)}).`);
         }
-        if (hasControlCharacter(key)) {
-          throw invalidBody(`The key ${JSON.stringify(key)} at ${path === '' ? 'the top level' : path} must not contain control characters (U+0000 to U+001F).`);
-        }
+        const keyProblem = textProblem(key);
+        if (keyProblem) throw invalidBody(`The key ${JSON.stringify(key)} at ${path === '' ? 'the top level' : path} ${keyProblem}.`);
         children.push({ value: (value as Record<string, unknown>)[key], path: childPath(path, key), depth: depth + 1 });
       }
     }

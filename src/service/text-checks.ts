@@ -5,14 +5,10 @@
  * database with a 500.
  */
 import type { FastifyError, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { hasControlCharacter } from '../api/validation';
 import { ServiceError } from './errors';
 
-const C0_CONTROL = /[\u0000-\u001f]/;
-
-/** True when `text` contains a C0 control character (U+0000–U+001F, NUL, tab and newline included). */
-export function hasControlCharacter(text: string): boolean {
-  return C0_CONTROL.test(text);
-}
+export { hasControlCharacter };
 
 /**
  * preValidation hook of every route: a query value with a control character is 400

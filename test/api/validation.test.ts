@@ -6,20 +6,29 @@
  */
 import { App, TerraformStack } from 'cdktf';
 import {
+  attributeKeyProblem,
+  attributeValueProblem,
   domainProblem,
+  emailProblem,
+  hasLoneSurrogate,
+  RESERVED_KEYS,
+  textProblem,
   MAX_DOMAIN_LENGTH,
   MAX_NAME_LENGTH,
   MAX_URL_LENGTH,
   nameProblem,
   normalizeDomain,
+  orgAdminUsername,
   orgPath,
   orgsPath,
   realmNameProblem,
+  reservedUsernameProblem,
+  serviceAccountUsername,
   requestTimeoutProblem,
   retriesProblem,
   urlProblem,
 } from '../../src/api';
-import { ConstructValidationError, OrgAdminProvider, Organization } from '../../src/constructs';
+import { ConstructValidationError, OrgAdminProvider, Organization, User } from '../../src/constructs';
 import { RecordingDiagnostics, errorsOf } from '../../src/tfplugin/testing/harness';
 import type { ObjectValue } from '../../src/tfplugin/framework/types';
 import { organizationResource } from '../../src/provider/resources/organization';
@@ -80,6 +89,10 @@ const NAMES: Array<[string, boolean]> = [
   ['', false],
   ['   ', false],
   ['x'.repeat(MAX_NAME_LENGTH + 1), false],
+  ['tab\there', false],
+  ['nul\u0000', false],
+  ['lone \ud800 surrogate', false],
+  ['emoji 😀', true],
 ];
 
 const REALMS: Array<[string, boolean]> = [
@@ -97,6 +110,26 @@ const REALMS: Array<[string, boolean]> = [
   ['acme-', false],
   [' acme', false],
   ['a'.repeat(64), false],
+];
+
+const EMAILS: Array<[string, boolean]> = [
+  ['alice@example.com', true],
+  ['admin@localhost', true],
+  ['not-an-email', false],
+  ['two@at@example.com', false],
+  ['space in@example.com', false],
+  ['@example.com', false],
+  ['alice@', false],
+];
+
+const USERNAMES: Array<[string, boolean]> = [
+  ['alice', true],
+  ['org-admin', true],
+  ['my-org-admin-1', true],
+  ['org-admin-1', false],
+  ['Org-Admin-1', false],
+  ['service-account-x', false],
+  ['SERVICE-ACCOUNT-x', false],
 ];
 
 const RETRIES: Array<[number, boolean]> = [
@@ -183,10 +216,12 @@ describe('one validation rule for the service, the provider and the constructs',
       expect(status).toBe(accepted ? 201 : 400);
       if (accepted) expect(stored!['domains']).toEqual([normalizeDomain(domain)]);
     });
-    it(`is ${accepted ? 'accepted' : 'refused'} by the provider`, () => {
-      expect(providerErrorPaths({ name: 'x', domains: [domain] })).toEqual(accepted ? [] : [['domains']]);
+    // The provider's state holds what the service stores: it takes only that form, and names it.
+    const stored = accepted && normalizeDomain(domain) === domain;
+    it(`is ${stored ? 'accepted' : 'refused'} by the provider${accepted && !stored ? ' (not in the stored form)' : ''}`, () => {
+      expect(providerErrorPaths({ name: 'x', domains: [domain] })).toEqual(stored ? [] : [['domains']]);
     });
-    it(`is ${accepted ? 'accepted' : 'refused'} by the constructs`, () => {
+    it(`is ${accepted ? 'accepted, and written in the stored form,' : 'refused'} by the constructs`, () => {
       expect(constructProblems((stack) => new Organization(stack, 'org', { name: 'x', domains: [domain] }))).toHaveLength(accepted ? 0 : 1);
     });
   });
@@ -243,6 +278,36 @@ describe('one validation rule for the service, the provider and the constructs',
     });
   });
 
+  describe.each(EMAILS)('the email %j', (email, accepted) => {
+    it(`is ${accepted ? 'accepted' : 'refused'} by the rule, the service and the constructs`, async () => {
+      expect(emailProblem(email) === undefined).toBe(accepted);
+      const username = uniqueName();
+      if (accepted) {
+        await expect(svc.admin.createUser('acme', { username, email })).resolves.toMatchObject({ email });
+      } else {
+        await expect(svc.admin.createUser('acme', { username, email })).rejects.toThrow(new AdminError(`Email "${email}" is not a valid address.`));
+        expect(await svc.admin.findUserByUsername('acme', username)).toBeUndefined();
+      }
+      expect(constructProblems((stack) => User.fromEmail(stack, 'user', email))).toHaveLength(accepted ? 0 : 1);
+    });
+  });
+
+  describe.each(USERNAMES)('the username %j', (username, accepted) => {
+    it(`is ${accepted ? 'accepted' : 'refused as reserved'} by the rule and the service`, async () => {
+      expect(reservedUsernameProblem(username) === undefined).toBe(accepted);
+      if (accepted) {
+        await expect(svc.admin.createUser('acme', { username })).resolves.toMatchObject({ username });
+      } else {
+        await expect(svc.admin.createUser('acme', { username })).rejects.toThrow(new AdminError(`Username "${username}" is reserved for users the service creates itself.`));
+      }
+    });
+  });
+
+  it('names the users the service makes with the reserved prefixes', () => {
+    expect(reservedUsernameProblem(orgAdminUsername('o1'))).toBeDefined();
+    expect(reservedUsernameProblem(serviceAccountUsername('c1'))).toBeDefined();
+  });
+
   describe.each(RETRIES)('max retries %j', (retries, accepted) => {
     it(`is ${accepted ? 'accepted' : 'refused'} by the rule, the provider and the constructs`, () => {
       expect(retriesProblem(retries) === undefined).toBe(accepted);
@@ -257,5 +322,34 @@ describe('one validation rule for the service, the provider and the constructs',
       expect(providerBlockErrorPaths({ request_timeout: seconds })).toEqual(accepted ? [] : [['request_timeout']]);
       expect(constructProblems((stack) => new OrgAdminProvider(stack, 'other', { requestTimeout: seconds, alias: 'other' }))).toHaveLength(accepted ? 0 : 1);
     });
+  });
+});
+
+describe('text the service can store as it was sent', () => {
+  it.each([
+    ['a tab', 'a\tb', 'must not contain control characters (U+0000 to U+001F)'],
+    ['NUL', 'a\u0000b', 'must not contain control characters (U+0000 to U+001F)'],
+    ['a lone high surrogate', 'a\ud800', 'is not valid Unicode (it holds an unpaired UTF-16 surrogate)'],
+    ['a lone low surrogate', '\udc00b', 'is not valid Unicode (it holds an unpaired UTF-16 surrogate)'],
+    ['surrogates in the wrong order', '\udc00\ud800', 'is not valid Unicode (it holds an unpaired UTF-16 surrogate)'],
+  ])('refuses %s', (_what, text, problem) => {
+    expect(textProblem(text)).toBe(problem);
+    expect(nameProblem(text)).toBe(problem);
+  });
+
+  it('accepts paired surrogates, accents and other scripts', () => {
+    for (const text of ['emoji 😀', 'ünïcødé', '東京', '\ud83d\ude00']) {
+      expect(textProblem(text)).toBeUndefined();
+      expect(hasLoneSurrogate(text)).toBe(false);
+    }
+  });
+
+  it('refuses the reserved attribute keys, an empty key and unstorable text as attribute keys', () => {
+    for (const key of RESERVED_KEYS) expect(attributeKeyProblem(key)).toContain('is reserved');
+    expect(RESERVED_KEYS).toEqual(['__proto__', 'constructor', 'prototype']);
+    expect(attributeKeyProblem(' ')).toBe('must not be empty');
+    expect(attributeKeyProblem('k\u0007')).toContain('control characters');
+    expect(attributeKeyProblem('tier')).toBeUndefined();
+    expect(attributeValueProblem('x\u0000')).toContain('control characters');
   });
 });

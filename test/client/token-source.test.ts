@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { MockAgent } from 'undici';
-import { tokenPath } from '../../src/api';
+import { revocationPath, tokenPath } from '../../src/api';
 import {
   ClientCredentialsTokenSource,
   NetworkError,
@@ -342,6 +342,44 @@ describe('ClientCredentialsTokenSource', () => {
     hold.release();
     await expect(patient).resolves.toBe('shared');
     expect(tokens.tokenRequests).toBe(1);
+  });
+
+  it('issues a token of its own with the scope asked for, leaving the cached one alone', async () => {
+    replyToken(agent.get(BASE_URL), 'cached');
+    replyToken(agent.get(BASE_URL), 'issued', { expiresIn: 120 });
+    const tokens = source();
+    await tokens.getToken('acme');
+
+    const issued = await tokens.issueToken('acme', { scope: 'view-organizations' });
+
+    expect(issued).toEqual({ accessToken: 'issued', tokenType: 'Bearer', expiresIn: 120, scope: 'view-organizations', issuedAt: clock });
+    expect(Object.fromEntries(new URLSearchParams(String(agent.getCallHistory()!.lastCall()!.body)))).toMatchObject({ scope: 'view-organizations' });
+    await expect(tokens.getToken('acme')).resolves.toBe('cached');
+    expect(tokens.tokenRequests).toBe(2);
+  });
+
+  it('revokes a token at the realm revocation endpoint with the API key, and reports a refusal as TokenError', async () => {
+    const pool = agent.get(BASE_URL);
+    pool.intercept({ path: revocationPath('acme'), method: 'POST' }).reply(200, '');
+    pool.intercept({ path: revocationPath('acme'), method: 'POST' }).reply(400, errorBody('unauthorized_client', 'The token was issued to another client.'), JSON_HEADERS);
+    const tokens = source();
+
+    await tokens.revokeToken('acme', 'tok-1');
+    const call = agent.getCallHistory()!.lastCall()!;
+    expect(call.path).toBe('/realms/acme/protocol/openid-connect/revoke');
+    expect(Object.fromEntries(new URLSearchParams(String(call.body)))).toEqual({
+      token: 'tok-1',
+      token_type_hint: 'access_token',
+      client_id: CLIENT_ID,
+      client_secret: CLIENT_SECRET,
+    });
+
+    const refused = await tokens.revokeToken('acme', 'tok-2').catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(TokenError);
+    expect(refused).toMatchObject({ status: 400, error: 'unauthorized_client' });
+    expect(String((refused as Error).message)).not.toContain(CLIENT_SECRET);
+    // Revocations are not token requests.
+    expect(tokens.tokenRequests).toBe(0);
   });
 
   it('never shows the secret when the token source itself is printed or serialised', () => {

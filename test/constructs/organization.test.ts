@@ -138,10 +138,10 @@ describe('Organization', () => {
     expect(() => new Organization(stack, 'bad', { name: 'fixed' })).not.toThrow();
   });
 
-  it('accepts domains in any case and with the root dot, as the provider and the service do (src/api/validation.ts)', () => {
+  it('accepts domains in any case and with the root dot, and writes them in the form the service stores (which the provider requires)', () => {
     const stack = newStack();
     new Organization(stack, 'acme', { name: 'acme', domains: ['Acme.example.COM', 'other.example.'] });
-    expect(Testing.synth(stack)).toHaveResourceWithProperties(OrganizationResource, { domains: ['Acme.example.COM', 'other.example.'] });
+    expect(Testing.synth(stack)).toHaveResourceWithProperties(OrganizationResource, { domains: ['acme.example.com', 'other.example'] });
   });
 
   it('skips unresolved tokens in validation', () => {

@@ -96,7 +96,13 @@ resource "orgadmin_membership" "ghost" {
     // The organization was created; the failed membership is not in state.
     const state = await ws.run(['state', 'list']);
     expect(state.stdout.trim().split('\n')).toEqual(['orgadmin_organization.one']);
-    const destroy = await ws.run(['destroy', '-auto-approve', '-input=false']);
+    // Now that the organization exists, the next plan knows the problem before applying anything:
+    // `terraform destroy` (whose first step is a normal plan) says so too, and destroys with
+    // -refresh=false, as the provider's docs say.
+    const plan = await ws.plan();
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toMatch(/User not found[\s\S]*user_id\s+= "no-such-user"/);
+    const destroy = await ws.run(['destroy', '-auto-approve', '-input=false', '-refresh=false']);
     expect(destroy.code).toBe(0);
     expect(await organizationNames(fx)).toEqual([]);
   });

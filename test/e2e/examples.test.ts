@@ -49,13 +49,18 @@ describe('examples/hcl/main.tf', () => {
 describe('the examples embedded in docs/', () => {
   it('each pass terraform validate with the real provider schema', async () => {
     const snippets: Array<[string, string]> = [['provider/provider.tf', await readFile(join(EXAMPLES, 'provider', 'provider.tf'), 'utf8')]];
-    for (const kind of ['resources', 'data-sources']) {
-      const file = kind === 'resources' ? 'resource.tf' : 'data-source.tf';
+    const files: Record<string, string> = {
+      resources: 'resource.tf',
+      'data-sources': 'data-source.tf',
+      'ephemeral-resources': 'ephemeral-resource.tf',
+      functions: 'function.tf',
+    };
+    for (const [kind, file] of Object.entries(files)) {
       for (const type of (await readdir(join(EXAMPLES, kind))).sort()) {
         snippets.push([`${kind}/${type}/${file}`, REQUIRED_PROVIDERS + (await readFile(join(EXAMPLES, kind, type, file), 'utf8'))]);
       }
     }
-    expect(snippets.length).toBeGreaterThanOrEqual(8);
+    expect(snippets.length).toBeGreaterThanOrEqual(12);
 
     const ws = await fx.workspace();
     await ws.writeConfig({ 'main.tf': REQUIRED_PROVIDERS });

@@ -23,7 +23,7 @@ resource "orgadmin_organization" "acme" {
   name         = "acme-corp"
   display_name = "ACME Corporation"
   url          = "https://acme.example.com"
-  domains      = ["ACME.example.com", "mail.acme.example.com"]
+  domains      = ["acme.example.com", "mail.acme.example.com"]
   attributes = {
     tier   = ["gold"]
     region = ["eu", "us"]

@@ -2,7 +2,7 @@
  * End to end: a state of `orgadmin_organization_members` written by the provider before `user_ids`
  * became a list (schema version 0, `user_ids` a set; test/e2e/fixtures/organization-members-v0.tfstate)
  * is upgraded by today's provider under the real terraform binary: the plan after the upgrade is
- * empty, the state is rewritten at schema version 1, and changes plan and apply as before.
+ * empty, the state is rewritten at the current schema version, and changes plan and apply as before.
  */
 import { copyFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -77,11 +77,11 @@ describe('a member set state written at schema version 0 (user_ids a set)', () =
     expect(plan.stdout).not.toContain('changed outside of Terraform');
   });
 
-  it('writes the state back at schema version 1 with the same ids', async () => {
+  it('writes the state back at the current schema version (2) with the same ids', async () => {
     const apply = await ws.apply();
     expect(apply.stdout).toContain('0 added, 0 changed, 0 destroyed');
     const upgraded = await storedInstance(join(ws.dir, 'terraform.tfstate'));
-    expect(upgraded.schema_version).toBe(1);
+    expect(upgraded.schema_version).toBe(2);
     expect([...upgraded.attributes.user_ids].sort()).toEqual(stored.attributes.user_ids);
     expect((await ws.plan()).code).toBe(0);
   });

@@ -23,7 +23,7 @@ describe('the missing-permission hint', () => {
     const detail = describeError(forbidden, update, env).detail;
     const quoted = /`(orgadmin keys update [^`]+)`/.exec(detail);
     expect(quoted).not.toBeNull();
-    expect(quoted![1]).toBe('orgadmin keys update CLIENT_ID --permissions manage-organizations,...');
+    expect(quoted![1]).toBe('orgadmin keys update CLIENT_ID --realm acme --permissions manage-organizations,...');
 
     const key = await sandbox.json<{ clientId: string }>('keys', 'create', '--realm', 'acme', '--name', 'ci', '--permissions', 'view-users');
     // The placeholders: the key's client id, and the permissions it keeps in place of `...`.
@@ -32,6 +32,13 @@ describe('the missing-permission hint', () => {
     expect(result.code).toBe(0);
     const [listed] = await sandbox.json<Array<{ permissions: string[] }>>('keys', 'list');
     expect(listed!.permissions).toEqual(['manage-organizations', 'view-users']);
+  });
+
+  it('names the key when the provider knows its client id, so the command needs only the kept permissions', () => {
+    const detail = describeError(forbidden, update, { ...env, clientId: 'ci-key-7' }).detail;
+    expect(detail).toContain('The API key "ci-key-7" lacks the `manage-organizations` permission.');
+    expect(detail).toContain('`orgadmin keys update ci-key-7 --realm acme --permissions manage-organizations,...`');
+    expect(detail).not.toContain('CLIENT_ID');
   });
 
   it('tells the user of an access token how to get a token that has the permission, not to change a key', () => {

@@ -35,6 +35,24 @@ const update: Operation = {
 const http = { method: 'PUT', path: '/realms/acme/orgs/42' };
 
 describe('describeError', () => {
+  it('lists the attempts once, not a second time inside the error message, when the service is down', () => {
+    const error = recordAttempts(new NetworkError({ ...http, causeCode: 'ECONNREFUSED' }), {
+      outcomes: ['connection refused (ECONNREFUSED)', 'connection refused (ECONNREFUSED)', 'connection refused (ECONNREFUSED)'],
+      stoppedBecause: 'gave up after 3 attempts (max_retries = 2)',
+    });
+    const { detail } = describeError(error, update, env);
+    expect(detail.split('connection refused (ECONNREFUSED)').length - 1).toBe(3);
+    expect(detail.split('gave up after 3 attempts').length - 1).toBe(1);
+  });
+
+  it('redacts secrets only in what came from outside: a short wrong secret does not blank out words of the advice', () => {
+    const wrong = { ...env, secrets: ['wrong'] };
+    const answer = new TokenError({ realm: 'acme', status: 401, error: 'unauthorized_client', errorDescription: 'Secret "wrong" is not valid.' });
+    const { detail } = describeError(answer, update, wrong);
+    expect(detail).toContain('The client_secret is wrong for this client_id.');
+    expect(detail).toContain('Secret "***" is not valid.');
+  });
+
   it('says exactly how many requests were sent and what each got, and why no more were sent', () => {
     const error = recordAttempts(new ServerError({ status: 502, ...http }), {
       outcomes: ['HTTP 503', 'timed out after 2000 ms', 'HTTP 502'],

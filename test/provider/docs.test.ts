@@ -93,6 +93,28 @@ describe('docs/', () => {
     }
   });
 
+  it('has a page per ephemeral resource with its schema sections', async () => {
+    expect(orgadminProvider.ephemeralResources?.length).toBeGreaterThan(0);
+    for (const ephemeral of orgadminProvider.ephemeralResources ?? []) {
+      const page = await readFile(join(ROOT, 'docs', 'ephemeral-resources', `${shortName(ephemeral.typeName)}.md`), 'utf8');
+      expect(page).toContain(`# ${ephemeral.typeName} (Ephemeral Resource)`);
+      expect(page).toContain(`ephemeral "${ephemeral.typeName}"`);
+      expectPageMatchesSchema(page, ephemeral.typeName, ephemeral.schema);
+    }
+  });
+
+  it('has a page per function with its signature and one line per argument', async () => {
+    expect(orgadminProvider.functions?.length).toBeGreaterThan(0);
+    for (const fn of orgadminProvider.functions ?? []) {
+      const page = await readFile(join(ROOT, 'docs', 'functions', `${fn.name}.md`), 'utf8');
+      expect(page).toContain(`# function: ${fn.name}\n`);
+      expect(page).toContain(`provider::orgadmin::${fn.name}(`);
+      expect(page).toMatch(new RegExp(`## Signature\\n\\n\`\`\`text\\n${fn.name}\\(`));
+      const parameters = [...fn.parameters, ...(fn.variadicParameter ? [fn.variadicParameter] : [])];
+      expect([...page.matchAll(/^1\. `([a-z_]+)` \(/gm)].map((m) => m[1])).toEqual(parameters.map((p) => p.name));
+    }
+  });
+
   it('documents the provider block on the index page', async () => {
     const page = await readFile(join(ROOT, 'docs', 'index.md'), 'utf8');
     expect(page).toContain('# orgadmin Provider');
@@ -124,5 +146,40 @@ describe('scripts/generate-docs.mjs --check', () => {
     expect(result.stderr).toContain('changed resources/membership.md');
     expect(result.stderr).toContain('extra data-sources/retired.md');
     expect(result.stderr).toContain('npm run docs');
+  });
+});
+
+describe('scripts/generate-docs.mjs rendering', () => {
+  /** Runs `code` as an ES module next to the generator, with its exports as `docs`; returns stdout. */
+  async function withGenerator(code: string): Promise<string> {
+    const script = `import * as docs from ${JSON.stringify(GENERATOR)};\n${code}`;
+    const { stdout } = await execFileAsync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT });
+    return stdout;
+  }
+
+  it('marks write-only attributes with the Terraform version they need', async () => {
+    const page = await withGenerator(`
+      const schema = { description: 'A key.', attributes: {
+        secret_wo: { type: 'string', optional: true, sensitive: true, writeOnly: true, description: 'The secret.' },
+        secret_wo_version: { type: 'number', optional: true, description: 'Bump to send the secret.' },
+      } };
+      const pages = await docs.renderDocs({ typeName: 'orgadmin', schema, resources: [], dataSources: [] });
+      process.stdout.write(pages.get('index.md'));
+    `);
+    expect(page).toContain('### Optional\n\n> **NOTE**: [Write-only arguments](https://developer.hashicorp.com/terraform/language/resources/ephemeral#write-only-arguments) are supported in Terraform 1.11 and later.\n');
+    expect(page).toContain('- `secret_wo` (String, Sensitive, [Write-only](https://developer.hashicorp.com/terraform/language/resources/ephemeral#write-only-arguments)) The secret.');
+    expect(page).toContain('- `secret_wo_version` (Number) Bump to send the secret.');
+  });
+
+  it('writes a function signature with Terraform\'s type names, nullable and variadic arguments marked', async () => {
+    const page = await withGenerator(`
+      const fn = { name: 'pick', summary: 'Picks.', description: 'Picks one.', returnType: ['list', 'string'],
+        parameters: [{ name: 'from', type: ['map', 'string'], description: 'Where.', allowNull: true }],
+        variadicParameter: { name: 'keys', type: 'string', description: 'Which.' } };
+      process.stdout.write(docs.renderFunctionPage(fn, 'output "x" {}', 'orgadmin'));
+    `);
+    expect(page).toContain('page_title: "pick function - orgadmin"');
+    expect(page).toContain('```text\npick(from map of string, keys string...) list of string\n```');
+    expect(page).toContain('1. `from` (Map of String, Nullable) Where.\n1. `keys` (Variadic, String) Which.');
   });
 });

@@ -49,6 +49,7 @@ describe('orgadmin provider', () => {
         'orgadmin_organization_roles',
         'orgadmin_organizations',
         'orgadmin_user',
+        'orgadmin_users',
       ]);
     });
 

@@ -73,6 +73,7 @@ describe('errors and limits', () => {
     ['{"name":"proto","attributes":{"__proto__":["x"],"ok":["y"]}}', '__proto__', 'attributes.__proto__'],
     ['{"name":"ctor","attributes":{"constructor":["x"]}}', 'constructor', 'attributes.constructor'],
     ['{"__proto__":{"polluted":true},"name":"top"}', '__proto__', '__proto__'],
+    ['{"name":"proto2","attributes":{"prototype":["x"]}}', 'prototype', 'attributes.prototype'],
   ])('refuses a JSON body with a prototype key (%s) with 400 invalid_body naming it, and creates nothing', async (payload, key, at) => {
     const before = await svc.store.countOrganizations('acme', {});
     const res = await call(svc, { method: 'POST', url: orgsPath('acme'), token, payload, headers: { 'content-type': 'application/json' } });
@@ -83,6 +84,28 @@ describe('errors and limits', () => {
     });
     expect(await svc.store.countOrganizations('acme', {})).toBe(before);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+  describe('text that is not valid Unicode', () => {
+    it.each([
+      ['a name', '{"name":"lone\\ud800"}', 'name'],
+      ['an attribute value', '{"name":"surrogates","attributes":{"k":["\\udc00x"]}}', 'attributes.k[0]'],
+      ['an attribute key', '{"name":"surrogate-key","attributes":{"a\\ud83d":["x"]}}', 'at attributes'],
+    ])('refuses %s holding an unpaired surrogate with 400 invalid_body, and creates nothing', async (_what, payload, where) => {
+      const before = await svc.store.countOrganizations('acme', {});
+      const res = await call(svc, { method: 'POST', url: orgsPath('acme'), token, payload, headers: { 'content-type': 'application/json' } });
+      expect(res.status).toBe(400);
+      expect(res.json).toMatchObject({ error: 'invalid_body' });
+      expect((res.json as { error_description: string }).error_description).toContain('not valid Unicode');
+      expect((res.json as { error_description: string }).error_description).toContain(where);
+      expect(await svc.store.countOrganizations('acme', {})).toBe(before);
+    });
+
+    it('accepts a name with a paired surrogate (an emoji) and answers it unchanged', async () => {
+      const res = await call(svc, { method: 'POST', url: orgsPath('acme'), token, payload: '{"name":"emoji \\ud83d\\ude00"}', headers: { 'content-type': 'application/json' } });
+      expect(res.status).toBe(201);
+      const id = String(res.headers.location).split('/').pop()!;
+      expect((await svc.store.getOrganization('acme', id))!.name).toBe('emoji 😀');
+    });
   });
 });
 

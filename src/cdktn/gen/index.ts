@@ -9,5 +9,9 @@ export * as dataOrgadminOrganizationMembers from './data-orgadmin-organization-m
 export * as dataOrgadminOrganizationRoles from './data-orgadmin-organization-roles/index';
 export * as dataOrgadminOrganizations from './data-orgadmin-organizations/index';
 export * as dataOrgadminUser from './data-orgadmin-user/index';
+export * as dataOrgadminUsers from './data-orgadmin-users/index';
+export * as ephemeralOrgadminAccessToken from './ephemeral-orgadmin-access-token/index';
+export * as ephemeralOrgadminPortalLink from './ephemeral-orgadmin-portal-link/index';
 export * as provider from './provider/index';
+export * as providerFunctions from './provider-functions/index';
 

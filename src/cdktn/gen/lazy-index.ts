@@ -9,5 +9,9 @@ Object.defineProperty(exports, 'dataOrgadminOrganizationMembers', { get: functio
 Object.defineProperty(exports, 'dataOrgadminOrganizationRoles', { get: function () { return require('./data-orgadmin-organization-roles'); } });
 Object.defineProperty(exports, 'dataOrgadminOrganizations', { get: function () { return require('./data-orgadmin-organizations'); } });
 Object.defineProperty(exports, 'dataOrgadminUser', { get: function () { return require('./data-orgadmin-user'); } });
+Object.defineProperty(exports, 'dataOrgadminUsers', { get: function () { return require('./data-orgadmin-users'); } });
+Object.defineProperty(exports, 'ephemeralOrgadminAccessToken', { get: function () { return require('./ephemeral-orgadmin-access-token'); } });
+Object.defineProperty(exports, 'ephemeralOrgadminPortalLink', { get: function () { return require('./ephemeral-orgadmin-portal-link'); } });
 Object.defineProperty(exports, 'provider', { get: function () { return require('./provider'); } });
+Object.defineProperty(exports, 'providerFunctions', { get: function () { return require('./provider-functions'); } });
 

@@ -8,16 +8,6 @@ import { COMMON_FLAGS, resolveDataFile, withAdmin } from '../context';
 import { CliError, EXIT, UsageError } from '../errors';
 import { formatTimestamp, printJson, printTable } from '../output';
 
-/** The fields of an API key that listings show: never the secret or its hash. */
-export interface ApiKeyView {
-  clientId: string;
-  realm: string;
-  name: string;
-  permissions: string[];
-  createdTimestamp: number;
-  revoked: boolean;
-}
-
 /**
  * Parses `--permissions p1,p2`: comma-separated, each a documented permission, no duplicates.
  * @throws UsageError naming the first unknown permission and listing the valid ones.
@@ -33,25 +23,6 @@ export function parsePermissions(value: string): Permission[] {
     if (!permissions.includes(name)) permissions.push(name);
   }
   return permissions;
-}
-
-/** The listed view of a stored key; the structural parameter type keeps the secret hash out. */
-function toApiKeyView(key: {
-  clientId: string;
-  realm: string;
-  name: string;
-  permissions: readonly string[];
-  createdTimestamp: number;
-  revokedTimestamp: number | null;
-}): ApiKeyView {
-  return {
-    clientId: key.clientId,
-    realm: key.realm,
-    name: key.name,
-    permissions: [...key.permissions],
-    createdTimestamp: key.createdTimestamp,
-    revoked: key.revokedTimestamp !== null,
-  };
 }
 
 const create = defineCommand(
@@ -105,7 +76,8 @@ const list = defineCommand(
   },
   async ({ flags }, io) => {
     const dataFile = resolveDataFile(flags.data, io);
-    const keys = (await withAdmin(dataFile, (admin) => admin.listApiKeys(flags.realm))).map(toApiKeyView);
+    // The administration API's view of a key (ApiKeyInfo): never the secret or its hash.
+    const keys = await withAdmin(dataFile, (admin) => admin.listApiKeys(flags.realm));
     if (flags.json) {
       printJson(io, keys);
     } else {
@@ -164,9 +136,8 @@ const update = defineCommand(
       if (realm === undefined) throw new CliError(`API key "${clientId}" does not exist.`);
       return admin.setApiKeyPermissions(realm, clientId, permissions);
     });
-    const view = toApiKeyView(key);
-    if (flags.json) printJson(io, view);
-    else io.stdout(`Updated API key ${view.name} (${view.clientId}) in realm ${view.realm}: permissions ${view.permissions.join(', ')}.\n`);
+    if (flags.json) printJson(io, key);
+    else io.stdout(`Updated API key ${key.name} (${key.clientId}) in realm ${key.realm}: permissions ${key.permissions.join(', ')}.\n`);
     return EXIT.ok;
   },
 );

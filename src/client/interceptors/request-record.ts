@@ -9,8 +9,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { isIdempotent } from '../retry-policy';
-import { OrgAdminError, recordAttempts } from '../errors';
-import { toTransportError } from '../transport';
+import { errorOfTransportFailure } from '../failures';
 import { sendBuffered } from './buffered';
 
 /** Decodes answer bodies as undici's `body.text()` does: UTF-8, a leading byte order mark dropped. */
@@ -68,15 +67,6 @@ export function recordOf(opts: Dispatcher.DispatchOptions): RequestRecord {
   return fresh;
 }
 
-/**
- * `error` with the record's attempt log (see {@link recordAttempts}), when it is an SDK error and
- * the retry interceptor saw the attempts fail; anything else is returned unchanged.
- */
-export function withAttemptLog(error: unknown, record: RequestRecord): unknown {
-  if (!(error instanceof OrgAdminError) || record.outcomes.length === 0) return error;
-  return recordAttempts(error, { outcomes: [...record.outcomes], stoppedBecause: record.stoppedBecause });
-}
-
 /** A final answer, body read in full. */
 export interface RecordedAnswer {
   /** The HTTP status. */
@@ -89,10 +79,8 @@ export interface RecordedAnswer {
 
 /**
  * Sends a request with `record` through `dispatcher` (composed with the interceptors) and reads
- * the final answer, whatever its status. Rejects with the caller's abort reason as is; with an SDK
- * error that an interceptor passed up as final (the token source's, with its own attempt log) as
- * is; otherwise with the transport failure as {@link TimeoutError} or {@link NetworkError}
- * carrying the record's attempt log.
+ * the final answer, whatever its status. Without a final answer it rejects with what
+ * `errorOfTransportFailure` (`../failures`) makes of the failure.
  */
 export async function sendRecorded(
   dispatcher: Dispatcher,
@@ -108,8 +96,6 @@ export async function sendRecorded(
     const answer = await sendBuffered((opts, handler) => dispatcher.dispatch(opts, handler), options, signal);
     return { status: answer.statusCode, headers: answer.headers, text: utf8.decode(answer.body) };
   } catch (error) {
-    request.signal?.throwIfAborted();
-    if (error instanceof OrgAdminError) throw error;
-    throw withAttemptLog(toTransportError(error, record), record);
+    throw errorOfTransportFailure(error, record, request.signal);
   }
 }

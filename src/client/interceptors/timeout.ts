@@ -22,7 +22,8 @@ export function timeoutInterceptor(timeoutMs: number, timer: TimerFunction): Dis
   return bufferedInterceptor(async (opts, next, signal) => {
     // The attempt's signal aborts when the caller's does (with the caller's reason) or when the
     // limit runs out. It follows the caller's through a listener removed at the end, not
-    // AbortSignal.any, which costs 30–55 µs per request on Node.js 20.
+    // AbortSignal.any, which costs more per request than the rest of this interceptor
+    // (bench/README.md, bench:provider, start-up decisions).
     const attempt = new AbortController();
     const followCaller = (): void => attempt.abort(signal.reason);
     if (signal.aborted) followCaller();

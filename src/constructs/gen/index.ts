@@ -9,5 +9,6 @@ export * as dataOrgadminOrganizationMembers from './data-orgadmin-organization-m
 export * as dataOrgadminOrganizationRoles from './data-orgadmin-organization-roles';
 export * as dataOrgadminOrganizations from './data-orgadmin-organizations';
 export * as dataOrgadminUser from './data-orgadmin-user';
+export * as dataOrgadminUsers from './data-orgadmin-users';
 export * as provider from './provider';
 

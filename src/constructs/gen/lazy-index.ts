@@ -9,5 +9,6 @@ Object.defineProperty(exports, 'dataOrgadminOrganizationMembers', { get: functio
 Object.defineProperty(exports, 'dataOrgadminOrganizationRoles', { get: function () { return require('./data-orgadmin-organization-roles'); } });
 Object.defineProperty(exports, 'dataOrgadminOrganizations', { get: function () { return require('./data-orgadmin-organizations'); } });
 Object.defineProperty(exports, 'dataOrgadminUser', { get: function () { return require('./data-orgadmin-user'); } });
+Object.defineProperty(exports, 'dataOrgadminUsers', { get: function () { return require('./data-orgadmin-users'); } });
 Object.defineProperty(exports, 'provider', { get: function () { return require('./provider'); } });
 

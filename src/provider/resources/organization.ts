@@ -10,27 +10,33 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Organization, OrganizationInput } from '../../api';
-import { displayNameProblem, domainProblem, nameProblem, normalizeDomain, urlProblem } from '../../api/validation';
+import { attributeKeyProblem, attributeValueProblem, displayNameProblem, domainProblem, nameProblem, normalizeDomain, urlProblem } from '../../api/validation';
 import { ConflictError } from '../../client/errors';
 import { callOptions, signalOf, type OrgAdminProviderContext } from '../context';
-import { isObjectNotFound, reportError, reportingFor, serviceAnswer } from '../diagnostics';
+import { isObjectNotFound, reportError, reportingFor } from '../diagnostics';
 import { outcomeUnknown } from '../outcome';
 import type { Diagnostics, ObjectValue, PlanModification, Resource, Value } from '../../tfplugin/framework/types';
-import { parseImportId } from '../import-id';
+import { parseImportId, type ImportIdForm } from '../import-id';
 import { containsUnknown, isUnknown } from '../../tfplugin/protocol/unknown';
 import { planRealm, resourceRealmAttribute, validateRealm } from '../realm';
 import { knownString, knownStringList, knownStringListMap, quote, sameStringSet } from '../values';
 import {
+  adoptOrganization,
+  clearCreationMarker,
   CREATION_MARKER,
-  findOrganizationByName,
+  findOwnCreation,
   hasCreationMarker,
-  isFromCreation,
-  nameTakenAdvice,
+  planName,
+  reportNameTaken,
+  target,
   userAttributes,
 } from './organization-creation';
 
 /** The resource's type name. */
 export const ORGANIZATION_RESOURCE_TYPE = 'orgadmin_organization';
+
+/** How an organization is imported (`terraform import`, `import {}` blocks; also `provider::orgadmin::parse_import_id`). */
+export const ORGANIZATION_IMPORT_ID: ImportIdForm = { typeName: ORGANIZATION_RESOURCE_TYPE, segments: ['ID'], example: '6f1d3c0e-5b0a-4c1e-9d1f-2a7b8c9d0e1f' };
 
 /** Validates the organization's own attributes (shared by the resource's validate). */
 function validateOrganizationConfig(config: ObjectValue, diags: Diagnostics): void {
@@ -52,7 +58,6 @@ function validateOrganizationConfig(config: ObjectValue, diags: Diagnostics): vo
   }
   const domains = config['domains'];
   if (Array.isArray(domains)) {
-    const seen = new Map<string, string>();
     for (const domain of domains) {
       if (typeof domain !== 'string') continue;
       const problem = domainProblem(domain);
@@ -61,21 +66,30 @@ function validateOrganizationConfig(config: ObjectValue, diags: Diagnostics): vo
         continue;
       }
       const normalized = normalizeDomain(domain);
-      const earlier = seen.get(normalized);
-      if (earlier !== undefined) {
+      // The state holds what the service stores; written otherwise, the value would differ from it
+      // (and two spellings of one domain would be two elements of the set).
+      if (normalized !== domain) {
         diags.error(
-          'Duplicate domain',
-          `The domains ${quote(earlier)} and ${quote(domain)} are the same domain (case, spaces and a trailing dot do not count); keep one.`,
+          'Domain not in its stored form',
+          `The domain ${quote(domain)} is stored by the service as ${quote(normalized)} (lowercase, without spaces or a trailing dot). Write it that way${domain.toLowerCase() !== domain ? ' (`lower(...)` does it for a computed value)' : ''}.`,
           ['domains'],
         );
       }
-      seen.set(normalized, domain);
     }
   }
   const attributes = config['attributes'];
   if (attributes !== null && attributes !== undefined && !isUnknown(attributes) && typeof attributes === 'object' && !Array.isArray(attributes)) {
-    for (const key of Object.keys(attributes)) {
-      if (key.trim() === '') diags.error('Invalid attribute name', 'An attribute name in `attributes` is empty.', ['attributes']);
+    for (const [key, values] of Object.entries(attributes)) {
+      const keyIssue = attributeKeyProblem(key);
+      if (keyIssue) {
+        diags.error('Invalid attribute name', `The attribute name ${quote(key)} ${keyIssue}.`, ['attributes', key]);
+        continue;
+      }
+      if (!Array.isArray(values)) continue;
+      values.forEach((value, index) => {
+        const valueIssue = typeof value === 'string' ? attributeValueProblem(value) : undefined;
+        if (valueIssue) diags.error('Invalid attribute value', `Value ${index} of attribute ${quote(key)} ${valueIssue}.`, ['attributes', key]);
+      });
     }
   }
   validateRealm(config['realm'], diags);
@@ -87,28 +101,18 @@ function sameDomains(a: readonly string[], b: readonly string[]): boolean {
 }
 
 /**
- * Domains for state: keeps the prior state's spelling (the configuration's, once applied) when the
- * service holds the same domains, so a mixed-case domain does not show as drift forever; otherwise
- * the service's domains.
+ * The state for a remote organization, in the form the service stores it (domains normalized; the
+ * configuration must write them so, see validation). Domains and attributes are always filled,
+ * managed or not: whether they are managed is the configuration's business, decided at plan time.
  */
-function domainsForState(prior: Value | undefined, remote: readonly string[]): string[] {
-  const priorList = knownStringList(prior);
-  return priorList !== undefined && sameDomains(priorList, remote) ? priorList : [...remote];
-}
-
-/**
- * The state for a remote organization. `prior` is the state being refreshed (null on import): only
- * its domain spelling is kept. Domains and attributes are always filled, managed or not: whether
- * they are managed is the configuration's business, decided at plan time.
- */
-function stateFromOrganization(org: Organization, realm: string, prior: ObjectValue | null): ObjectValue {
+function stateFromOrganization(org: Organization, realm: string): ObjectValue {
   return {
     id: org.id,
     realm: org.realm || realm,
     name: org.name,
     display_name: org.displayName ?? null,
     url: org.url ?? null,
-    domains: domainsForState(prior?.['domains'], org.domains),
+    domains: [...org.domains],
     attributes: cloneAttributes(userAttributes(org.attributes)),
   };
 }
@@ -142,129 +146,7 @@ function planDomainsAndAttributes(config: ObjectValue, priorState: ObjectValue |
 }
 
 function cloneAttributes(attributes: Record<string, string[]>): { [key: string]: Value } {
-  const result: { [key: string]: Value } = {};
-  for (const [key, values] of Object.entries(attributes)) result[key] = [...values];
-  return result;
-}
-
-/** The target phrase of an operation on one organization: `"ID" ("NAME") in realm "REALM"`. */
-function target(realm: string, id: string | undefined, name?: string): string {
-  const parts = [id, name].filter((part): part is string => part !== undefined).map(quote);
-  const what = parts.length === 2 ? `${parts[0]} (${parts[1]})` : parts[0] ?? '';
-  return `${what} in realm ${quote(realm)}`;
-}
-
-function capitalizeFirst(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-/**
- * Reports a 409 on create or rename: names the organization that already has the name (looked up
- * by exact name) and how to import it.
- */
-async function reportNameTaken(
-  ctx: OrgAdminProviderContext,
-  realm: string,
-  name: string,
-  error: ConflictError,
-  action: string,
-  diags: Diagnostics,
-  existing?: Organization,
-): Promise<void> {
-  let existingId = existing?.id;
-  if (existingId === undefined) {
-    try {
-      existingId = (await findOrganizationByName(ctx, realm, name))?.id;
-    } catch (lookupError) {
-      ctx.logger.warn('could not look up the organization that holds a name', { realm, error: String(lookupError) });
-    }
-  }
-  const answer = capitalizeFirst(serviceAnswer(error.status, error.error, error.errorDescription));
-  const detail =
-    existingId !== undefined
-      ? `${answer}\n\n${nameTakenAdvice(realm, name, existingId)}`
-      : `${answer}\n\nAn organization named ${quote(name)} already exists in realm ${quote(realm)} (its id could not be looked up with these credentials). ` +
-        'Choose another `name`, or import the existing organization (`terraform import <resource address> <id>`, or an `import {}` block).';
-  diags.error(`Failed to ${action}: the name ${quote(name)} is taken`, detail, ['name']);
-}
-
-/**
- * Plan-time checks of a planned name (create, or rename): refuses a name that another resource of
- * this configuration also plans, or that an organization outside this state holds; adopts the
- * organization left by an interrupted create of this configuration (see `./organization-creation`).
- */
-async function planName(
-  ctx: OrgAdminProviderContext,
-  req: { priorState: ObjectValue | null; plannedState: ObjectValue; signal?: AbortSignal },
-  diags: Diagnostics,
-): Promise<void> {
-  const name = knownString(req.plannedState['name']);
-  const realm = knownString(req.plannedState['realm']);
-  if (name === undefined || realm === undefined) return; // decided at apply time
-  const priorId = knownString(req.priorState?.['id']);
-  const renamed = req.priorState !== null && knownString(req.priorState['name']) !== name;
-  if (req.priorState !== null && !renamed) return;
-  const other = ctx.plannedNames.claim(realm, name, priorId ?? `create#${randomUUID()}`);
-  if (other !== undefined) {
-    diags.error(
-      'Duplicate organization name',
-      `Another orgadmin_organization in this configuration also plans the name ${quote(name)} in realm ${quote(realm)}. ` +
-        'Names are unique in a realm: give each organization its own `name` (two resources must not manage one organization).',
-      ['name'],
-    );
-    return;
-  }
-  let existing: Organization | undefined;
-  try {
-    existing = await findOrganizationByName(ctx, realm, name, req.signal);
-  } catch (error) {
-    // Without view-organizations the check cannot be made here; the apply still reports a 409.
-    ctx.logger.debug('could not check at plan time whether the name is taken', { realm, error: String(error) });
-    return;
-  }
-  if (existing === undefined || existing.id === priorId) return;
-  if (req.priorState === null && hasCreationMarker(existing) && !ctx.plannedNames.isRecorded(existing.id)) {
-    req.plannedState['id'] = existing.id;
-    diags.warning(
-      'Adopting an organization left by an interrupted apply',
-      `The organization ${target(realm, existing.id, name)} was created by an earlier orgadmin apply that did not record it in a state ` +
-        '(its answer was lost, or terraform was stopped). This resource takes it over and updates it to the configuration; no second organization is created.',
-    );
-    return;
-  }
-  diags.error(`The name ${quote(name)} is taken`, nameTakenAdvice(realm, name, existing.id), ['name']);
-}
-
-/**
- * After a create whose outcome is unknown (the answer was lost, or a retry met the first attempt's
- * organization): the organization this create made, found by its client-chosen id or, on a service
- * that ignores client-chosen ids, by name and marker. Undefined when there is none (or it cannot
- * be looked up now).
- */
-async function findOwnCreation(
-  ctx: OrgAdminProviderContext,
-  realm: string,
-  creationId: string,
-  name: string,
-  signal: AbortSignal | undefined,
-): Promise<Organization | undefined> {
-  const options = { realm, ...(signal ? { signal } : {}) };
-  try {
-    const byId = await ctx.client.getOrganization(creationId, options);
-    if (isFromCreation(byId, creationId)) return byId;
-  } catch (error) {
-    if (!isObjectNotFound(error)) {
-      ctx.logger.warn('could not check whether the create happened', { realm, error: String(error) });
-      return undefined;
-    }
-  }
-  try {
-    const byName = await findOrganizationByName(ctx, realm, name, signal);
-    return byName !== undefined && isFromCreation(byName, creationId) ? byName : undefined;
-  } catch (error) {
-    ctx.logger.warn('could not check whether the create happened', { realm, error: String(error) });
-    return undefined;
-  }
+  return Object.fromEntries(Object.entries(attributes).map(([key, values]) => [key, [...values]]));
 }
 
 
@@ -289,53 +171,6 @@ function organizationInput(planned: ObjectValue, config: ObjectValue): Organizat
   const attributes = isManaged(config, 'attributes') ? knownStringListMap(planned['attributes']) : undefined;
   if (attributes !== undefined) input.attributes = attributes;
   return input;
-}
-
-/**
- * Brings an organization adopted at plan time to the configuration (the marker stays until a
- * state holds it). `'gone'` when it vanished since the plan: the caller creates it with that id.
- */
-async function adoptOrganization(
-  ctx: OrgAdminProviderContext,
-  realm: string,
-  id: string,
-  input: OrganizationInput,
-  signal: AbortSignal | undefined,
-  diags: Diagnostics,
-): Promise<'adopted' | 'gone' | 'failed'> {
-  const options = { realm, ...(signal ? { signal } : {}) };
-  try {
-    const remote = await ctx.client.getOrganization(id, options);
-    const marker = remote.attributes[CREATION_MARKER] ?? [id];
-    const attributes = input.attributes ?? userAttributes(remote.attributes);
-    await ctx.client.updateOrganization(id, { ...input, attributes: { ...attributes, [CREATION_MARKER]: marker } }, options);
-    ctx.logger.info('adopted organization left by an interrupted apply', { realm, id });
-    return 'adopted';
-  } catch (error) {
-    if (isObjectNotFound(error)) return 'gone';
-    if (error instanceof ConflictError) await reportNameTaken(ctx, realm, input.name, error, 'create organization', diags);
-    else reportError(diags, error, { action: 'create organization', target: target(realm, id, input.name), permission: 'manage-organizations' }, reportingFor(ctx, realm));
-    return 'failed';
-  }
-}
-
-/**
- * Clears the creation marker of an organization read from a state: the state was saved with it, so
- * no other configuration may adopt it any more. Best effort: a key without manage-organizations
- * (a read-only plan) leaves it for a later run.
- */
-async function clearCreationMarker(ctx: OrgAdminProviderContext, realm: string, org: Organization): Promise<void> {
-  const body: OrganizationInput = {
-    name: org.name,
-    displayName: org.displayName ?? null,
-    url: org.url ?? null,
-    attributes: userAttributes(org.attributes),
-  };
-  try {
-    await ctx.client.updateOrganization(org.id, body, { realm });
-  } catch (error) {
-    ctx.logger.debug('could not clear the creation marker', { realm, id: org.id, error: String(error) });
-  }
 }
 
 /** The `orgadmin_organization` resource. */
@@ -454,7 +289,7 @@ export const organizationResource: Resource<OrgAdminProviderContext> = {
       const org = await ctx.client.getOrganization(id, callOptions(realm, signalOf(req)));
       ctx.plannedNames.record(org.id);
       if (hasCreationMarker(org)) await clearCreationMarker(ctx, realm, org);
-      return stateFromOrganization(org, realm, state);
+      return stateFromOrganization(org, realm);
     } catch (error) {
       if (isObjectNotFound(error)) {
         diags.warning(
@@ -510,7 +345,7 @@ export const organizationResource: Resource<OrgAdminProviderContext> = {
   },
 
   async importState(ctx, req, diags) {
-    const parsed = parseImportId(req.id, { typeName: ORGANIZATION_RESOURCE_TYPE, segments: ['ID'], example: '6f1d3c0e-5b0a-4c1e-9d1f-2a7b8c9d0e1f' }, diags);
+    const parsed = parseImportId(req.id, ORGANIZATION_IMPORT_ID, diags);
     if (!parsed) return null;
     const realm = parsed.realm ?? ctx.realm;
     const id = parsed.ids[0]!;
@@ -527,6 +362,6 @@ export const organizationResource: Resource<OrgAdminProviderContext> = {
     }
     // Domains and attributes are imported too: a configuration that sets them to these values then
     // plans no change, and one that leaves them out keeps them unmanaged (optional + computed).
-    return stateFromOrganization(org, realm, null);
+    return stateFromOrganization(org, realm);
   },
 };

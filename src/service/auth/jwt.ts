@@ -104,7 +104,7 @@ const privateKeys = new Map<string, KeyObject>();
 
 /**
  * The parsed key for a PEM text, parsed once. Why: handing a PEM string to `crypto.sign`/`verify`
- * parses it on every call (about 0.25 ms for RSA-2048, most of a request's time); a KeyObject makes
+ * parses it on every call (most of a request's time: bench/README.md, bench:service); a KeyObject makes
  * the signature check itself the only cost. Keyed by the PEM text, so a realm whose key changed
  * (deleted and created again) gets its new key, never the old one.
  */

@@ -15,12 +15,13 @@
  *
  * Entries are found by the end of the token (its signature's last characters, see
  * {@link LOOKUP_KEY_LENGTH}) and then compared whole: a map keyed by the whole token would hash its
- * ~800 characters on every request, since each request's header is a new string (about 1 µs, a
- * visible share of a membership check). Two tokens that end alike merely take turns in one slot.
+ * whole text on every request, since each request's header is a new string (a visible share of a
+ * membership check: bench/README.md, bench:service). Two tokens that end alike merely take turns
+ * in one slot.
  */
 import { checkClaims, verifySignature, type ExpectedClaims, type SigningKey, type TokenClaims } from './jwt';
 
-/** Default most tokens remembered; at ~1 KiB a token, about 10 MiB at worst. */
+/** Default most tokens remembered: enough for every client of a busy service, small at worst (bench/README.md). */
 export const DEFAULT_MAX_VERIFIED_TOKENS = 10_000;
 
 /**

@@ -7,7 +7,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import {
   CountSchema,
-  MEMBERS_PAGE,
   MemberInfoSchema,
   MemberListSchema,
   MembersQuerySchema,
@@ -15,15 +14,13 @@ import {
   organizationToWire,
   NoBodySchema,
   roleToWire,
-  orgAdminUsername,
   type MemberInfo,
   type MemberRepresentation,
 } from '../../api';
 import { bearerHook, realmHook, type Requirement } from '../auth/guards';
 import { authOf, realmOf, requestUrlOf, type ServiceContext } from '../context';
-import { notFound, ServiceError } from '../errors';
+import { notFound } from '../errors';
 import { checkedJsonArrayInTurns, JSON_ITEMS_PER_TURN } from '../response-check';
-import { toMember } from '../store/store';
 
 /**
  * What "check membership" (`GET …/orgs/{orgId}/members/{userId}`) asks of its caller; the fast
@@ -36,25 +33,14 @@ const OrgParams = Type.Object({ realm: Type.String(), orgId: Type.String() });
 const MemberParams = Type.Object({ realm: Type.String(), orgId: Type.String(), userId: Type.String() });
 const CountQuery = Type.Object({ excludeAdminAccounts: Type.Optional(Type.Boolean()) });
 
-/** Comma-separated search terms, blanks dropped. */
-function searchTerms(search: string | undefined): string[] | undefined {
-  if (search === undefined) return undefined;
-  const terms = search.split(',').map((term) => term.trim()).filter((term) => term !== '');
-  return terms.length > 0 ? terms : undefined;
-}
-
 /** Registers the membership routes. */
 export async function membershipRoutes(app: FastifyInstance, opts: { ctx: ServiceContext }): Promise<void> {
   const { ctx } = opts;
   const { store } = ctx;
+  const { organizations } = ctx.admin;
   const realm = realmHook(ctx);
   // Request and answer types follow from the route schemas below.
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
-
-  /** 404 unless the organization exists in the realm. */
-  async function requireOrg(realmName: string, orgId: string): Promise<void> {
-    if (!(await store.getOrganization(realmName, orgId))) throw notFound(`Organization ${orgId} does not exist.`);
-  }
 
   routes.get(
     '/realms/:realm/orgs/me',
@@ -87,14 +73,7 @@ export async function membershipRoutes(app: FastifyInstance, opts: { ctx: Servic
       const realmName = realmOf(request).name;
       const { orgId } = request.params;
       const query = request.query;
-      await requireOrg(realmName, orgId);
-      const users = await store.listMembers(realmName, orgId, {
-        searchTerms: searchTerms(query.search),
-        excludeAdminAccounts: query.excludeAdminAccounts === true,
-        first: query.first ?? 0,
-        max: Math.min(query.max ?? MEMBERS_PAGE.default, MEMBERS_PAGE.cap),
-      });
-      const members: MemberRepresentation[] = users.map((user) => memberToWire(toMember(user)));
+      const members: MemberRepresentation[] = (await organizations.listMembers(realmName, orgId, query)).map(memberToWire);
       if (query.includeOrgs === true) {
         for (const member of members) {
           // Organization id → the member's roles there (the real service's shape).
@@ -121,12 +100,7 @@ export async function membershipRoutes(app: FastifyInstance, opts: { ctx: Servic
       schema: { params: OrgParams, querystring: CountQuery, response: { 200: CountSchema } },
       onRequest: [realm, bearerHook(ctx, { permission: 'view-organizations' })],
     },
-    async (request) => {
-      const realmName = realmOf(request).name;
-      const { orgId } = request.params;
-      await requireOrg(realmName, orgId);
-      return store.countMembers(realmName, orgId, { excludeAdminAccounts: request.query.excludeAdminAccounts === true });
-    },
+    async (request) => organizations.countMembers(realmOf(request).name, request.params.orgId, request.query),
   );
 
   routes.get(
@@ -151,13 +125,8 @@ export async function membershipRoutes(app: FastifyInstance, opts: { ctx: Servic
       onRequest: [realm, bearerHook(ctx, { permission: 'manage-organizations' })],
     },
     async (request, reply) => {
-      const realmName = realmOf(request).name;
-      const { orgId, userId } = request.params;
       // Adding an existing member is a success too (idempotent), so retries are safe.
-      if (!(await store.addMember(realmName, orgId, userId, Date.now()))) {
-        const org = await store.getOrganization(realmName, orgId);
-        throw notFound(org ? `User ${userId} does not exist.` : `Organization ${orgId} does not exist.`);
-      }
+      await organizations.addMember(realmOf(request).name, request.params.orgId, request.params.userId);
       return reply.status(201).header('Location', requestUrlOf(request, ctx)).send();
     },
   );
@@ -169,15 +138,7 @@ export async function membershipRoutes(app: FastifyInstance, opts: { ctx: Servic
       onRequest: [realm, bearerHook(ctx, { permission: 'manage-organizations' })],
     },
     async (request, reply) => {
-      const realmName = realmOf(request).name;
-      const { orgId, userId } = request.params;
-      const user = await store.getUser(realmName, userId);
-      if (user && user.kind === 'org-admin' && user.username === orgAdminUsername(orgId)) {
-        throw new ServiceError(403, 'forbidden', 'Cannot remove default organization user.');
-      }
-      if (!(await store.removeMember(realmName, orgId, userId))) {
-        throw notFound(`User ${userId} is not a member of organization ${orgId}.`);
-      }
+      await organizations.removeMember(realmOf(request).name, request.params.orgId, request.params.userId);
       return reply.status(204).send();
     },
   );

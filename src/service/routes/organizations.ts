@@ -9,7 +9,6 @@ import { Type } from '@sinclair/typebox';
 import {
   CountSchema,
   NoBodySchema,
-  ORGS_PAGE,
   orgAdminUsername,
   organizationToWire,
   orgsPath,
@@ -28,7 +27,7 @@ import {
 import { bearerHook, realmHook } from '../auth/guards';
 import { realmOf, requestUrlOf, type ServiceContext } from '../context';
 import { notFound, ServiceError } from '../errors';
-import { newUser, StoreConflictError, type OrganizationFilter } from '../store/store';
+import { newUser, StoreConflictError } from '../store/store';
 import { UNSUPPORTED_ORGS_SEGMENTS } from './unsupported';
 
 const RealmParams = Type.Object({ realm: Type.String() });
@@ -86,49 +85,6 @@ function readInput(body: OrganizationInput): {
   };
 }
 
-/**
- * Parses `q`: space-separated `key:value` pairs; a key or value with spaces is double-quoted
- * (`"cost center":"north east"`).
- */
-export function parseAttributeQuery(q: string): Array<[string, string]> {
-  const pairs: Array<[string, string]> = [];
-  const bad = (): ServiceError =>
-    new ServiceError(400, 'invalid_query', `q "${q}" is not a list of key:value pairs (quote keys or values that contain spaces).`);
-  let i = 0;
-  const readPart = (stopAtColon: boolean): string => {
-    if (q[i] === '"') {
-      const end = q.indexOf('"', i + 1);
-      if (end < 0) throw bad();
-      const part = q.slice(i + 1, end);
-      i = end + 1;
-      return part;
-    }
-    const start = i;
-    while (i < q.length && !/\s/.test(q[i]) && !(stopAtColon && q[i] === ':') && q[i] !== '"') i += 1;
-    return q.slice(start, i);
-  };
-  while (i < q.length) {
-    if (/\s/.test(q[i])) {
-      i += 1;
-      continue;
-    }
-    const key = readPart(true);
-    if (key === '' || q[i] !== ':') throw bad();
-    i += 1;
-    const value = readPart(false);
-    if (i < q.length && !/\s/.test(q[i])) throw bad();
-    pairs.push([key, value]);
-  }
-  return pairs;
-}
-
-function filterOf(query: { search?: string; q?: string }): OrganizationFilter {
-  return {
-    search: query.search === undefined || query.search === '' ? undefined : query.search,
-    attributes: query.q === undefined ? undefined : parseAttributeQuery(query.q),
-  };
-}
-
 function conflict(error: StoreConflictError, name: string, id: string): ServiceError {
   return new ServiceError(
     409,
@@ -143,6 +99,7 @@ function conflict(error: StoreConflictError, name: string, id: string): ServiceE
 export async function organizationRoutes(app: FastifyInstance, opts: { ctx: ServiceContext }): Promise<void> {
   const { ctx } = opts;
   const { store } = ctx;
+  const { organizations } = ctx.admin;
   const realm = realmHook(ctx);
   // Request and answer types follow from the route schemas below.
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -153,15 +110,7 @@ export async function organizationRoutes(app: FastifyInstance, opts: { ctx: Serv
       schema: { params: RealmParams, querystring: OrganizationsQuerySchema, response: { 200: OrganizationListSchema } },
       onRequest: [realm, bearerHook(ctx, { permission: 'view-organizations' })],
     },
-    async (request) => {
-      const query = request.query;
-      const orgs = await store.listOrganizations(realmOf(request).name, {
-        ...filterOf(query),
-        first: query.first ?? 0,
-        max: Math.min(query.max ?? ORGS_PAGE.default, ORGS_PAGE.cap),
-      });
-      return orgs.map(organizationToWire);
-    },
+    async (request) => (await organizations.list(realmOf(request).name, request.query)).map(organizationToWire),
   );
 
   routes.get(
@@ -170,7 +119,7 @@ export async function organizationRoutes(app: FastifyInstance, opts: { ctx: Serv
       schema: { params: RealmParams, querystring: CountQuery, response: { 200: CountSchema } },
       onRequest: [realm, bearerHook(ctx, { permission: 'view-organizations' })],
     },
-    async (request) => store.countOrganizations(realmOf(request).name, filterOf(request.query)),
+    async (request) => organizations.count(realmOf(request).name, request.query),
   );
 
   routes.post(
@@ -224,11 +173,7 @@ export async function organizationRoutes(app: FastifyInstance, opts: { ctx: Serv
       schema: { params: OrgParams, response: { 200: OrganizationSchema } },
       onRequest: [realm, bearerHook(ctx, { permission: 'view-organizations', orMemberOfOrg: true })],
     },
-    async (request) => {
-      const org = await store.getOrganization(realmOf(request).name, request.params.orgId);
-      if (!org) throw notFound(`Organization ${request.params.orgId} does not exist.`);
-      return organizationToWire(org);
-    },
+    async (request) => organizationToWire(await organizations.get(realmOf(request).name, request.params.orgId)),
   );
 
   routes.put(

@@ -10,12 +10,12 @@ import formbody from '@fastify/formbody';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { issuer, orgAdminUsername, orgPath, PortalLinkSchema, type Organization } from '../../api';
+import { PortalLinkSchema, type Organization } from '../../api';
+import type { PortalLinkInput } from '../admin';
 import { bearerHook, realmHook } from '../auth/guards';
-import { signJwt, TokenError, verifyJwt } from '../auth/jwt';
-import { authOf, baseUrlOf, nowSeconds, realmOf, signingRealm, type ServiceContext } from '../context';
+import { TokenError, verifyJwt } from '../auth/jwt';
+import { authOf, baseUrlOf, nowSeconds, realmOf, type ServiceContext } from '../context';
 import { handleError, notFound, sendError, ServiceError } from '../errors';
-import { hasControlCharacter } from '../text-checks';
 import type { UserRecord } from '../store/store';
 
 const OrgParams = Type.Object({ realm: Type.String(), orgId: Type.String() });
@@ -69,7 +69,7 @@ export async function portalRoutes(app: FastifyInstance, opts: { ctx: ServiceCon
   routes.post(
     '/realms/:realm/orgs/:orgId/portal-link',
     {
-      // The body is checked field by field below (it may be a form or JSON).
+      // The body is checked field by field by createPortalLink (admin/organizations.ts): it may be a form or JSON.
       schema: { params: OrgParams, response: { 200: PortalLinkSchema } },
       onRequest: [realmHook(ctx), bearerHook(ctx, { permission: 'manage-organizations' })],
       // This operation reads forms as well as JSON, so a wrong content type says both.
@@ -81,52 +81,11 @@ export async function portalRoutes(app: FastifyInstance, opts: { ctx: ServiceCon
       },
     },
     async (request) => {
-      const realm = realmOf(request);
-      const { orgId } = request.params;
-      const body = (request.body ?? {}) as Record<string, unknown>;
-      for (const field of ['userId', 'baseUri']) {
-        if (body[field] !== undefined && typeof body[field] !== 'string') {
-          throw new ServiceError(400, 'invalid_body', `${field} must be a single string.`);
-        }
-        // Form bodies do not pass the JSON parser's check, so it is repeated here.
-        if (typeof body[field] === 'string' && hasControlCharacter(body[field])) {
-          throw new ServiceError(400, 'invalid_body', `${field} must not contain control characters (U+0000 to U+001F).`);
-        }
-      }
-      const userId = body.userId === '' ? undefined : (body.userId as string | undefined);
-      const baseUri = body.baseUri === '' ? undefined : (body.baseUri as string | undefined);
-      if (baseUri !== undefined && !/^https?:\/\/[^\s]+$/i.test(baseUri)) {
-        throw new ServiceError(400, 'invalid_body', `baseUri "${baseUri}" is not an absolute http or https URL.`);
-      }
-      if (!(await store.getOrganization(realm.name, orgId))) throw notFound(`Organization ${orgId} does not exist.`);
-      let user: UserRecord | undefined;
-      if (userId !== undefined) {
-        if (!(await store.isMember(realm.name, orgId, userId))) {
-          throw new ServiceError(400, 'invalid_request', `User ${userId} is not a member of organization ${orgId}.`);
-        }
-        user = await store.getUser(realm.name, userId);
-      } else {
-        user = await store.findUserByUsername(realm.name, orgAdminUsername(orgId));
-        if (!user) {
-          throw new ServiceError(400, 'invalid_request', `Organization ${orgId} has no default admin user; give userId.`);
-        }
-      }
-      if (!user) throw notFound(`User ${userId} does not exist.`);
-      const base = baseUrlOf(request, ctx);
-      const now = nowSeconds(ctx);
-      const token = signJwt(await signingRealm(ctx, realm), {
-        iss: issuer(base, realm.name),
-        sub: user.id,
-        azp: authOf(request).clientId,
-        typ: 'portal',
-        org: orgId,
-        iat: now,
-        exp: now + ctx.portalLinkLifetimeSeconds,
+      const body = (request.body ?? {}) as PortalLinkInput;
+      return ctx.admin.organizations.createPortalLink(realmOf(request).name, request.params.orgId, { userId: body.userId, baseUri: body.baseUri }, {
+        baseUrl: baseUrlOf(request, ctx),
+        clientId: authOf(request).clientId,
       });
-      const link = `${base}${orgPath(realm.name, orgId)}/portal?token=${encodeURIComponent(token)}`;
-      // Without baseUri there is no caller page to go back to; the portal page itself is the one
-      // page of this service the user can open (the realm's base path is not a page).
-      return { user: user.id, link, redirect: baseUri ?? link };
     },
   );
 

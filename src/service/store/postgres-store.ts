@@ -33,6 +33,7 @@ import {
   type UserRecord,
   type UserUpdate,
 } from './store';
+import { postgresConflict } from './conflicts';
 import { readMigrations, type Migration } from './migrations';
 import { realmRateLimitColumns, rowReaders, JSON_PARSED, REALM_SETTINGS_COLUMNS } from './rows';
 import { RealmCache, checkedRecheckMs } from './realm-cache';
@@ -77,23 +78,6 @@ export interface PostgresStoreOptions {
 
 type Row = QueryResultRow;
 
-/** Which rule each unique constraint of the schema (migrations/postgres) enforces. */
-const CONFLICTS_BY_CONSTRAINT: Record<string, string> = {
-  realms_pkey: 'realm name',
-  organizations_pkey: 'organization id',
-  organizations_realm_name: 'organization name',
-  users_pkey: 'user id',
-  users_realm_username: 'username',
-  users_realm_email: 'email',
-  api_keys_pkey: 'client id',
-  oidc_clients_pkey: 'client id',
-  api_keys_active_name: 'API key name',
-  memberships_organization_user: 'membership',
-  organization_roles_pkey: 'role id',
-  organization_roles_organization_name: 'role name',
-  role_grants_role_user: 'grant',
-};
-
 /** SQLSTATE of a unique violation. */
 const UNIQUE_VIOLATION = '23505';
 /** SQLSTATE of a foreign-key violation. */
@@ -106,8 +90,7 @@ function sqlState(error: unknown): unknown {
 /** Maps a unique violation to the rule that was broken (nothing of the row leaks into the message). */
 function conflictFrom(error: unknown): StoreConflictError | undefined {
   if (sqlState(error) !== UNIQUE_VIOLATION) return undefined;
-  const constraint = (error as { constraint?: unknown }).constraint;
-  return new StoreConflictError((typeof constraint === 'string' && CONFLICTS_BY_CONSTRAINT[constraint]) || 'value');
+  return postgresConflict((error as { constraint?: unknown }).constraint);
 }
 
 /** Runs `fn`, turning unique violations into {@link StoreConflictError}. */
@@ -763,8 +746,8 @@ export class PostgresStore implements Store {
     if (where === undefined) return undefined;
     // By name alone: names are unique within a realm (organizations_realm_name), so that is the
     // whole order, and the (realm, name) index gives it without a sort. With `o.id` as a second key
-    // PostgreSQL sorted the realm's organizations for a deep page (OFFSET 19,900 of 20,000: a full
-    // sort, 18.7 ms, against an index walk).
+    // PostgreSQL sorted the realm's organizations for a deep page (a full sort against an index
+    // walk: bench/README.md, bench:service, the paging table).
     return this.keysetPage(realm, 'organizations', params, { columns: 'o.*', from: 'organizations AS o', sortKey: 'o.name', where }, after, offset, filter.max);
   }
 

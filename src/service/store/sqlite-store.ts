@@ -33,6 +33,7 @@ import {
   type UserRecord,
   type UserUpdate,
 } from './store';
+import { sqliteConflict } from './conflicts';
 import { readMigrations, type Migration } from './migrations';
 import { realmRateLimitColumns, rowReaders, JSON_AS_TEXT, REALM_SETTINGS_COLUMNS } from './rows';
 import { RealmCache, checkedRecheckMs } from './realm-cache';
@@ -53,21 +54,7 @@ type Row = Record<string, unknown>;
 function conflictFrom(error: unknown): StoreConflictError | undefined {
   const code = (error as { code?: unknown }).code;
   if (code !== 'SQLITE_CONSTRAINT_UNIQUE' && code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') return undefined;
-  const message = String((error as Error).message);
-  if (message.includes('organizations.realm, organizations.name')) return new StoreConflictError('organization name');
-  if (message.includes('organizations.id')) return new StoreConflictError('organization id');
-  if (message.includes('realms.name')) return new StoreConflictError('realm name');
-  if (message.includes('users.id')) return new StoreConflictError('user id');
-  if (message.includes('api_keys.client_id')) return new StoreConflictError('client id');
-  if (message.includes('oidc_clients.realm, oidc_clients.client_id')) return new StoreConflictError('client id');
-  if (message.includes('api_keys.realm, api_keys.name')) return new StoreConflictError('API key name');
-  if (message.includes('organization_roles.organization_id, organization_roles.name')) return new StoreConflictError('role name');
-  if (message.includes('organization_roles.id')) return new StoreConflictError('role id');
-  // Expression indexes are reported by index name.
-  if (message.includes('users_realm_username') || message.includes('lower(username)')) return new StoreConflictError('username');
-  if (message.includes('users_realm_email') || message.includes('lower(email)')) return new StoreConflictError('email');
-  if (message.includes('api_keys_active_name')) return new StoreConflictError('API key name');
-  return new StoreConflictError('value');
+  return sqliteConflict(String((error as Error).message));
 }
 
 /** Runs `fn`, turning unique-constraint failures into {@link StoreConflictError}. */

@@ -9,6 +9,7 @@
  * which is the implementation's business, not the protocol edge's.
  */
 import type { Diagnostic, PathStep } from '../protocol/diagnostics';
+import type { ProviderFunction } from './function';
 import type { Schema } from './types';
 
 /** A Terraform value as the protocol carries it: msgpack (usually) or JSON bytes. */
@@ -42,11 +43,24 @@ export interface ServerCapabilities {
   readonly moveResourceState: boolean;
 }
 
+/** Optional protocol features Terraform supports, as it tells each call that may use them. */
+export interface ClientCapabilities {
+  /** Terraform accepts deferred answers (`-allow-deferral`). */
+  readonly deferralAllowed: boolean;
+  /** Terraform keeps write-only attributes out of plans and state (1.11 and later). */
+  readonly writeOnlyAttributesAllowed: boolean;
+}
+
+/** A function's signature: everything of a {@link ProviderFunction} but its code. */
+export type FunctionSignature = Omit<ProviderFunction, 'run'>;
+
 /** GetMetadata answer: which types the provider serves. */
 export interface GetMetadataResponse extends ProviderResponse {
   readonly serverCapabilities: ServerCapabilities;
   readonly resources: readonly string[];
   readonly dataSources: readonly string[];
+  readonly ephemeralResources: readonly string[];
+  readonly functions: readonly string[];
 }
 
 /** GetProviderSchema answer. */
@@ -55,6 +69,8 @@ export interface GetProviderSchemaResponse extends ProviderResponse {
   readonly provider: Schema;
   readonly resourceSchemas: { readonly [typeName: string]: Schema };
   readonly dataSourceSchemas: { readonly [typeName: string]: Schema };
+  readonly ephemeralResourceSchemas: { readonly [typeName: string]: Schema };
+  readonly functions: { readonly [name: string]: FunctionSignature };
 }
 
 /** ValidateProviderConfig request. */
@@ -73,10 +89,12 @@ export interface StopProviderResponse {
   readonly error: string;
 }
 
-/** ValidateResourceConfig or ValidateDataResourceConfig request. */
+/** ValidateResourceConfig, ValidateDataResourceConfig or ValidateEphemeralResourceConfig request. */
 export interface ValidateConfigRequest extends ProviderRequest {
   readonly typeName: string;
   readonly config: DynamicValue | undefined;
+  /** What Terraform supports (ValidateResourceConfig only; absent: an older Terraform that sends none). */
+  readonly clientCapabilities?: ClientCapabilities;
 }
 
 /** State as Terraform stored it, before any upgrade. */
@@ -178,10 +196,62 @@ export interface ReadDataSourceResponse extends ProviderResponse {
   readonly state?: DynamicValue;
 }
 
+/** GetFunctions answer. */
+export interface GetFunctionsResponse extends ProviderResponse {
+  readonly functions: { readonly [name: string]: FunctionSignature };
+}
+
+/** CallFunction request. */
+export interface CallFunctionRequest extends ProviderRequest {
+  readonly name: string;
+  /** One value per argument, in call order (variadic arguments each on their own). */
+  readonly arguments: readonly DynamicValue[];
+}
+
+/** Why a function call failed: Terraform's function error, not a diagnostic. */
+export interface FunctionCallError {
+  readonly text: string;
+  /** The 0-based position of the argument at fault, when one is. */
+  readonly argument?: number;
+}
+
+/** CallFunction answer: a result or an error. */
+export interface CallFunctionResponse {
+  readonly result?: DynamicValue;
+  readonly error?: FunctionCallError;
+}
+
+/** OpenEphemeralResource request. */
+export interface OpenEphemeralResourceRequest extends ProviderRequest {
+  readonly typeName: string;
+  readonly config: DynamicValue | undefined;
+  readonly clientCapabilities?: ClientCapabilities;
+}
+
+/** OpenEphemeralResource answer. */
+export interface OpenEphemeralResourceResponse extends ProviderResponse {
+  readonly result?: DynamicValue;
+  readonly renewAt?: Date;
+  readonly private?: Buffer;
+}
+
+/** RenewEphemeralResource or CloseEphemeralResource request. */
+export interface EphemeralResourceRequest extends ProviderRequest {
+  readonly typeName: string;
+  /** The private data of the open (or the last renew). */
+  readonly private: Buffer | undefined;
+}
+
+/** RenewEphemeralResource answer. */
+export interface RenewEphemeralResourceResponse extends ProviderResponse {
+  readonly renewAt?: Date;
+  readonly private?: Buffer;
+}
+
 /**
  * The RPCs of `tfplugin6.Provider` that this provider implements. Requests carry an
- * {@link ProviderRequest.signal}; errors for the user are diagnostics, never exceptions.
- * (Resource identity, moves, ephemeral resources and functions are not offered; the protocol
+ * {@link ProviderRequest.signal}; errors for the user are diagnostics (function errors for
+ * CallFunction), never exceptions. (Resource identity and moves are not offered; the protocol
  * edge answers those itself.)
  */
 export interface ProviderServer {
@@ -199,4 +269,10 @@ export interface ProviderServer {
   importResourceState(req: ImportResourceStateRequest): Promise<ImportResourceStateResponse>;
   validateDataResourceConfig(req: ValidateConfigRequest): Promise<ProviderResponse>;
   readDataSource(req: ReadDataSourceRequest): Promise<ReadDataSourceResponse>;
+  validateEphemeralResourceConfig(req: ValidateConfigRequest): Promise<ProviderResponse>;
+  openEphemeralResource(req: OpenEphemeralResourceRequest): Promise<OpenEphemeralResourceResponse>;
+  renewEphemeralResource(req: EphemeralResourceRequest): Promise<RenewEphemeralResourceResponse>;
+  closeEphemeralResource(req: EphemeralResourceRequest): Promise<ProviderResponse>;
+  getFunctions(req: ProviderRequest): Promise<GetFunctionsResponse>;
+  callFunction(req: CallFunctionRequest): Promise<CallFunctionResponse>;
 }

@@ -11,12 +11,16 @@ import type { UnaryCall } from '../protocol/grpc-server';
 import type { JsonLogger } from '../protocol/log';
 import type { ProviderMethods } from '../protocol/tfplugin6';
 import * as fromDataSource from './fromproto/data-source';
+import * as fromEphemeral from './fromproto/ephemeral-resource';
+import * as fromFunction from './fromproto/function';
 import * as fromProvider from './fromproto/provider';
 import * as fromResource from './fromproto/resource';
 import type { ProviderServer } from './provider-server';
 import { FrameworkServer } from './server/framework-server';
 import { StopController } from './stop';
 import * as toDataSource from './toproto/data-source';
+import * as toEphemeral from './toproto/ephemeral-resource';
+import * as toFunction from './toproto/function';
 import { unsupported } from './toproto/diagnostics';
 import * as toProvider from './toproto/provider';
 import * as toResource from './toproto/resource';
@@ -95,17 +99,29 @@ export class ProviderService<TContext> {
         toDataSource.readDataSourceResponse(await server.readDataSource(fromDataSource.readDataSourceRequest(r, signal))),
       ),
 
+      ValidateEphemeralResourceConfig: stoppable(async (r, signal) =>
+        toProvider.diagnosticsResponse(
+          await server.validateEphemeralResourceConfig(fromEphemeral.validateEphemeralResourceConfigRequest(r, signal)),
+        ),
+      ),
+      OpenEphemeralResource: stoppable(async (r, signal) =>
+        toEphemeral.openEphemeralResourceResponse(await server.openEphemeralResource(fromEphemeral.openEphemeralResourceRequest(r, signal))),
+      ),
+      RenewEphemeralResource: stoppable(async (r, signal) =>
+        toEphemeral.renewEphemeralResourceResponse(await server.renewEphemeralResource(fromEphemeral.ephemeralResourceRequest(r, signal))),
+      ),
+      CloseEphemeralResource: stoppable(async (r, signal) =>
+        toProvider.diagnosticsResponse(await server.closeEphemeralResource(fromEphemeral.ephemeralResourceRequest(r, signal))),
+      ),
+
+      GetFunctions: stoppable(async (_r, signal) => toFunction.getFunctionsResponse(await server.getFunctions(fromProvider.emptyRequest(signal)))),
+      CallFunction: stoppable(async (r, signal) => toFunction.callFunctionResponse(await server.callFunction(fromFunction.callFunctionRequest(r, signal)))),
+
       // What this provider does not offer is refused at the edge; the server never sees it.
       GetResourceIdentitySchemas: async () => ({ identity_schemas: {}, diagnostics: [] }),
       UpgradeResourceIdentity: async (r) => unsupported(`${r.type_name ?? ''} has no resource identity`),
       MoveResourceState: async (r) =>
         unsupported(`moving ${r.source_type_name ?? ''} to ${r.target_type_name ?? ''} is not supported`),
-      ValidateEphemeralResourceConfig: async (r) => unsupported(`unknown ephemeral resource type ${r.type_name ?? ''}`),
-      OpenEphemeralResource: async (r) => unsupported(`unknown ephemeral resource type ${r.type_name ?? ''}`),
-      RenewEphemeralResource: async (r) => unsupported(`unknown ephemeral resource type ${r.type_name ?? ''}`),
-      CloseEphemeralResource: async (r) => unsupported(`unknown ephemeral resource type ${r.type_name ?? ''}`),
-      GetFunctions: async () => ({ functions: {}, diagnostics: [] }),
-      CallFunction: async (r) => ({ error: { text: `this provider defines no function ${r.name ?? ''}` } }),
     };
   }
 }

@@ -4,6 +4,7 @@
  * Field order and omissions follow Terraform's `jsonprovider` package: empty descriptions,
  * false flags and empty maps are left out; `version` is always there.
  */
+import type { FunctionParameter, ProviderFunction } from './function';
 import type { AttributeSchema, ProviderDefinition, Schema } from './types';
 import { attributeNames } from './schema';
 
@@ -16,6 +17,7 @@ function attributeJson(attribute: AttributeSchema): Record<string, unknown> {
   if (attribute.optional) json.optional = true;
   if (attribute.computed) json.computed = true;
   if (attribute.sensitive) json.sensitive = true;
+  if (attribute.writeOnly) json.write_only = true;
   return json;
 }
 
@@ -37,6 +39,27 @@ function byTypeName(items: ReadonlyArray<{ typeName: string; schema: Schema }>):
   );
 }
 
+/** The JSON of a function parameter (Terraform's `jsonfunction` package). */
+function parameterJson(parameter: FunctionParameter): Record<string, unknown> {
+  const json: Record<string, unknown> = { name: parameter.name };
+  if (parameter.description) json.description = parameter.description;
+  if (parameter.allowNull) json.is_nullable = true;
+  json.type = parameter.type;
+  return json;
+}
+
+/** The JSON of a function's signature. */
+export function functionJson(fn: ProviderFunction): Record<string, unknown> {
+  const json: Record<string, unknown> = {};
+  if (fn.description) json.description = fn.description;
+  if (fn.summary) json.summary = fn.summary;
+  if (fn.deprecationMessage) json.deprecation_message = fn.deprecationMessage;
+  json.return_type = fn.returnType;
+  if (fn.parameters.length > 0) json.parameters = fn.parameters.map(parameterJson);
+  if (fn.variadicParameter) json.variadic_parameter = parameterJson(fn.variadicParameter);
+  return json;
+}
+
 /**
  * Renders what `terraform providers schema -json` prints for this provider.
  *
@@ -44,11 +67,15 @@ function byTypeName(items: ReadonlyArray<{ typeName: string; schema: Schema }>):
  * @param sourceAddress the full source address, e.g. `registry.terraform.io/orgadmin/orgadmin`
  * @example
  * renderProviderSchemaJson(orgadminProvider, 'registry.terraform.io/orgadmin/orgadmin')
- * // { format_version: '1.0', provider_schemas: { 'registry.terraform.io/orgadmin/orgadmin': { provider, resource_schemas, data_source_schemas } } }
+ * // { format_version: '1.0', provider_schemas: { 'registry.terraform.io/orgadmin/orgadmin': { provider, resource_schemas, data_source_schemas, ephemeral_resource_schemas, functions } } }
  */
 export function renderProviderSchemaJson(definition: ProviderDefinition<unknown>, sourceAddress: string): object {
   const provider: Record<string, unknown> = { provider: schemaJson(definition.schema) };
   if (definition.resources.length > 0) provider.resource_schemas = byTypeName(definition.resources);
   if (definition.dataSources.length > 0) provider.data_source_schemas = byTypeName(definition.dataSources);
+  const ephemeral = definition.ephemeralResources ?? [];
+  if (ephemeral.length > 0) provider.ephemeral_resource_schemas = byTypeName(ephemeral);
+  const functions = [...(definition.functions ?? [])].sort((a, b) => a.name.localeCompare(b.name));
+  if (functions.length > 0) provider.functions = Object.fromEntries(functions.map((fn) => [fn.name, functionJson(fn)]));
   return { format_version: '1.0', provider_schemas: { [sourceAddress]: provider } };
 }

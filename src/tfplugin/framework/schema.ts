@@ -5,6 +5,7 @@
  */
 import type { TerraformType } from '../protocol/terraform-type';
 import type { Schema, StateUpgrade } from './types';
+import { writeOnlyProblems } from './write-only';
 
 /** The Terraform object type of a schema's values: one attribute per schema attribute. */
 export function schemaObjectType(schema: Schema): TerraformType {
@@ -18,8 +19,11 @@ export function attributeNames(schema: Schema): string[] {
   return Object.keys(schema.attributes).sort();
 }
 
-/** Problems with a schema definition itself (a bug of the provider, found at start-up). */
-export function checkSchema(owner: string, schema: Schema): string[] {
+/**
+ * Problems with a schema definition itself (a bug of the provider, found at start-up).
+ * `writeOnlyAllowed`: the schema is a managed resource's, the only kind with write-only attributes.
+ */
+export function checkSchema(owner: string, schema: Schema, writeOnlyAllowed = false): string[] {
   const problems: string[] = [];
   for (const [name, attribute] of Object.entries(schema.attributes)) {
     const where = `${owner}.${name}`;
@@ -30,6 +34,7 @@ export function checkSchema(owner: string, schema: Schema): string[] {
       problems.push(`${where}: required excludes optional and computed`);
     }
     if (attribute.useStateForUnknown && !attribute.computed) problems.push(`${where}: useStateForUnknown needs computed`);
+    problems.push(...writeOnlyProblems(where, attribute, writeOnlyAllowed));
   }
   return problems;
 }
@@ -49,7 +54,7 @@ export function checkStateUpgrades(owner: string, schema: Schema, upgrades: { re
     if ((upgrade.priorSchema.version ?? 0) !== version) {
       problems.push(`${owner}: the state upgrade from version ${from} describes schema version ${upgrade.priorSchema.version ?? 0}`);
     }
-    problems.push(...checkSchema(`${owner} (version ${from})`, upgrade.priorSchema));
+    problems.push(...checkSchema(`${owner} (version ${from})`, upgrade.priorSchema, true));
   }
   return problems;
 }

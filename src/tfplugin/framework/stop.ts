@@ -30,8 +30,8 @@ export interface CancellableCall {
  *
  * A call whose transport can be aborted ({@link CancellableCall.abort}) listens to its transport's
  * own signal: while the call runs, the switch keeps its `abort` and calls it when tripped. That
- * avoids `AbortSignal.any`, which costs 30–55 µs per call on Node.js 20 (it keeps weak references
- * to both sources), and a configured provider makes hundreds of calls per plan.
+ * avoids `AbortSignal.any`, which is costly per call (it keeps weak references to both sources),
+ * and a configured provider makes hundreds of calls per plan.
  */
 export class StopController {
   private readonly controller = new AbortController();

@@ -7,15 +7,12 @@
  * (lists and sets), or a plain object (maps and objects). Objects of a resource always carry every
  * schema attribute (null when absent).
  */
-import type { Unknown } from '../protocol/unknown';
+import type { TerraformType, TerraformValue } from '../protocol/terraform-type';
+import type { EphemeralResource } from './ephemeral';
+import type { ProviderFunction } from './function';
 
-/** A Terraform type, written as Terraform's JSON type constraint. */
-export type AttributeType =
-  | 'string'
-  | 'number'
-  | 'bool'
-  | readonly ['list' | 'set' | 'map', AttributeType]
-  | readonly ['object', { readonly [name: string]: AttributeType }];
+/** A Terraform type, written as Terraform's JSON type constraint (the protocol's {@link TerraformType}). */
+export type AttributeType = TerraformType;
 
 /** One attribute of a schema. */
 export interface AttributeSchema {
@@ -38,6 +35,15 @@ export interface AttributeSchema {
    * planning it unknown (ids, for example, never change in place).
    */
   readonly useStateForUnknown?: boolean;
+  /**
+   * Write-only (Terraform 1.11 and later; managed resources only): the value is in the
+   * configuration that the resource's `validate`, `modifyPlan`, `create` and `update` receive, and
+   * never in a plan or state (the framework sets it null in every state it returns). Needs
+   * `required` or `optional`; excludes `computed`, `requiresReplace`, `useStateForUnknown` and set
+   * types. Terraform cannot tell when the value changed, so pair it with a version attribute that
+   * the user bumps to send a new value (`secret_wo` with `secret_wo_version`).
+   */
+  readonly writeOnly?: boolean;
 }
 
 /** The schema of a provider, resource or data source. */
@@ -50,8 +56,8 @@ export interface Schema {
   readonly attributes: { readonly [name: string]: AttributeSchema };
 }
 
-/** A decoded Terraform value. */
-export type Value = null | Unknown | string | number | boolean | Value[] | { [key: string]: Value };
+/** A decoded Terraform value (the protocol's {@link TerraformValue}). */
+export type Value = TerraformValue;
 
 /** An object value with every attribute of a schema. */
 export type ObjectValue = { [name: string]: Value };
@@ -222,6 +228,10 @@ export interface ProviderDefinition<TContext> {
   readonly resources: ReadonlyArray<Resource<TContext>>;
   /** Data sources. */
   readonly dataSources: ReadonlyArray<DataSource<TContext>>;
+  /** Ephemeral resources (Terraform 1.10 and later). Optional. */
+  readonly ephemeralResources?: ReadonlyArray<EphemeralResource<TContext>>;
+  /** Provider-defined functions (Terraform 1.8 and later), called as `provider::<type>::<name>(…)`. Optional. */
+  readonly functions?: ReadonlyArray<ProviderFunction>;
   /** Called when Terraform stops the plugin (close HTTP connections). Optional. */
   close?(ctx: TContext | undefined): Promise<void>;
 }

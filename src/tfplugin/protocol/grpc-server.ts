@@ -2,10 +2,11 @@
  * A small gRPC server on the project's own HTTP/2 connection ({@link ./http2/connection}) over
  * node:tls (or node:net, in tests): unary and server-streaming methods, identity encoding.
  *
- * Why not @grpc/grpc-js: loading it costs about 30 ms, and Terraform starts the provider three
- * times per command. Why not node:http2: about 13 ms more of every start, and more CPU per call
- * than its own work (see ./http2/connection). gRPC over HTTP/2 is a thin framing (a 5-byte prefix
- * per message, status in trailers) that the methods Terraform calls need no more of.
+ * Why not @grpc/grpc-js: loading it lengthens every start, and Terraform starts the provider three
+ * times per command. Why not node:http2: a longer start too, and more CPU per call than its own
+ * work (see ./http2/connection; both measured in bench/README.md, bench:provider). gRPC over
+ * HTTP/2 is a thin framing (a 5-byte prefix per message, status in trailers) that the methods
+ * Terraform calls need no more of.
  *
  * @see https://github.com/grpc/grpc/blob/master/doc/PROTOCOL-HTTP2.md
  */

@@ -3,8 +3,8 @@
  * written in place, and the length of a nested message written in front of it once it is known.
  *
  * Why: writing each tag, varint and string as a Buffer of its own and concatenating them per
- * nested message cost about 2–3 ms to encode the provider's schema (11 KB), which every one of
- * Terraform's three provider starts per command asks for, and some tens of microseconds per RPC.
+ * nested message made encoding the provider's schema a visible part of each start (every one of
+ * Terraform's three provider starts per command asks for it) and of each RPC (bench/README.md).
  */
 
 /** How many bytes the varint of a non-negative `value` takes. */

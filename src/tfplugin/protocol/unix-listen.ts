@@ -4,8 +4,8 @@
  * Why: Node.js's `net.Server#listen` always passes through its cluster logic, which first loads
  * `node:cluster` (and with it `child_process`, `dgram` and cluster's own modules) to ask whether
  * this process is a cluster worker, even in a process that never forks. The provider listens once
- * per start, before its handshake line, and Terraform starts it three to five times per command:
- * measured here, skipping that load takes about 2.5 ms off each start.
+ * per start, before its handshake line, and Terraform starts it three to five times per command,
+ * so skipping that load shortens each start (bench/README.md, bench:provider).
  *
  * In a process that is not a cluster worker, `listen(path)` ends in `server._listen2(path, -1, -1,
  * backlog)`: Node.js's own name for "make the handle and listen", kept since its early versions

@@ -102,6 +102,26 @@ export class RecordingDiagnostics implements Diagnostics {
   }
 }
 
+/** The result of a function call: a value, or Terraform's function error. */
+export interface HarnessFunctionCall {
+  /** The result (undefined on error). */
+  readonly result?: Value;
+  /** The error: its text and, when one argument is at fault, its 0-based position. */
+  readonly error?: { readonly text: string; readonly argument?: number };
+}
+
+/** An opened ephemeral resource. */
+export interface HarnessEphemeral {
+  /** Its value (null when the open failed). */
+  readonly result: ObjectValue | null;
+  /** When Terraform would renew it. */
+  readonly renewAt?: Date;
+  /** The private data, to hand to renew and close as Terraform does. */
+  readonly private?: Buffer;
+  /** Diagnostics of the validation and the open. */
+  readonly diagnostics: HarnessDiagnostic[];
+}
+
 /** A plan and the apply of its planned state ({@link ProviderHarness.planThenApply}). */
 export interface HarnessApply extends HarnessState {
   /** The plan that was applied, with its own diagnostics (`diagnostics` are the apply's). */
@@ -123,6 +143,11 @@ function fromProtoDiagnostics(diagnostics: readonly tfplugin6.Diagnostic[] | und
     detail: d.detail ?? '',
     ...(d.path ? { path: d.path.map((step) => ('attribute' in step ? step.attribute : 'key' in step ? step.key : step.index)) } : {}),
   }));
+}
+
+/** The time a `google.protobuf.Timestamp` names. */
+function timestampDate(timestamp: tfplugin6.google_protobuf_Timestamp): Date {
+  return new Date((timestamp.seconds ?? 0) * 1000 + Math.floor((timestamp.nanos ?? 0) / 1_000_000));
 }
 
 /** Completes a partial object with null for every attribute it does not mention. */
@@ -179,10 +204,17 @@ export class ProviderHarness<TContext> {
     return [...validated, ...fromProtoDiagnostics((await this.call('ConfigureProvider', { terraform_version: '1.11.4', config: encoded })).diagnostics)];
   }
 
-  /** ValidateResourceConfig. */
-  async validateResource(typeName: string, config: ObjectValue): Promise<HarnessDiagnostic[]> {
+  /**
+   * ValidateResourceConfig, with the client capabilities Terraform 1.11 sends; `writeOnlyAllowed:
+   * false` acts as an older Terraform that does not keep write-only values out of plans and state.
+   */
+  async validateResource(typeName: string, config: ObjectValue, options: { writeOnlyAllowed?: boolean } = {}): Promise<HarnessDiagnostic[]> {
     const schema = this.resourceSchema(typeName);
-    const response = await this.call('ValidateResourceConfig', { type_name: typeName, config: this.encode(schema, complete(schema, config)) });
+    const response = await this.call('ValidateResourceConfig', {
+      type_name: typeName,
+      config: this.encode(schema, complete(schema, config)),
+      client_capabilities: { deferral_allowed: false, write_only_attributes_allowed: options.writeOnlyAllowed ?? true },
+    });
     return fromProtoDiagnostics(response.diagnostics);
   }
 
@@ -268,6 +300,13 @@ export class ProviderHarness<TContext> {
     return { state: this.remember(this.decode(schema, response.new_state), response.private), diagnostics: fromProtoDiagnostics(response.diagnostics) };
   }
 
+  /** UpgradeResourceState of a state stored as JSON at schema `version`, as Terraform does before every plan. */
+  async upgradeState(typeName: string, version: number, stored: ObjectValue): Promise<HarnessState> {
+    const schema = this.resourceSchema(typeName);
+    const response = await this.call('UpgradeResourceState', { type_name: typeName, version, raw_state: { json: Buffer.from(JSON.stringify(stored)) } });
+    return { state: this.decode(schema, response.upgraded_state), diagnostics: fromProtoDiagnostics(response.diagnostics) };
+  }
+
   /** ImportResourceState alone: the state the resource's import produced, before Terraform reads it. */
   async importResource(typeName: string, id: string): Promise<HarnessState> {
     const schema = this.resourceSchema(typeName);
@@ -299,6 +338,72 @@ export class ProviderHarness<TContext> {
     if (validated.some((d) => d.severity === 'error')) return { state: null, diagnostics: validated };
     const response = await this.call('ReadDataSource', { type_name: typeName, config: this.encode(schema, complete(schema, config)) });
     return { state: this.decode(schema, response.state), diagnostics: [...validated, ...fromProtoDiagnostics(response.diagnostics)] };
+  }
+
+  /**
+   * CallFunction, with the arguments encoded by the function's parameter types as Terraform does
+   * (variadic arguments one by one, after the positional ones). Needs no configured provider.
+   */
+  async callFunction(name: string, args: readonly Value[]): Promise<HarnessFunctionCall> {
+    const fn = (this.definition.functions ?? []).find((candidate) => candidate.name === name);
+    if (!fn) throw new Error(`the provider has no function ${name}`);
+    const encoded = args.map((arg, i) => {
+      const parameter = i < fn.parameters.length ? fn.parameters[i] : fn.variadicParameter;
+      if (!parameter) throw new Error(`function ${name} takes ${fn.parameters.length} arguments, ${args.length} given`);
+      return { msgpack: encodeMsgpackValue(arg, parameter.type) };
+    });
+    const response = await this.call('CallFunction', { name, arguments: encoded });
+    if (response.error) {
+      return { error: { text: response.error.text ?? '', ...(response.error.function_argument !== undefined ? { argument: response.error.function_argument } : {}) } };
+    }
+    return { result: decodeMsgpackValue(response.result?.msgpack, fn.returnType) as Value };
+  }
+
+  /** ValidateEphemeralResourceConfig. */
+  async validateEphemeral(typeName: string, config: ObjectValue): Promise<HarnessDiagnostic[]> {
+    const schema = this.ephemeralSchema(typeName);
+    const response = await this.call('ValidateEphemeralResourceConfig', { type_name: typeName, config: this.encode(schema, complete(schema, config)) });
+    return fromProtoDiagnostics(response.diagnostics);
+  }
+
+  /** ValidateEphemeralResourceConfig then OpenEphemeralResource, as Terraform opens one. */
+  async openEphemeral(typeName: string, config: ObjectValue): Promise<HarnessEphemeral> {
+    const schema = this.ephemeralSchema(typeName);
+    const validated = await this.validateEphemeral(typeName, config);
+    if (errorsOf(validated).length > 0) return { result: null, diagnostics: validated };
+    const response = await this.call('OpenEphemeralResource', {
+      type_name: typeName,
+      config: this.encode(schema, complete(schema, config)),
+      client_capabilities: { deferral_allowed: false, write_only_attributes_allowed: true },
+    });
+    return {
+      result: this.decode(schema, response.result),
+      ...(response.renew_at ? { renewAt: timestampDate(response.renew_at) } : {}),
+      ...(response.private ? { private: response.private } : {}),
+      diagnostics: [...validated, ...fromProtoDiagnostics(response.diagnostics)],
+    };
+  }
+
+  /** RenewEphemeralResource with the private data of an open (or the previous renew). */
+  async renewEphemeral(typeName: string, privateData: Buffer | undefined): Promise<{ renewAt?: Date; private?: Buffer; diagnostics: HarnessDiagnostic[] }> {
+    const response = await this.call('RenewEphemeralResource', { type_name: typeName, ...(privateData ? { private: privateData } : {}) });
+    return {
+      ...(response.renew_at ? { renewAt: timestampDate(response.renew_at) } : {}),
+      ...(response.private ? { private: response.private } : {}),
+      diagnostics: fromProtoDiagnostics(response.diagnostics),
+    };
+  }
+
+  /** CloseEphemeralResource with the private data of an open; returns the diagnostics. */
+  async closeEphemeral(typeName: string, privateData: Buffer | undefined): Promise<HarnessDiagnostic[]> {
+    const response = await this.call('CloseEphemeralResource', { type_name: typeName, ...(privateData ? { private: privateData } : {}) });
+    return fromProtoDiagnostics(response.diagnostics);
+  }
+
+  private ephemeralSchema(typeName: string): Schema {
+    const found = (this.definition.ephemeralResources ?? []).find((e) => e.typeName === typeName);
+    if (!found) throw new Error(`the provider has no ephemeral resource ${typeName}`);
+    return found.schema;
   }
 
   private async planAndApply(typeName: string, priorState: ObjectValue | null, config: ObjectValue | null): Promise<HarnessState> {

@@ -30,7 +30,8 @@ describe('orgadmin_membership', () => {
     expect(read.state).toEqual(state);
     expect(read.diagnostics).toEqual([]);
 
-    const deleted = await t.tf.destroy(TYPE, state);
+    // A later terraform run: a new provider process.
+    const deleted = await (await t.harness()).destroy(TYPE, state);
     expect(deleted.diagnostics).toEqual([]);
     expect(await t.client.isMember(orgId, userIds[0]!)).toBe(false);
   });
@@ -108,8 +109,9 @@ describe('orgadmin_membership', () => {
     await t.client.isMember(orgId, userIds[1]!);
     await t.svc.admin.setRealmEnabled('acme', false);
     let diagnostics;
+    const later = await t.harness();
     try {
-      ({ diagnostics } = await t.tf.destroy(TYPE, state));
+      ({ diagnostics } = await later.destroy(TYPE, state));
     } finally {
       await t.svc.admin.setRealmEnabled('acme', true);
     }
@@ -123,13 +125,23 @@ describe('orgadmin_membership', () => {
   describe('import', () => {
     it('imports by ORG/USER and by REALM/ORG/USER', async () => {
       const expected = { id: `${orgId}/${userIds[1]}`, organization_id: orgId, user_id: userIds[1], realm: 'acme' };
-      const imports = [
-        await t.tf.importResource(TYPE, `${orgId}/${userIds[1]}`),
-        await t.tf.importResource(TYPE, `acme/${orgId}/${userIds[1]}`),
-        await t.tf.importResource(TYPE, `other/${orgId}/${userIds[1]}`),
-      ];
-      expect(imports.map((i) => i.state)).toEqual([expected, expected, { ...expected, realm: 'other' }]);
+      await t.client.addMember(orgId, userIds[1]!);
+      const imports = [await t.tf.importResource(TYPE, `${orgId}/${userIds[1]}`), await t.tf.importResource(TYPE, `acme/${orgId}/${userIds[1]}`)];
+      expect(imports.map((i) => i.state)).toEqual([expected, expected]);
       expect(imports.flatMap((i) => i.diagnostics)).toEqual([]);
+      // A realm the key cannot reach is refused at import, not read as "no such membership".
+      const other = await t.tf.importResource(TYPE, `other/${orgId}/${userIds[1]}`);
+      expect(other.state).toBeNull();
+      expect(errorsOf(other.diagnostics)[0]!.detail).toContain('"other"');
+    });
+
+    it('refuses to import a membership of someone who is not a member, naming both ids', async () => {
+      await t.client.removeMember(orgId, userIds[2]!).catch(() => undefined);
+      const { state, diagnostics } = await t.tf.importResource(TYPE, `${orgId}/${userIds[2]}`);
+      expect(state).toBeNull();
+      expect(errorsOf(diagnostics).map((d) => d.summary)).toEqual(['Cannot import: not a member']);
+      expect(errorsOf(diagnostics)[0]!.detail).toContain(userIds[2]!);
+      expect(errorsOf(diagnostics)[0]!.detail).not.toContain('region');
     });
 
     it('refuses malformed ids, saying which forms are accepted', async () => {

@@ -6,12 +6,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { OrgAdminProviderContext } from '../../../src/provider/context';
-import { stateOf, type ProviderHarness } from '../../../src/tfplugin/testing/harness';
+import { errorsOf, stateOf, type ProviderHarness } from '../../../src/tfplugin/testing/harness';
+import { startFaultProxy } from '../../helpers/fault-proxy';
 import type { ObjectValue } from '../../../src/tfplugin/framework/types';
 import { ORGANIZATION_MEMBERS_RESOURCE_TYPE } from '../../../src/provider/resources/organization-members';
 import { ORGANIZATION_RESOURCE_TYPE as TYPE } from '../../../src/provider/resources/organization';
 import { CREATION_MARKER } from '../../../src/provider/resources/organization-creation';
-import { startFaultProxy } from '../../helpers/fault-proxy';
 import { startProviderTest, type ProviderTest } from '../harness';
 
 describe('orgadmin_organization: safe creation', () => {
@@ -125,6 +125,22 @@ describe('orgadmin_organization: safe creation', () => {
     expect(planned.diagnostics).toEqual([expect.objectContaining({ severity: 'error', summary: 'The name "rename-target" is taken' })]);
   });
 
+  it('refuses a rename onto the name of an organization this same configuration manages, without the import advice', async () => {
+    const tf = await freshProvider();
+    const first = stateOf(await tf.create(TYPE, { name: 'swap-a' }));
+    const second = stateOf(await tf.create(TYPE, { name: 'swap-b' }));
+    // The next plan (a new process) refreshes both from the state, then plans the rename.
+    const later = await freshProvider();
+    const refreshedFirst = stateOf(await later.read(TYPE, first));
+    stateOf(await later.read(TYPE, second));
+    const planned = await later.plan(TYPE, { priorState: refreshedFirst, config: { name: 'swap-b' } });
+    expect(planned.diagnostics).toEqual([expect.objectContaining({ severity: 'error', summary: 'The name "swap-b" is taken', path: ['name'] })]);
+    const detail = planned.diagnostics[0]!.detail;
+    expect(detail).toContain('another orgadmin_organization of this configuration manages it');
+    expect(detail).toContain(second['id'] as string);
+    expect(detail).not.toContain('terraform import');
+  });
+
   it('refuses the second of two resources that plan one name in one provider process', async () => {
     const tf = await freshProvider();
     const config = { name: 'planned-twice' };
@@ -151,19 +167,49 @@ describe('orgadmin_organization_members: nothing half-applied is forgotten', () 
     await t.close();
   });
 
-  it('records the members it added when a create fails part-way on an unknown user id', async () => {
+  it('records the members it added when a create fails part-way, and its replacement only adds what is missing', async () => {
     const orgId = await t.client.createOrganization({ name: 'partial-set' });
-    const alice = await t.svc.admin.createUser(t.realm, { username: 'partial-alice' });
-    const bob = await t.svc.admin.createUser(t.realm, { username: 'partial-bob' });
-    const config = { organization_id: orgId, user_ids: [alice.id, 'no-such-user', bob.id] };
-    const { state, diagnostics } = await t.tf.planThenApply(ORGANIZATION_MEMBERS_RESOURCE_TYPE, { priorState: null, config });
-    expect(diagnostics).toEqual([expect.objectContaining({ severity: 'error', summary: 'Users not found', detail: expect.stringContaining('no-such-user') })]);
-    expect(state).toMatchObject({ organization_id: orgId, user_ids: [alice.id, bob.id] });
+    const users: string[] = [];
+    for (let i = 0; i < 12; i += 1) users.push((await t.svc.admin.createUser(t.realm, { username: `partial-${i}` })).id);
+    const config = { organization_id: orgId, user_ids: users };
+    // Every add of the second half fails at a gateway (the service never sees it).
+    const failing = new Set(users.slice(6));
+    const proxy = await startFaultProxy({
+      upstream: t.svc.baseUrl,
+      rate: 1,
+      seed: 1,
+      kinds: ['bad-gateway'],
+      eligible: (method, path) => method === 'PUT' && failing.has(path.split('/').pop()!),
+    });
+    try {
+      const faulty = await t.harness({ base_url: proxy.baseUrl });
+      const { state, diagnostics } = await faulty.planThenApply(ORGANIZATION_MEMBERS_RESOURCE_TYPE, { priorState: null, config });
+      expect(errorsOf(diagnostics).map((d) => d.summary)).toEqual(['Failed to add organization members']);
+      // Terraform keeps this state, tainted: exactly the members reached.
+      expect([...(state!['user_ids'] as string[])].sort()).toEqual(users.slice(0, 6).sort());
+      const count = async (): Promise<number> => (await t.client.listAllMembers(orgId, { excludeAdminAccounts: true })).length;
+      expect(await count()).toBe(6);
 
-    // Re-created without the bad id (Terraform replaces the tainted set): converges, nobody lost.
-    const fixed = { organization_id: orgId, user_ids: [alice.id, bob.id] };
-    const { state: recreated, diagnostics: again } = await t.tf.planThenApply(ORGANIZATION_MEMBERS_RESOURCE_TYPE, { priorState: null, config: fixed });
-    expect(again).toEqual([]);
-    expect(recreated).toMatchObject({ user_ids: [alice.id, bob.id] });
+      // The next apply replaces the tainted set as Terraform does: it plans a create (no prior
+      // state), applies the destroy half with that plan's private data, then the create.
+      const later = await t.harness();
+      const refreshed = (await later.read(ORGANIZATION_MEMBERS_RESOURCE_TYPE, state!)).state!;
+      const plan = await later.plan(ORGANIZATION_MEMBERS_RESOURCE_TYPE, { priorState: null, config });
+      expect(errorsOf(plan.diagnostics)).toEqual([]);
+      const apply = await t.harness();
+      const before = t.svc.requests.length;
+      const destroyed = await apply.apply(ORGANIZATION_MEMBERS_RESOURCE_TYPE, { priorState: refreshed, plannedState: null, config: null, plannedPrivate: plan.plannedPrivate! });
+      expect(destroyed.diagnostics).toEqual([]);
+      expect(await count()).toBe(6);
+      const recreated = await apply.apply(ORGANIZATION_MEMBERS_RESOURCE_TYPE, { priorState: null, plannedState: plan.plannedState, config, plannedPrivate: plan.plannedPrivate! });
+      expect(recreated.diagnostics).toEqual([]);
+      expect(recreated.state).toMatchObject({ user_ids: users });
+      expect(await count()).toBe(12);
+      // Nobody was removed and re-added: only the six missing members were sent.
+      const changes = t.svc.requests.slice(before).filter((r) => r.method !== 'GET' && r.url.includes('/members/'));
+      expect(changes.map((r) => r.method)).toEqual(Array(6).fill('PUT'));
+    } finally {
+      await proxy.close();
+    }
   });
 });

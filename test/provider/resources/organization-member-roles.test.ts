@@ -89,6 +89,18 @@ describe('orgadmin_organization_member_roles', () => {
     expect(set.diagnostics).toEqual([]);
     const fromSet = await tf.plan(TYPE, { priorState: null, config: { organization_id: other, user_id: users.gina!, roles: ['view-roles'] } });
     expect(fromSet.diagnostics).toEqual([]);
+    // Members named by username or email count too, without another request for them.
+    const ivan = (await t.svc.admin.createUser('acme', { username: 'ivan' })).id;
+    const judy = (await t.svc.admin.createUser('acme', { username: 'judy', email: 'judy@example.com' })).id;
+    const byName = await t.client.createOrganization({ name: 'member-roles-names' });
+    const named = await tf.plan(ORGANIZATION_MEMBERS_RESOURCE_TYPE, { priorState: null, config: { organization_id: byName, usernames: ['IVAN'], emails: ['judy@example.com'] } });
+    expect(named.diagnostics).toEqual([]);
+    const before = t.svc.requests.length;
+    for (const user of [ivan, judy]) {
+      const roles = await tf.plan(TYPE, { priorState: null, config: { organization_id: byName, user_id: user, roles: ['view-roles'] } });
+      expect(roles.diagnostics).toEqual([]);
+    }
+    expect(t.svc.requests.slice(before).filter((r) => r.url.includes('/users?'))).toEqual([]);
   });
 
   it('says clearly at apply when the user is not a member, and changes nothing', async () => {

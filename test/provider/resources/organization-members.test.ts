@@ -20,7 +20,7 @@ describe('orgadmin_organization_members', () => {
   beforeAll(async () => {
     t = await startProviderTest();
     users = [];
-    for (let i = 0; i < 6; i += 1) users.push((await t.svc.admin.createUser('acme', { username: `member-${i}` })).id);
+    for (let i = 0; i < 6; i += 1) users.push((await t.svc.admin.createUser('acme', { username: `member-${i}`, email: `member-${i}@example.com` })).id);
   });
 
   afterAll(async () => {
@@ -31,7 +31,7 @@ describe('orgadmin_organization_members', () => {
     const orgId = await newOrg();
     const state = stateOf(await t.tf.create(TYPE, { organization_id: orgId, user_ids: [users[0]!, users[1]!] }));
     // In the configuration's order: the state records the list as written (see src/provider/id-list.ts).
-    expect(state).toEqual({ id: orgId, organization_id: orgId, user_ids: [users[0], users[1]], realm: 'acme' });
+    expect(state).toEqual({ id: orgId, organization_id: orgId, user_ids: [users[0], users[1]], usernames: null, emails: null, realm: 'acme' });
     const read = await t.tf.read(TYPE, state);
     expect(read.state).toEqual(state);
     expect(read.diagnostics).toEqual([]);
@@ -77,31 +77,34 @@ describe('orgadmin_organization_members', () => {
     await t.client.addMember(orgId, users[4]!);
     const { state, diagnostics } = await t.tf.planThenApply(TYPE, { priorState: null, config: { organization_id: orgId, user_ids: [users[0]!, users[3]!] } });
     expect(state).toBeNull();
+    // The apply's own check (the plan's is the same rule), naming the member by username.
     const errors = errorsOf(diagnostics);
-    expect(errors).toHaveLength(1);
-    expect(errors[0]!.path).toEqual(['user_ids']);
-    expect(errors[0]!.detail).toContain(users[4]!);
-    expect(errors[0]!.detail).not.toContain(users[3]!);
+    expect(errors.map((e) => e.summary)).toEqual(['Organization has members the configuration does not list']);
+    expect(errors[0]!.path).toEqual(['organization_id']);
+    expect(errors[0]!.detail).toContain('"member-4"');
+    expect(errors[0]!.detail).not.toContain('"member-3"');
     expect(errors[0]!.detail).toContain(`terraform import orgadmin_organization_members.<name> ${orgId}`);
     expect(await t.client.isMember(orgId, users[0]!)).toBe(false);
   });
 
-  it('tries every change and reports all unknown users in one diagnostic', async () => {
+  it('reports all unknown users in one diagnostic at plan, and an apply past it changes nothing', async () => {
     const orgId = await newOrg();
     const state = stateOf(await t.tf.create(TYPE, { organization_id: orgId, user_ids: [users[0]!] }));
-    const { state: updated, diagnostics } = await t.tf.planThenApply(TYPE, {
+    // A later terraform run: a new provider process, which checks at plan.
+    const later = await t.harness();
+    const { plan, state: updated, diagnostics } = await later.planThenApply(TYPE, {
       priorState: state,
       config: { organization_id: orgId, user_ids: ['ghost-1', users[1]!, 'ghost-2'] },
     });
-    const errors = errorsOf(diagnostics);
-    expect(errors).toHaveLength(1);
-    expect(errors[0]!.summary).toBe('Users not found');
-    expect(errors[0]!.detail).toContain('"ghost-1", "ghost-2"');
-    expect(errors[0]!.path).toEqual(['user_ids']);
-    // The valid add and the removal still happened, and the state says so.
-    expect(await t.client.isMember(orgId, users[1]!)).toBe(true);
-    expect(await t.client.isMember(orgId, users[0]!)).toBe(false);
-    expect(updated!['user_ids']).toEqual([users[1]]);
+    for (const errors of [errorsOf(plan.diagnostics), errorsOf(diagnostics)]) {
+      expect(errors).toHaveLength(1);
+      expect(errors[0]!.summary).toBe('Users not found');
+      expect(errors[0]!.detail).toContain('"ghost-1", "ghost-2"');
+      expect(errors[0]!.path).toEqual(['user_ids']);
+    }
+    expect(await t.client.isMember(orgId, users[1]!)).toBe(false);
+    expect(await t.client.isMember(orgId, users[0]!)).toBe(true);
+    expect(updated).toEqual(state);
   });
 
   it('sends nothing when one of the changes is malformed', async () => {
@@ -130,7 +133,7 @@ describe('orgadmin_organization_members', () => {
       expect(state).toBeNull();
       const errors = errorsOf(diagnostics);
       expect(errors).toEqual([
-        expect.objectContaining({ summary: 'Default admin user listed in user_ids', path: ['user_ids'] }),
+        expect.objectContaining({ summary: 'Default admin user listed', path: ['user_ids'] }),
       ]);
       expect(errors[0]!.detail).toContain(adminId);
       expect(errors[0]!.detail).toContain(orgAdminUsername(orgId));
@@ -150,7 +153,7 @@ describe('orgadmin_organization_members', () => {
       const { state: updated, diagnostics } = await t.tf.apply(TYPE, { priorState: state, plannedState: planned.plannedState, config });
       // The update produced no new state: the framework keeps the prior one.
       expect(updated).toEqual(state);
-      expect(errorsOf(diagnostics)).toEqual([expect.objectContaining({ summary: 'Default admin user listed in user_ids', path: ['user_ids'] })]);
+      expect(errorsOf(diagnostics)).toEqual([expect.objectContaining({ summary: 'Default admin user listed', path: ['user_ids'] })]);
       expect(t.svc.requests.slice(before).every((r) => r.method === 'GET')).toBe(true);
       expect(await t.client.isMember(orgId, users[0]!)).toBe(true);
       expect(await t.client.isMember(orgId, users[1]!)).toBe(false);
@@ -163,7 +166,7 @@ describe('orgadmin_organization_members', () => {
       await t.client.addMember(orgId, otherAdminId);
       const { state, diagnostics } = await t.tf.planThenApply(TYPE, { priorState: null, config: { organization_id: orgId, user_ids: [otherAdminId] } });
       expect(state).toBeNull();
-      expect(errorsOf(diagnostics)).toEqual([expect.objectContaining({ summary: 'Admin accounts listed in user_ids', path: ['user_ids'] })]);
+      expect(errorsOf(diagnostics)).toEqual([expect.objectContaining({ summary: 'Admin account listed', path: ['user_ids'] })]);
       expect(errorsOf(diagnostics)[0]!.detail).toContain(otherAdminId);
     });
 
@@ -226,9 +229,9 @@ describe('orgadmin_organization_members', () => {
     const state = stateOf(await t.tf.create(TYPE, { organization_id: orgId, user_ids: listed }));
     const read = await t.tf.read(TYPE, state);
     expect(read.state!['user_ids']).toEqual(listed);
-    // An imported member set (no order yet) reads sorted.
+    // An imported member set (no order yet) reads in username order.
     const imported = stateOf(await t.tf.importState(TYPE, orgId));
-    expect(imported['user_ids']).toEqual([...listed].sort());
+    expect(imported['user_ids']).toEqual([users[0], users[2], users[4]]);
   });
 
   it('refuses an id listed twice, pointing at the repeat, where a set would have dropped it silently', async () => {
@@ -242,11 +245,16 @@ describe('orgadmin_organization_members', () => {
     expect(errorsOf(await t.tf.validateResource(TYPE, { organization_id: 'org', user_ids: [users[0]!, users[1]!] }))).toEqual([]);
   });
 
-  it('removes only the listed members on destroy', async () => {
+  it('removes only the members its configuration listed on destroy: one added outside Terraform stays, with a warning', async () => {
     const orgId = await newOrg();
     const state = stateOf(await t.tf.create(TYPE, { organization_id: orgId, user_ids: [users[0]!, users[1]!] }));
     await t.client.addMember(orgId, users[2]!);
-    expect((await t.tf.destroy(TYPE, state)).diagnostics).toEqual([]);
+    // A later terraform run (a new provider process) refreshes, then destroys.
+    const later = await t.harness();
+    const refreshed = stateOf(await later.read(TYPE, state));
+    const destroyed = await later.destroy(TYPE, refreshed);
+    expect(errorsOf(destroyed.diagnostics)).toEqual([]);
+    expect(warningsOf(destroyed.diagnostics).map((w) => w.summary)).toEqual(['Members added outside Terraform stay']);
     expect((await allMembers(orgId)).map((m) => m.username).sort()).toEqual([orgAdminUsername(orgId), 'member-2'].sort());
   });
 
@@ -266,16 +274,94 @@ describe('orgadmin_organization_members', () => {
     expect(errorsOf(diagnostics)).toEqual([expect.objectContaining({ summary: 'Organization not found', path: ['organization_id'] })]);
   });
 
+  it('upgrades a state of schema version 1 (user_ids alone) to the same members, with no change planned', async () => {
+    const orgId = await newOrg();
+    await t.client.addMember(orgId, users[0]!);
+    const stored = { id: orgId, organization_id: orgId, user_ids: [users[0]!], realm: 'acme' };
+    const upgraded = await t.tf.upgradeState(TYPE, 1, stored);
+    expect(upgraded.diagnostics).toEqual([]);
+    expect(upgraded.state).toEqual({ ...stored, usernames: null, emails: null });
+    const later = await t.harness();
+    const plan = await later.plan(TYPE, { priorState: upgraded.state, config: { organization_id: orgId, user_ids: [users[0]!] } });
+    expect(plan.changed).toBe(false);
+  });
+
+  describe('members named by username and email', () => {
+    it('creates a set by emails and usernames, keeps the spelling written, and reads it back unchanged', async () => {
+      const orgId = await newOrg();
+      const config = { organization_id: orgId, usernames: ['Member-0'], emails: ['member-1@example.com'] };
+      const created = stateOf(await t.tf.create(TYPE, config));
+      expect(created).toMatchObject({ usernames: ['Member-0'], emails: ['member-1@example.com'], user_ids: null });
+      expect(await t.client.isMember(orgId, users[0]!)).toBe(true);
+      expect(await t.client.isMember(orgId, users[1]!)).toBe(true);
+      expect((await t.tf.read(TYPE, created)).state).toEqual(created);
+      // Another case is the same member: no change.
+      const later = await t.harness();
+      expect((await later.plan(TYPE, { priorState: created, config: { ...config, usernames: ['MEMBER-0'] } })).changed).toBe(false);
+    });
+
+    it('shows a member added outside Terraform by username, and one removed outside by the name written', async () => {
+      const orgId = await newOrg();
+      const created = stateOf(await t.tf.create(TYPE, { organization_id: orgId, usernames: ['member-0', 'member-1'] }));
+      await t.client.addMember(orgId, users[4]!);
+      await t.client.removeMember(orgId, users[1]!);
+      const later = await t.harness();
+      const refreshed = stateOf(await later.read(TYPE, created));
+      expect(refreshed['usernames']).toEqual(['member-0', 'member-4']);
+      const repaired = await later.update(TYPE, refreshed, { organization_id: orgId, usernames: ['member-0', 'member-1'] });
+      expect(repaired.diagnostics).toEqual([]);
+      expect(await t.client.isMember(orgId, users[4]!)).toBe(false);
+      expect(await t.client.isMember(orgId, users[1]!)).toBe(true);
+    });
+
+    it('reports unknown names and a user named twice at plan, each on its attribute, and changes nothing', async () => {
+      const orgId = await newOrg();
+      const plan = await (await t.harness()).plan(TYPE, {
+        priorState: null,
+        config: { organization_id: orgId, usernames: ['nobody-here', 'member-3'], emails: ['ghost@example.com'], user_ids: [users[3]!] },
+      });
+      const errors = errorsOf(plan.diagnostics).map((e) => [e.summary, e.path, e.detail]);
+      expect(errors).toEqual(
+        expect.arrayContaining([
+          ['Users not found', ['usernames'], expect.stringContaining('"nobody-here"')],
+          ['Users not found', ['emails'], expect.stringContaining('"ghost@example.com"')],
+          ['User listed twice', ['usernames'], expect.stringContaining('"member-3"')],
+        ]),
+      );
+      expect(await t.client.countMembers(orgId)).toBe(1);
+    });
+
+    it('refuses the default admin user by username without asking the service', async () => {
+      const orgId = await newOrg();
+      const plan = await (await t.harness()).plan(TYPE, { priorState: null, config: { organization_id: orgId, usernames: [orgAdminUsername(orgId)] } });
+      expect(errorsOf(plan.diagnostics)).toEqual([expect.objectContaining({ summary: 'Default admin user listed', path: ['usernames'] })]);
+    });
+
+    it('imports with ?by=emails, naming every member by email', async () => {
+      const orgId = await newOrg();
+      await t.client.addMember(orgId, users[5]!);
+      const imported = await t.tf.importState(TYPE, `${orgId}?by=emails`);
+      expect(imported.diagnostics).toEqual([]);
+      expect(imported.state).toMatchObject({ emails: ['member-5@example.com'], user_ids: null, usernames: null });
+      const wrong = await t.tf.importResource(TYPE, `${orgId}?by=phone`);
+      expect(errorsOf(wrong.diagnostics)[0]!.detail).toContain('`?by=emails`');
+    });
+  });
+
   describe('import', () => {
     it('imports by ORG and REALM/ORG, then reads the member set', async () => {
       const orgId = await newOrg();
       await t.client.addMember(orgId, users[1]!);
       const imported = await t.tf.importResource(TYPE, orgId);
-      expect(imported.state).toEqual({ id: orgId, organization_id: orgId, user_ids: null, realm: 'acme' });
+      expect(imported.state).toEqual({ id: orgId, organization_id: orgId, user_ids: [], usernames: null, emails: null, realm: 'acme' });
       const byRealm = await t.tf.importResource(TYPE, `acme/${orgId}`);
       expect(byRealm.state).toEqual(imported.state);
       const read = await t.tf.read(TYPE, imported.state!);
       expect(read.state).toEqual({ ...imported.state, user_ids: [users[1]] });
+      // An import adopts every member: destroying it (in a later run) removes them.
+      const later = await t.harness();
+      expect((await later.destroy(TYPE, read.state!)).diagnostics).toEqual([]);
+      expect(await t.client.isMember(orgId, users[1]!)).toBe(false);
       expect([...imported.diagnostics, ...byRealm.diagnostics, ...read.diagnostics]).toEqual([]);
     });
 
@@ -291,7 +377,7 @@ describe('orgadmin_organization_members', () => {
   describe('validate', () => {
     it('reports empty user ids and an empty organization id', async () => {
       const diagnostics = await t.tf.validateResource(TYPE, { organization_id: '', user_ids: ['a', ''] });
-      expect(errorsOf(diagnostics).map((e) => e.path)).toEqual([['organization_id'], ['user_ids']]);
+      expect(errorsOf(diagnostics).map((e) => e.path)).toEqual([['organization_id'], ['user_ids', 1]]);
     });
   });
 });

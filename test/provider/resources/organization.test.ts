@@ -151,11 +151,15 @@ describe('orgadmin_organization', () => {
     expect((await t.client.getOrganization(created['id'] as string)).attributes).toEqual({});
   });
 
-  it('sends domains lowercase and shows no drift for the configured spelling', async () => {
-    const created = stateOf(await t.tf.create(TYPE, { name: 'mixed-case-domains', domains: ['Example.COM', 'docs.example.com'] }));
+  it('refuses a domain not written as the service stores it, before anything is sent, and keeps the stored form in state', async () => {
+    const refused = await t.tf.create(TYPE, { name: 'mixed-case-domains', domains: ['Example.COM', 'docs.example.com'] });
+    expect(errorsOf(refused.diagnostics)).toEqual([expect.objectContaining({ summary: 'Domain not in its stored form', path: ['domains'] })]);
+    expect(errorsOf(refused.diagnostics)[0]!.detail).toContain('"example.com"');
+    expect((await t.client.listOrganizations({ search: 'mixed-case-domains' })).length).toBe(0);
+    const created = stateOf(await t.tf.create(TYPE, { name: 'mixed-case-domains', domains: ['example.com', 'docs.example.com'] }));
     expect((await t.client.getOrganization(created['id'] as string)).domains.sort()).toEqual(['docs.example.com', 'example.com']);
     const refreshed = (await t.tf.read(TYPE, created)).state;
-    expect(refreshed!['domains']).toEqual(['Example.COM', 'docs.example.com']);
+    expect([...(refreshed!['domains'] as string[])].sort()).toEqual(['docs.example.com', 'example.com']);
   });
 
   it('reports domains changed outside Terraform as drift when domains are managed', async () => {
@@ -264,13 +268,13 @@ describe('orgadmin_organization', () => {
       const name = uniqueName('import-differs');
       const id = await t.client.createOrganization({ name, domains: ['old.example.com'], attributes: { tier: ['gold'], extra: ['x'] } });
       const state = await imported(id);
-      const config = { name, domains: ['New.example.com'], attributes: { tier: ['silver'] } };
+      const config = { name, domains: ['new.example.com'], attributes: { tier: ['silver'] } };
       const plan = await tf.plan(TYPE, { priorState: state, config });
       expect(plan.changed).toBe(true);
-      expect(plan.plannedState).toMatchObject({ domains: ['New.example.com'], attributes: { tier: ['silver'] } });
+      expect(plan.plannedState).toMatchObject({ domains: ['new.example.com'], attributes: { tier: ['silver'] } });
       const applied = await tf.update(TYPE, state, config);
       expect(applied.diagnostics).toEqual([]);
-      expect(applied.state).toMatchObject({ domains: ['New.example.com'], attributes: { tier: ['silver'] } });
+      expect(applied.state).toMatchObject({ domains: ['new.example.com'], attributes: { tier: ['silver'] } });
       expect(await t.client.getOrganization(id)).toMatchObject({ domains: ['new.example.com'], attributes: { tier: ['silver'] } });
       const refreshed = await tf.read(TYPE, applied.state!);
       expect(refreshed.state).toEqual(applied.state);
@@ -320,11 +324,10 @@ describe('orgadmin_organization', () => {
 
     it('shows drift of configured domains and attributes and brings them back on apply', async () => {
       const name = uniqueName('managed-drift');
-      const config = { name, domains: ['Managed.example.com'], attributes: { tier: ['gold'] } };
+      const config = { name, domains: ['managed.example.com'], attributes: { tier: ['gold'] } };
       const created = await tf.create(TYPE, config);
-      expect(created.state).toMatchObject({ domains: ['Managed.example.com'], attributes: { tier: ['gold'] } });
+      expect(created.state).toMatchObject({ domains: ['managed.example.com'], attributes: { tier: ['gold'] } });
       const id = created.state!['id'] as string;
-      // The service holds the domain lowercase: the configured spelling is no drift.
       const clean = await tf.read(TYPE, created.state!);
       expect(clean.state).toEqual(created.state);
       expect((await tf.plan(TYPE, { priorState: clean.state, config })).changed).toBe(false);
@@ -339,13 +342,12 @@ describe('orgadmin_organization', () => {
       expect(await t.client.getOrganization(id)).toMatchObject({ domains: ['managed.example.com'], attributes: { tier: ['gold'] } });
     });
 
-    it('treats a case-only change of a configured domain as no change', async () => {
+    it('refuses a case-only change of a configured domain at validation, and keeps the stored form', async () => {
       const name = uniqueName('case-only');
       const created = await tf.create(TYPE, { name, domains: ['case.example.com'] });
-      const plan = await tf.plan(TYPE, { priorState: created.state, config: { name, domains: ['CASE.example.com'] } });
-      expect(plan.diagnostics).toEqual([]);
+      expect(errorsOf(await tf.validateResource(TYPE, { name, domains: ['CASE.example.com'] })).map((d) => d.summary)).toEqual(['Domain not in its stored form']);
+      const plan = await tf.plan(TYPE, { priorState: created.state, config: { name, domains: ['case.example.com'] } });
       expect(plan.changed).toBe(false);
-      expect(plan.plannedState!['domains']).toEqual(['case.example.com']);
     });
   });
 
@@ -370,13 +372,13 @@ describe('orgadmin_organization', () => {
       expect(errorsOf(diagnostics)).toHaveLength(4);
       expect(errorsOf(diagnostics).every((e) => e.path?.[0] === 'domains')).toBe(true);
       expect(diagnosticsText(diagnostics)).toContain('"bad domain"');
-      expect(diagnosticsText(diagnostics)).toContain('Duplicate domain');
+      expect(diagnosticsText(diagnostics)).toContain('"OK.example.com" is stored by the service as "ok.example.com"');
     });
 
-    it('accepts a domain in any case, with surrounding spaces or a trailing dot, as the service does (src/api/validation.ts)', async () => {
-      expect(await validate({ name: 'x', domains: ['Example.COM', 'other.example.', ' third.example '] })).toEqual([]);
-      const diagnostics = await validate({ name: 'x', domains: ['example.com', 'EXAMPLE.com.'] });
-      expect(errorsOf(diagnostics)).toEqual([expect.objectContaining({ summary: 'Duplicate domain', path: ['domains'] })]);
+    it('refuses a domain in another case, with surrounding spaces or a trailing dot, naming the form the service stores (src/api/validation.ts)', async () => {
+      const diagnostics = await validate({ name: 'x', domains: ['Example.COM', 'other.example.', ' third.example ', 'fine.example'] });
+      expect(errorsOf(diagnostics).map((d) => d.detail.match(/stored by the service as "([^"]+)"/)?.[1])).toEqual(['example.com', 'other.example', 'third.example']);
+      expect(errorsOf(diagnostics).every((d) => d.path?.[0] === 'domains')).toBe(true);
     });
 
     it('reports a realm that is not a realm name the service can have on realm', async () => {

@@ -1,5 +1,6 @@
 import { orgPath, orgsCountPath, orgsPath } from '../../../src/api';
-import { normalizeDomains, parseAttributeQuery } from '../../../src/service/routes/organizations';
+import { attributeMatchesOf } from '../../../src/service/admin/organizations';
+import { normalizeDomains } from '../../../src/service/routes/organizations';
 import { createTestRealm, getToken, type TestService } from '../../helpers/service';
 import { call, startServiceWithToken } from '../support';
 
@@ -392,9 +393,9 @@ describe('organizations', () => {
   });
 });
 
-describe('parseAttributeQuery', () => {
+describe('attributeMatchesOf', () => {
   it('reads space-separated key:value pairs with quoted keys and values', () => {
-    expect(parseAttributeQuery('tier:gold  "cost center":"north east" empty:')).toEqual([
+    expect(attributeMatchesOf('tier:gold  "cost center":"north east" empty:')).toEqual([
       ['tier', 'gold'],
       ['cost center', 'north east'],
       ['empty', ''],
@@ -402,7 +403,7 @@ describe('parseAttributeQuery', () => {
   });
 
   it.each(['novalue', ':x', 'a:"open', 'a:b"c"'])('refuses %j with 400 invalid_query', (q) => {
-    expect(() => parseAttributeQuery(q)).toThrow(expect.objectContaining({ statusCode: 400, code: 'invalid_query' }));
+    expect(() => attributeMatchesOf(q)).toThrow(expect.objectContaining({ statusCode: 400, code: 'invalid_query' }));
   });
 });
 

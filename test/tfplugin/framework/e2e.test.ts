@@ -3,70 +3,26 @@
  * bundled with esbuild into a filesystem mirror, then init, apply, plan, drift, import, replace,
  * diagnostics, the schema JSON and destroy run against it.
  */
-import { execFile, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { renderProviderSchemaJson } from '../../../src/tfplugin/framework/schema-json';
 import { demoProvider, readStore } from './fixtures/demo-provider';
+import { DemoTerraform } from './helpers/demo-terraform';
 
-const TERRAFORM = '/usr/local/bin/terraform';
 const SOURCE = 'registry.terraform.io/example/demo';
-const REPO = resolve(__dirname, '../../..');
 
-interface RunResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-let root: string;
-let workDir: string;
+let demo: DemoTerraform;
 let storePath: string;
-let mirror: string;
 
-function run(args: string[]): Promise<RunResult> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(TERRAFORM, [...args], {
-      cwd: workDir,
-      env: {
-        PATH: process.env.PATH,
-        HOME: root,
-        CHECKPOINT_DISABLE: '1',
-        TF_IN_AUTOMATION: '1',
-        TF_CLI_CONFIG_FILE: join(root, 'cli.tfrc'),
-        TMPDIR: join(root, 'tmp'), // where the providers put their sockets
-        DEMO_PROVIDER_CHATTY: '1', // stray console.log calls in the provider must not break anything
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolvePromise({ code: code ?? -1, stdout, stderr }));
-  });
+function run(args: string[]): ReturnType<DemoTerraform['run']> {
+  return demo.run(args);
 }
 
 function writeConfig(resourceBody: string, extra = ''): void {
-  writeFileSync(
-    join(workDir, 'main.tf'),
-    `terraform {
-  required_providers {
-    demo = { source = "example/demo", version = "1.0.0" }
-  }
-}
-
-provider "demo" {
-  store_path = ${JSON.stringify(storePath)}
-}
-
-resource "demo_thing" "a" {
+  demo.writeConfig(`resource "demo_thing" "a" {
 ${resourceBody}
 }
-${extra}`,
-  );
+${extra}`);
 }
 
 const BASE_CONFIG = `  name   = "alpha"
@@ -75,56 +31,21 @@ const BASE_CONFIG = `  name   = "alpha"
   labels = { team = ["a", "b"] }
   secret = "hunter2"`;
 
-/** Process ids whose command line mentions the mirror (the provider executables). */
 function providerProcesses(): string[] {
-  const found: string[] = [];
-  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    try {
-      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(mirror)) found.push(pid);
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  return found;
+  return demo.providerProcesses();
 }
 
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'framework-e2e-'));
-  workDir = join(root, 'work');
-  storePath = join(root, 'store.json');
-  mirror = join(root, 'mirror');
-  mkdirSync(workDir);
-  mkdirSync(join(root, 'tmp'));
-  const platformDir = join(mirror, 'registry.terraform.io/example/demo/1.0.0/linux_amd64');
-  mkdirSync(platformDir, { recursive: true });
-  // The project's bundle script, as the real provider is built.
-  await new Promise<void>((resolvePromise, reject) =>
-    execFile(
-      process.execPath,
-      [join(REPO, 'scripts/build-provider.mjs'), resolve(__dirname, 'fixtures/demo-main.ts'), '--out', join(platformDir, 'terraform-provider-demo_v1.0.0')],
-      (error, _stdout, stderr) => (error ? reject(new Error(`build failed: ${stderr}`)) : resolvePromise()),
-    ),
-  );
-  writeFileSync(
-    join(root, 'cli.tfrc'),
-    `provider_installation {
-  filesystem_mirror {
-    path    = ${JSON.stringify(mirror)}
-    include = ["registry.terraform.io/example/*"]
-  }
-  direct {
-    exclude = ["registry.terraform.io/example/*"]
-  }
-}
-`,
-  );
+  // Stray console.log calls in the provider must not break anything.
+  demo = await DemoTerraform.create('framework-e2e-', { DEMO_PROVIDER_CHATTY: '1' });
+  storePath = demo.storePath;
   writeConfig(BASE_CONFIG);
   const init = await run(['init', '-no-color', '-input=false']);
   if (init.code !== 0) throw new Error(`terraform init failed:\n${init.stdout}\n${init.stderr}`);
 }, 60_000);
 
 afterAll(() => {
-  rmSync(root, { recursive: true, force: true });
+  demo.cleanup();
 });
 
 describe('a provider served by the framework, driven by terraform', () => {
@@ -150,7 +71,7 @@ describe('a provider served by the framework, driven by terraform', () => {
   it('leaves no provider process and no socket behind after a command', async () => {
     await run(['plan', '-no-color', '-input=false']);
     expect(providerProcesses()).toEqual([]);
-    expect(readdirSync(join(root, 'tmp')).filter((name) => name.startsWith('plugin'))).toEqual([]);
+    expect(readdirSync(join(demo.root, 'tmp')).filter((name) => name.startsWith('plugin'))).toEqual([]);
   });
 
   it('plans an in-place update with the non-preserved computed attribute unknown', async () => {

@@ -48,9 +48,9 @@ describe('serveProvider with a lazy definition', () => {
     expect(loads).toBe(0);
 
     const schema = (await c.call('tfplugin6.Provider', 'GetProviderSchema', {})) as any;
-    expect(Object.keys(schema.resource_schemas)).toEqual(['demo_thing']);
+    expect(Object.keys(schema.resource_schemas)).toEqual(['demo_thing', 'demo_credential']);
     const metadata = (await c.call('tfplugin6.Provider', 'GetMetadata', {})) as any;
-    expect(metadata.resources).toEqual([{ type_name: 'demo_thing' }]);
+    expect(metadata.resources).toEqual([{ type_name: 'demo_thing' }, { type_name: 'demo_credential' }]);
     expect(loads).toBe(1);
   });
 

@@ -69,14 +69,17 @@ describe('GetProviderSchema', () => {
 });
 
 describe('GetMetadata and unused RPCs', () => {
-  it('lists resources and data sources and answers the RPCs it does not use with valid responses', async () => {
+  it('lists every type and function it serves and answers the RPCs it does not use with valid responses', async () => {
     const handlers = new ProviderService(demoProvider, logger).handlers();
-    expect(await handlers.GetMetadata!({})).toMatchObject({ resources: [{ type_name: 'demo_thing' }], data_sources: [{ type_name: 'demo_thing' }] });
-    expect(await handlers.GetFunctions!({})).toEqual({ functions: {}, diagnostics: [] });
+    expect(await handlers.GetMetadata!({})).toMatchObject({
+      resources: [{ type_name: 'demo_thing' }, { type_name: 'demo_credential' }],
+      data_sources: [{ type_name: 'demo_thing' }],
+      ephemeral_resources: [{ type_name: 'demo_lease' }],
+      functions: [{ name: 'parse_pair' }, { name: 'join_parts' }],
+    });
     expect(await handlers.GetResourceIdentitySchemas!({})).toEqual({ identity_schemas: {}, diagnostics: [] });
     expect(await handlers.StopProvider!({})).toEqual({ Error: '' });
     expect((await handlers.MoveResourceState!({ source_type_name: 'a', target_type_name: 'b' })).diagnostics).toHaveLength(1);
-    expect((await handlers.OpenEphemeralResource!({ type_name: 'x' })).diagnostics).toHaveLength(1);
   });
 });
 

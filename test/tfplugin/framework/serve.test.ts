@@ -59,8 +59,18 @@ describe('serveProvider', () => {
   it('serves the provider schema over mutual TLS', async () => {
     const c = await serve(demoProvider);
     const schema = (await c.call('tfplugin6.Provider', 'GetProviderSchema', {})) as any;
-    expect(Object.keys(schema.resource_schemas)).toEqual(['demo_thing']);
+    expect(Object.keys(schema.resource_schemas).sort()).toEqual(['demo_credential', 'demo_thing']);
     expect(schema.provider.block.attributes.map((a: any) => a.name)).toEqual(['store_path']);
+  });
+
+  it('answers a function call over the wire, the position 0 of an argument error included', async () => {
+    const c = await serve(demoProvider);
+    const args = (value: string) => [{ msgpack: encodeMsgpackValue(value, 'string') }];
+    const ok = (await c.call('tfplugin6.Provider', 'CallFunction', { name: 'parse_pair', arguments: args('a=b') })) as any;
+    expect(ok.error).toBeUndefined();
+    expect(ok.result.msgpack).toEqual(encodeMsgpackValue({ key: 'a', value: 'b' }, ['object', { key: 'string', value: 'string' }]));
+    const failed = (await c.call('tfplugin6.Provider', 'CallFunction', { name: 'parse_pair', arguments: args('=b') })) as any;
+    expect(failed.error).toEqual({ text: '"=b" is not KEY=VALUE: it needs a key before "="', function_argument: 0 });
   });
 
   it('answers concurrent RPCs independently after one configuration', async () => {
@@ -106,7 +116,7 @@ describe('serveProvider', () => {
     await c.call('plugin.GRPCController', 'Shutdown', {});
     expect(await exited).toBe(0);
     expect(exitCodes).toEqual([0]);
-    expect(closedWith).toEqual([{ storePath }]);
+    expect(closedWith).toEqual([expect.objectContaining({ storePath })]);
   });
 
   it('exits with 1 when not started by Terraform', async () => {

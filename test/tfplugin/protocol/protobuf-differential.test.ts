@@ -187,6 +187,44 @@ describe('ProtoCodec against protobufjs, on random messages of every type', () =
     expect(names).toEqual(expect.arrayContaining(['tfplugin6.ApplyResourceChange.Request', 'plugin.Empty', 'google.protobuf.Timestamp']));
   });
 
+  it('covers the messages of functions, ephemeral resources and write-only attributes (protocol 6.8, Terraform 1.11)', () => {
+    const newer = [
+      'tfplugin6.GetFunctions.Request',
+      'tfplugin6.GetFunctions.Response',
+      'tfplugin6.Function',
+      'tfplugin6.Function.Parameter',
+      'tfplugin6.Function.Return',
+      'tfplugin6.CallFunction.Request',
+      'tfplugin6.CallFunction.Response',
+      'tfplugin6.FunctionError',
+      'tfplugin6.ValidateEphemeralResourceConfig.Request',
+      'tfplugin6.ValidateEphemeralResourceConfig.Response',
+      'tfplugin6.OpenEphemeralResource.Request',
+      'tfplugin6.OpenEphemeralResource.Response',
+      'tfplugin6.RenewEphemeralResource.Request',
+      'tfplugin6.RenewEphemeralResource.Response',
+      'tfplugin6.CloseEphemeralResource.Request',
+      'tfplugin6.CloseEphemeralResource.Response',
+      'tfplugin6.ClientCapabilities',
+      'tfplugin6.GetMetadata.FunctionMetadata',
+      'tfplugin6.GetMetadata.EphemeralMetadata',
+    ];
+    expect(types.map((type) => type.fullName.slice(1))).toEqual(expect.arrayContaining(newer));
+    // The field numbers Terraform 1.11 uses (its tfplugin6.8.proto): the wire format.
+    const field = (message: string, name: string): { id: number; type: string; optional: boolean } => {
+      const found = reference.lookupType(message).fields[name]!;
+      return { id: found.id, type: found.type, optional: Boolean(found.partOf) };
+    };
+    expect(field('tfplugin6.Schema.Attribute', 'write_only')).toEqual({ id: 11, type: 'bool', optional: false });
+    expect(field('tfplugin6.ClientCapabilities', 'write_only_attributes_allowed')).toEqual({ id: 2, type: 'bool', optional: false });
+    expect(field('tfplugin6.ValidateResourceConfig.Request', 'client_capabilities')).toMatchObject({ id: 3 });
+    expect(field('tfplugin6.FunctionError', 'function_argument')).toEqual({ id: 2, type: 'int64', optional: true });
+    expect(field('tfplugin6.OpenEphemeralResource.Response', 'renew_at')).toEqual({ id: 2, type: 'google.protobuf.Timestamp', optional: true });
+    expect(field('tfplugin6.OpenEphemeralResource.Response', 'private')).toEqual({ id: 4, type: 'bytes', optional: true });
+    expect(field('tfplugin6.GetProviderSchema.Response', 'functions')).toMatchObject({ id: 7 });
+    expect(field('tfplugin6.GetProviderSchema.Response', 'ephemeral_resource_schemas')).toMatchObject({ id: 8 });
+  });
+
   it.each(types.map((type) => [type.fullName.slice(1), type] as const))('%s', (name, type) => {
     const gen = new Generator(seededRandom(seedOf(name)));
     let checked = 0;

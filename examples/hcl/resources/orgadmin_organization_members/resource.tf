@@ -3,11 +3,22 @@ resource "orgadmin_organization" "example" {
 }
 
 # The organization's whole member set: members not listed here are removed, except the
-# organization's default admin user, which is never managed.
+# organization's default admin user, which is never managed. Members are named by email here (plans
+# name each added or removed member); `usernames` and `user_ids` work the same way, and mix.
 resource "orgadmin_organization_members" "example" {
   organization_id = orgadmin_organization.example.id
-  user_ids = [
-    "0c6a4d2e-8f3b-4a71-b5d9-3e1f7a9c2b40",
-    "9b2e7f14-1c3d-4e8a-a6f0-5d4c3b2a1e90",
+  emails = [
+    "alice@example.com",
+    "bob@example.com",
   ]
+}
+
+# Switching an organization from orgadmin_membership resources to this member set: forget the
+# memberships instead of destroying them (their members stay), in the same change. A plan that
+# manages one organization with both styles fails before anything changes.
+removed {
+  from = orgadmin_membership.example
+  lifecycle {
+    destroy = false
+  }
 }

@@ -57,6 +57,7 @@ export interface OrgadminProviderConfig {
   readonly alias?: string;
 }
 
+import { OrgadminProviderFunctions } from '../provider-functions/index';
 /**
 * Represents a {@link https://registry.terraform.io/providers/orgadmin/orgadmin/0.1.0/docs orgadmin}
 */
@@ -242,6 +243,21 @@ export class OrgadminProvider extends cdktn.TerraformProvider {
   // Temporarily expose input value. Use with caution.
   public get aliasInput() {
     return this._alias;
+  }
+
+  // ==========================
+  // PROVIDER-DEFINED FUNCTIONS
+  // ==========================
+  private _functions?: OrgadminProviderFunctions;
+
+  /**
+  * Provider-defined functions of the orgadmin provider.
+  */
+  public get functions(): OrgadminProviderFunctions {
+    if (!this._functions) {
+      this._functions = new OrgadminProviderFunctions(this.terraformResourceType);
+    }
+    return this._functions;
   }
 
   // =========

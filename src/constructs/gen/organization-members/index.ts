@@ -8,6 +8,12 @@ import * as cdktf from 'cdktf';
 
 export interface OrganizationMembersConfig extends cdktf.TerraformMetaArguments {
   /**
+  * Members by email address (matched without regard to case; the state keeps your spelling). Each email must belong to one user. Plans name each added or removed member. A set, like `usernames`.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/orgadmin/orgadmin/0.1.0/docs/resources/organization_members#emails OrganizationMembers#emails}
+  */
+  readonly emails?: string[];
+  /**
   * The organization whose members this resource manages.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/orgadmin/orgadmin/0.1.0/docs/resources/organization_members#organization_id OrganizationMembers#organization_id}
@@ -20,11 +26,17 @@ export interface OrganizationMembersConfig extends cdktf.TerraformMetaArguments 
   */
   readonly realm?: string;
   /**
-  * The ids of every user that must be a member. Users are added and removed to match. The order does not matter: the same ids in another order are no change, in the configuration and in the service. Each id may be listed once; a repeat is an error. Do not list the organization's default admin user (`org-admin-<organization id>`): it is always a member, and an apply that lists it fails without changing anything.
+  * Members by user id. The order does not matter: the same ids in another order are no change. Each id may be listed once; a repeat is an error. A list, which Terraform checks in linear time: the form for very large sets. Terraform shows a list's changes element by element, so plans are shortest when the configuration lists the ids in the order the state has: after an import, the users' username order, as `data.orgadmin_users.<name>.ids` and `[for u in data.orgadmin_user.<name> : u.id]` over usernames list them.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/orgadmin/orgadmin/0.1.0/docs/resources/organization_members#user_ids OrganizationMembers#user_ids}
   */
-  readonly userIds: string[];
+  readonly userIds?: string[];
+  /**
+  * Members by username (matched without regard to case; the state keeps your spelling). Plans name each added or removed member. A set, which Terraform checks in quadratic time when applied: for thousands of members prefer `user_ids`.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/orgadmin/orgadmin/0.1.0/docs/resources/organization_members#usernames OrganizationMembers#usernames}
+  */
+  readonly usernames?: string[];
 }
 
 /**
@@ -78,14 +90,32 @@ export class OrganizationMembers extends cdktf.TerraformResource {
       connection: config.connection,
       forEach: config.forEach
     });
+    this._emails = config.emails;
     this._organizationId = config.organizationId;
     this._realm = config.realm;
     this._userIds = config.userIds;
+    this._usernames = config.usernames;
   }
 
   // ==========
   // ATTRIBUTES
   // ==========
+
+  // emails - computed: false, optional: true, required: false
+  private _emails?: string[]; 
+  public get emails() {
+    return cdktf.Fn.tolist(this.getListAttribute('emails'));
+  }
+  public set emails(value: string[]) {
+    this._emails = value;
+  }
+  public resetEmails() {
+    this._emails = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get emailsInput() {
+    return this._emails;
+  }
 
   // id - computed: true, optional: false, required: false
   public get id() {
@@ -121,7 +151,7 @@ export class OrganizationMembers extends cdktf.TerraformResource {
     return this._realm;
   }
 
-  // user_ids - computed: false, optional: false, required: true
+  // user_ids - computed: false, optional: true, required: false
   private _userIds?: string[]; 
   public get userIds() {
     return this.getListAttribute('user_ids');
@@ -129,9 +159,28 @@ export class OrganizationMembers extends cdktf.TerraformResource {
   public set userIds(value: string[]) {
     this._userIds = value;
   }
+  public resetUserIds() {
+    this._userIds = undefined;
+  }
   // Temporarily expose input value. Use with caution.
   public get userIdsInput() {
     return this._userIds;
+  }
+
+  // usernames - computed: false, optional: true, required: false
+  private _usernames?: string[]; 
+  public get usernames() {
+    return cdktf.Fn.tolist(this.getListAttribute('usernames'));
+  }
+  public set usernames(value: string[]) {
+    this._usernames = value;
+  }
+  public resetUsernames() {
+    this._usernames = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get usernamesInput() {
+    return this._usernames;
   }
 
   // =========
@@ -140,14 +189,22 @@ export class OrganizationMembers extends cdktf.TerraformResource {
 
   protected synthesizeAttributes(): { [name: string]: any } {
     return {
+      emails: cdktf.listMapper(cdktf.stringToTerraform, false)(this._emails),
       organization_id: cdktf.stringToTerraform(this._organizationId),
       realm: cdktf.stringToTerraform(this._realm),
       user_ids: cdktf.listMapper(cdktf.stringToTerraform, false)(this._userIds),
+      usernames: cdktf.listMapper(cdktf.stringToTerraform, false)(this._usernames),
     };
   }
 
   protected synthesizeHclAttributes(): { [name: string]: any } {
     const attrs = {
+      emails: {
+        value: cdktf.listMapperHcl(cdktf.stringToHclTerraform, false)(this._emails),
+        isBlock: false,
+        type: "set",
+        storageClassType: "stringList",
+      },
       organization_id: {
         value: cdktf.stringToHclTerraform(this._organizationId),
         isBlock: false,
@@ -164,6 +221,12 @@ export class OrganizationMembers extends cdktf.TerraformResource {
         value: cdktf.listMapperHcl(cdktf.stringToHclTerraform, false)(this._userIds),
         isBlock: false,
         type: "list",
+        storageClassType: "stringList",
+      },
+      usernames: {
+        value: cdktf.listMapperHcl(cdktf.stringToHclTerraform, false)(this._usernames),
+        isBlock: false,
+        type: "set",
         storageClassType: "stringList",
       },
     };

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PERMISSIONS, type Permission } from '../../../api';
-import { Admin, AdminError, type ApiKeyInfo, type CreatedApiKey } from '../../admin';
+import { AdminError, type ApiKeyInfo, type CreatedApiKey } from '../../admin';
 import type { ServiceContext } from '../../context';
 import { html, type Html } from '../../web/html';
 import { field, fieldValues } from '../form';
@@ -46,7 +46,7 @@ async function listPage(
   caller: DashboardCaller,
   opts: { status?: number; error?: string; done?: unknown; name?: string; permissions?: string[] } = {},
 ): Promise<FastifyReply> {
-  const keys = await new Admin(ctx.store).listApiKeys(caller.realm.name);
+  const keys = await ctx.admin.listApiKeys(caller.realm.name);
   const body = html`<table id="api-keys"><thead><tr><th>Name</th><th>Client ID</th><th>Permissions</th><th>Created</th><th>Last used</th><th>Status</th><th>Actions</th></tr></thead>
 <tbody>${keys.length === 0 ? html`<tr><td colspan="7" class="muted">No API keys yet.</td></tr>` : keys.map((key) => keyRow(caller, key))}</tbody></table>
 <div class="card"><h2>Add API key</h2>
@@ -70,7 +70,7 @@ ${copyable('client-secret', 'Client secret', key.clientSecret)}
 
 /** Registers the API Keys section. */
 export function apiKeyPages(app: FastifyInstance, ctx: ServiceContext): void {
-  const admin = new Admin(ctx.store);
+  const admin = ctx.admin;
   type Req = FastifyRequest<{ Params: { realm: string; clientId?: string } }>;
   const page = (handler: (request: Req, reply: FastifyReply, caller: DashboardCaller) => Promise<FastifyReply>) => guarded<Req>(ctx, handler);
   const back = (reply: FastifyReply, caller: DashboardCaller, done: string) =>

@@ -1,27 +1,17 @@
 /**
  * Organizations: the list with search and paging, one organization's fields, domains, attributes
  * and members, adding and removing members, and creating an admin portal link. Every read and
- * change is a call to the service's own JSON API as the signed-in administrator (../api.ts), so the
- * API's rules apply unchanged (e.g. an organization's default admin user cannot be removed).
+ * change goes through the {@link Admin} API's organizations area, whose rules are the JSON API's
+ * (admin/organizations.ts: e.g. an organization's default admin user cannot be removed); a refusal
+ * is shown with the API's status and sentence.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import {
-  memberPath,
-  membersCountPath,
-  membersPath,
-  orgAdminUsername,
-  orgPath,
-  orgsCountPath,
-  orgsPath,
-  portalLinkPath,
-  usersPath,
-  type MemberRepresentation,
-  type OrganizationRepresentation,
-  type PortalLink,
-} from '../../../api';
-import type { ServiceContext } from '../../context';
+import { orgAdminUsername, type Member, type PortalLink } from '../../../api';
+import { rateLimitKey } from '../../auth/guards';
+import { DASHBOARD_CLIENT_ID } from '../../auth/oidc-clients';
+import { baseUrlOf, type ServiceContext } from '../../context';
+import { ServiceError } from '../../errors';
 import { html, type Html } from '../../web/html';
-import { apiErrorText, callApi } from '../api';
 import { field, offset } from '../form';
 import { guarded, type DashboardCaller } from '../session-guard';
 import { copyable, csrfField, sectionPath, sendDashboard } from '../shell';
@@ -33,18 +23,32 @@ const MEMBERS_SHOWN = 100;
 
 type Req = FastifyRequest<{ Params: { realm: string; orgId?: string; userId?: string } }>;
 
+/**
+ * One operation of the JSON API's rules for the signed-in administrator: counted against the
+ * realm's rate limit as the API counts it (client `orgadmin-dashboard`), then run. Gives its value,
+ * or the API's refusal (429 included); other failures are thrown on.
+ */
+async function operation<T>(ctx: ServiceContext, caller: DashboardCaller, call: () => Promise<T>): Promise<T | ServiceError> {
+  try {
+    ctx.rateLimiter.hit(caller.realm, rateLimitKey(caller.realm.name, DASHBOARD_CLIENT_ID, caller.user.id));
+    return await call();
+  } catch (error) {
+    if (error instanceof ServiceError) return error;
+    throw error;
+  }
+}
+
 async function listPage(ctx: ServiceContext, request: Req, reply: FastifyReply, caller: DashboardCaller): Promise<FastifyReply> {
   const realm = caller.realm.name;
   const search = field(request.query, 'search');
   const first = offset(request.query);
-  const query = new URLSearchParams({ ...(search ? { search } : {}), first: String(first), max: String(PAGE_SIZE) });
-  const [list, count] = await Promise.all([
-    callApi(ctx, request, caller, 'GET', `${orgsPath(realm)}?${query.toString()}`),
-    callApi(ctx, request, caller, 'GET', `${orgsCountPath(realm)}${search ? `?${new URLSearchParams({ search }).toString()}` : ''}`),
+  const { organizations } = ctx.admin;
+  const [orgs, count] = await Promise.all([
+    operation(ctx, caller, () => organizations.list(realm, { search, first, max: PAGE_SIZE })),
+    operation(ctx, caller, () => organizations.count(realm, { search })),
   ]);
-  if (list.status !== 200) return sendDashboard(reply, caller, 'organizations', { title: 'Organizations', body: html``, status: list.status, error: apiErrorText(list) });
-  const orgs = list.json as OrganizationRepresentation[];
-  const total = count.status === 200 ? Number(count.json) : orgs.length;
+  if (orgs instanceof ServiceError) return sendDashboard(reply, caller, 'organizations', { title: 'Organizations', body: html``, status: orgs.statusCode, error: orgs.description });
+  const total = count instanceof ServiceError ? orgs.length : count;
   const path = sectionPath(realm, 'organizations');
   const pageLink = (to: number) => `${path}?${new URLSearchParams({ search, first: String(to) }).toString()}`;
   const body = html`<form method="get" action="${path}" class="row"><div><label for="org-search">Search name or display name</label><input type="search" id="org-search" name="search" value="${search}"></div><button type="submit" class="secondary">Search</button></form>
@@ -70,16 +74,17 @@ async function detailPage(
 ): Promise<FastifyReply> {
   const realm = caller.realm.name;
   const orgId = request.params.orgId!;
-  const answer = await callApi(ctx, request, caller, 'GET', orgPath(realm, orgId));
-  if (answer.status !== 200) {
-    return sendDashboard(reply, caller, 'organizations', { title: 'Organization', body: html``, status: answer.status, error: apiErrorText(answer) });
+  const { organizations } = ctx.admin;
+  const org = await operation(ctx, caller, () => organizations.get(realm, orgId));
+  if (org instanceof ServiceError) {
+    return sendDashboard(reply, caller, 'organizations', { title: 'Organization', body: html``, status: org.statusCode, error: org.description });
   }
-  const org = answer.json as OrganizationRepresentation;
+  // An organization deleted since it was read shows no members rather than an error.
   const [members, count] = await Promise.all([
-    callApi(ctx, request, caller, 'GET', `${membersPath(realm, orgId)}?first=0&max=${MEMBERS_SHOWN}`),
-    callApi(ctx, request, caller, 'GET', membersCountPath(realm, orgId)),
+    operation(ctx, caller, () => organizations.listMembers(realm, orgId, { first: 0, max: MEMBERS_SHOWN })),
+    operation(ctx, caller, () => organizations.countMembers(realm, orgId)),
   ]);
-  const list = members.status === 200 ? (members.json as MemberRepresentation[]) : [];
+  const list: Member[] = members instanceof ServiceError ? [] : members;
   const base = sectionPath(realm, 'organizations', `/${encodeURIComponent(orgId)}`);
   const attributes: Html[] = Object.entries(org.attributes).map(([key, values]) => html`<tr><td>${key}</td><td>${values.join(', ')}</td></tr>`);
   const body = html`<table id="organization-fields"><tbody>
@@ -91,7 +96,7 @@ async function detailPage(
 </tbody></table>
 <h2>Attributes</h2>
 ${attributes.length === 0 ? html`<p class="muted">No attributes.</p>` : html`<table id="organization-attributes"><thead><tr><th>Key</th><th>Values</th></tr></thead><tbody>${attributes}</tbody></table>`}
-<h2>Members (${count.status === 200 ? String(count.json) : list.length})</h2>
+<h2>Members (${count instanceof ServiceError ? list.length : count})</h2>
 <table id="members"><thead><tr><th>Username</th><th>Email</th><th>User ID</th><th>Actions</th></tr></thead><tbody>${
     list.length === 0
       ? html`<tr><td colspan="4" class="muted">No members.</td></tr>`
@@ -133,13 +138,11 @@ export function organizationPages(app: FastifyInstance, ctx: ServiceContext): vo
       const orgId = request.params.orgId!;
       const username = field(request.body, 'username').trim();
       if (username === '') return detailPage(ctx, request, reply, caller, { status: 400, error: 'Enter the username of the user to add.' });
-      const found = await callApi(ctx, request, caller, 'GET', `${usersPath(realm)}?${new URLSearchParams({ username, exact: 'true' }).toString()}`);
-      const user = found.status === 200 ? (found.json as MemberRepresentation[])[0] : undefined;
-      if (!user) {
-        return detailPage(ctx, request, reply, caller, { status: found.status === 200 ? 400 : found.status, error: found.status === 200 ? `Realm ${realm} has no user ${username}.` : apiErrorText(found) });
-      }
-      const added = await callApi(ctx, request, caller, 'PUT', memberPath(realm, orgId, user.id));
-      if (added.status !== 201) return detailPage(ctx, request, reply, caller, { status: added.status, error: apiErrorText(added) });
+      const user = await operation(ctx, caller, () => ctx.admin.users.findExact(realm, username));
+      if (user instanceof ServiceError) return detailPage(ctx, request, reply, caller, { status: user.statusCode, error: user.description });
+      if (!user) return detailPage(ctx, request, reply, caller, { status: 400, error: `Realm ${realm} has no user ${username}.` });
+      const added = await operation(ctx, caller, () => ctx.admin.organizations.addMember(realm, orgId, user.id));
+      if (added instanceof ServiceError) return detailPage(ctx, request, reply, caller, { status: added.statusCode, error: added.description });
       return reply.redirect(detailUrl(caller, orgId, 'member-added'), 303);
     }),
   );
@@ -148,8 +151,8 @@ export function organizationPages(app: FastifyInstance, ctx: ServiceContext): vo
     '/realms/:realm/dashboard/organizations/:orgId/members/:userId/remove',
     page(async (request, reply, caller) => {
       const orgId = request.params.orgId!;
-      const removed = await callApi(ctx, request, caller, 'DELETE', memberPath(caller.realm.name, orgId, request.params.userId!));
-      if (removed.status !== 204) return detailPage(ctx, request, reply, caller, { status: removed.status, error: apiErrorText(removed) });
+      const removed = await operation(ctx, caller, () => ctx.admin.organizations.removeMember(caller.realm.name, orgId, request.params.userId!));
+      if (removed instanceof ServiceError) return detailPage(ctx, request, reply, caller, { status: removed.statusCode, error: removed.description });
       return reply.redirect(detailUrl(caller, orgId, 'member-removed'), 303);
     }),
   );
@@ -157,9 +160,11 @@ export function organizationPages(app: FastifyInstance, ctx: ServiceContext): vo
   app.post(
     '/realms/:realm/dashboard/organizations/:orgId/portal-link',
     page(async (request, reply, caller) => {
-      const created = await callApi(ctx, request, caller, 'POST', portalLinkPath(caller.realm.name, request.params.orgId!), {});
-      if (created.status !== 200) return detailPage(ctx, request, reply, caller, { status: created.status, error: apiErrorText(created) });
-      return detailPage(ctx, request, reply, caller, { portalLink: created.json as PortalLink });
+      const created = await operation(ctx, caller, () =>
+        ctx.admin.organizations.createPortalLink(caller.realm.name, request.params.orgId!, {}, { baseUrl: baseUrlOf(request, ctx), clientId: DASHBOARD_CLIENT_ID }),
+      );
+      if (created instanceof ServiceError) return detailPage(ctx, request, reply, caller, { status: created.statusCode, error: created.description });
+      return detailPage(ctx, request, reply, caller, { portalLink: created });
     }),
   );
 }

@@ -5,7 +5,7 @@
  * every other caller). Which limit then applies is rate-limit.ts's rule; this page only shows it.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Admin, AdminError, MAX_TOKEN_LIFETIME_SECONDS } from '../../admin';
+import { AdminError, MAX_TOKEN_LIFETIME_SECONDS } from '../../admin';
 import type { ServiceContext } from '../../context';
 import {
   MAX_REALM_RATE_LIMIT_REQUESTS,
@@ -95,7 +95,7 @@ function rateLimitOf(values: FormValues): RealmRateLimit {
 
 /** Registers the Realm settings section. */
 export function settingsPages(app: FastifyInstance, ctx: ServiceContext): void {
-  const admin = new Admin(ctx.store);
+  const admin = ctx.admin;
   type Req = FastifyRequest<{ Params: { realm: string } }>;
   app.get(
     '/realms/:realm/dashboard/settings',

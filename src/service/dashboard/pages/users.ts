@@ -4,7 +4,7 @@
  * administrator role is given by the command line only (`orgadmin users grant-admin`).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Admin, AdminError, type UserInfo } from '../../admin';
+import { AdminError, type UserInfo } from '../../admin';
 import type { ServiceContext } from '../../context';
 import { html, type Html } from '../../web/html';
 import { field, offset } from '../form';
@@ -38,7 +38,7 @@ async function listPage(
 ): Promise<FastifyReply> {
   const search = field(query, 'search');
   const first = offset(query);
-  const { users, total } = await new Admin(ctx.store).findUsers(caller.realm.name, { search: search || undefined, first, max: PAGE_SIZE });
+  const { users, total } = await ctx.admin.findUsers(caller.realm.name, { search: search || undefined, first, max: PAGE_SIZE });
   const path = sectionPath(caller.realm.name, 'users');
   const pageLink = (to: number) => `${path}?${new URLSearchParams({ search, first: String(to) }).toString()}`;
   const form = opts.form ?? {};
@@ -60,7 +60,7 @@ async function listPage(
 
 /** Registers the Users section. */
 export function userPages(app: FastifyInstance, ctx: ServiceContext): void {
-  const admin = new Admin(ctx.store);
+  const admin = ctx.admin;
   type Req = FastifyRequest<{ Params: { realm: string; userId?: string } }>;
   const page = (handler: (request: Req, reply: FastifyReply, caller: DashboardCaller) => Promise<FastifyReply>) => guarded<Req>(ctx, handler);
   const back = (reply: FastifyReply, caller: DashboardCaller, done: string) => reply.redirect(`${sectionPath(caller.realm.name, 'users')}?done=${done}`, 303);

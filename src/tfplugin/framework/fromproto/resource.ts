@@ -8,10 +8,11 @@ import type {
   UpgradeResourceStateRequest,
   ValidateConfigRequest,
 } from '../provider-server';
+import { clientCapabilities } from './provider';
 
 /** `tfplugin6.ValidateResourceConfig.Request`. */
 export function validateResourceConfigRequest(request: tfplugin6.ValidateResourceConfig_Request, signal: AbortSignal): ValidateConfigRequest {
-  return { typeName: request.type_name ?? '', config: request.config, signal };
+  return { typeName: request.type_name ?? '', config: request.config, clientCapabilities: clientCapabilities(request.client_capabilities), signal };
 }
 
 /** `tfplugin6.UpgradeResourceState.Request`. */

@@ -10,6 +10,8 @@ import type { ProviderResponse } from '../provider-server';
 import type { JsonLogger } from '../../protocol/log';
 import { DiagnosticsCollector } from '../diagnostics';
 import { ProviderStoppingError, STOPPING_SUMMARY, type StopController } from '../stop';
+import type { EphemeralResource } from '../ephemeral';
+import type { ProviderFunction } from '../function';
 import type { DataSource, ProviderDefinition, Resource, Schema } from '../types';
 
 /** Thrown inside a call to end it after reporting diagnostics. */
@@ -23,6 +25,8 @@ export interface ServerScope<TContext> {
   readonly definition: ProviderDefinition<TContext>;
   readonly resources: ReadonlyMap<string, Resource<TContext>>;
   readonly dataSources: ReadonlyMap<string, DataSource<TContext>>;
+  readonly ephemeralResources: ReadonlyMap<string, EphemeralResource<TContext>>;
+  readonly functions: ReadonlyMap<string, ProviderFunction>;
   /** The process's hclog-style logger; also the provider's logger. */
   readonly logger: JsonLogger;
   /** Tripped by StopProvider. */
@@ -41,6 +45,8 @@ export function createScope<TContext>(
     definition,
     resources: new Map(definition.resources.map((resource) => [resource.typeName, resource])),
     dataSources: new Map(definition.dataSources.map((dataSource) => [dataSource.typeName, dataSource])),
+    ephemeralResources: new Map((definition.ephemeralResources ?? []).map((ephemeral) => [ephemeral.typeName, ephemeral])),
+    functions: new Map((definition.functions ?? []).map((fn) => [fn.name, fn])),
     logger,
     stop,
   };
@@ -48,7 +54,7 @@ export function createScope<TContext>(
 
 /** What identifies a call in logs and internal-error diagnostics. */
 export interface CallInfo {
-  /** Resource or data-source type, or `provider.<name>`. */
+  /** Resource, data-source or ephemeral resource type, `provider.<name>`, or `function <name>`. */
   readonly typeName: string;
   /** The operation, e.g. `apply`. */
   readonly operation: string;

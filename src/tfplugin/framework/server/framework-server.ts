@@ -1,17 +1,24 @@
 /**
- * The framework's {@link ProviderServer}: serves a {@link ProviderDefinition}'s resources and
- * data sources. Each method delegates to its area (`provider.ts`, `resource.ts`,
- * `data-source.ts`); this class only holds what they share.
+ * The framework's {@link ProviderServer}: serves a {@link ProviderDefinition}'s resources, data
+ * sources, ephemeral resources and functions. Each method delegates to its area (`provider.ts`,
+ * `resource.ts`, `data-source.ts`, `ephemeral-resource.ts`, `function.ts`); this class only holds
+ * what they share.
  */
 import type { JsonLogger } from '../../protocol/log';
 import type {
   ApplyResourceChangeRequest,
   ApplyResourceChangeResponse,
+  CallFunctionRequest,
+  CallFunctionResponse,
   ConfigureProviderRequest,
+  EphemeralResourceRequest,
+  GetFunctionsResponse,
   GetMetadataResponse,
   GetProviderSchemaResponse,
   ImportResourceStateRequest,
   ImportResourceStateResponse,
+  OpenEphemeralResourceRequest,
+  OpenEphemeralResourceResponse,
   PlanResourceChangeRequest,
   PlanResourceChangeResponse,
   ProviderRequest,
@@ -21,6 +28,7 @@ import type {
   ReadDataSourceResponse,
   ReadResourceRequest,
   ReadResourceResponse,
+  RenewEphemeralResourceResponse,
   StopProviderResponse,
   UpgradeResourceStateRequest,
   UpgradeResourceStateResponse,
@@ -31,6 +39,8 @@ import type { StopController } from '../stop';
 import type { ProviderDefinition } from '../types';
 import { createScope, type ServerScope } from './call';
 import * as dataSource from './data-source';
+import * as ephemeral from './ephemeral-resource';
+import * as fn from './function';
 import * as provider from './provider';
 import * as resource from './resource';
 
@@ -121,5 +131,35 @@ export class FrameworkServer<TContext> implements ProviderServer {
   /** {@inheritDoc ProviderServer.readDataSource} */
   readDataSource(req: ReadDataSourceRequest): Promise<ReadDataSourceResponse> {
     return dataSource.readDataSource(this.scope, req);
+  }
+
+  /** {@inheritDoc ProviderServer.validateEphemeralResourceConfig} */
+  validateEphemeralResourceConfig(req: ValidateConfigRequest): Promise<ProviderResponse> {
+    return ephemeral.validateEphemeralResourceConfig(this.scope, req);
+  }
+
+  /** {@inheritDoc ProviderServer.openEphemeralResource} */
+  openEphemeralResource(req: OpenEphemeralResourceRequest): Promise<OpenEphemeralResourceResponse> {
+    return ephemeral.openEphemeralResource(this.scope, req);
+  }
+
+  /** {@inheritDoc ProviderServer.renewEphemeralResource} */
+  renewEphemeralResource(req: EphemeralResourceRequest): Promise<RenewEphemeralResourceResponse> {
+    return ephemeral.renewEphemeralResource(this.scope, req);
+  }
+
+  /** {@inheritDoc ProviderServer.closeEphemeralResource} */
+  closeEphemeralResource(req: EphemeralResourceRequest): Promise<ProviderResponse> {
+    return ephemeral.closeEphemeralResource(this.scope, req);
+  }
+
+  /** {@inheritDoc ProviderServer.getFunctions} */
+  async getFunctions(_req: ProviderRequest): Promise<GetFunctionsResponse> {
+    return fn.getFunctions(this.scope);
+  }
+
+  /** {@inheritDoc ProviderServer.callFunction} */
+  callFunction(req: CallFunctionRequest): Promise<CallFunctionResponse> {
+    return fn.callFunction(this.scope, req);
   }
 }

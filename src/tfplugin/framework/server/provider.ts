@@ -10,6 +10,7 @@ import type {
 } from '../provider-server';
 import { checkSchema, checkStateUpgrades } from '../schema';
 import { Abort, runCall, stoppingDiagnostic, type ServerScope } from './call';
+import { functionProblems, functionSignatures } from './function';
 import { decodeObject } from './values';
 
 /**
@@ -33,6 +34,8 @@ export function getMetadata<TContext>(scope: ServerScope<TContext>): GetMetadata
     diagnostics: refusedWhenStopping(scope),
     resources: [...scope.resources.keys()],
     dataSources: [...scope.dataSources.keys()],
+    ephemeralResources: [...scope.ephemeralResources.keys()],
+    functions: [...scope.functions.keys()],
   };
 }
 
@@ -45,8 +48,10 @@ export function getProviderSchema<TContext>(scope: ServerScope<TContext>): GetPr
   const diags = new DiagnosticsCollector();
   const problems = [
     ...checkSchema(`provider ${definition.typeName}`, definition.schema),
-    ...definition.resources.flatMap((r) => [...checkSchema(r.typeName, r.schema), ...checkStateUpgrades(r.typeName, r.schema, r.stateUpgrades)]),
+    ...definition.resources.flatMap((r) => [...checkSchema(r.typeName, r.schema, true), ...checkStateUpgrades(r.typeName, r.schema, r.stateUpgrades)]),
     ...definition.dataSources.flatMap((d) => checkSchema(`data ${d.typeName}`, d.schema)),
+    ...[...scope.ephemeralResources.values()].flatMap((e) => checkSchema(`ephemeral ${e.typeName}`, e.schema)),
+    ...[...scope.functions.values()].flatMap(functionProblems),
   ];
   for (const problem of problems) diags.error('Invalid provider schema', `${problem}. This is a bug in the provider.`);
   return {
@@ -54,6 +59,8 @@ export function getProviderSchema<TContext>(scope: ServerScope<TContext>): GetPr
     provider: definition.schema,
     resourceSchemas: Object.fromEntries(definition.resources.map((r) => [r.typeName, r.schema])),
     dataSourceSchemas: Object.fromEntries(definition.dataSources.map((d) => [d.typeName, d.schema])),
+    ephemeralResourceSchemas: Object.fromEntries([...scope.ephemeralResources.values()].map((e) => [e.typeName, e.schema])),
+    functions: functionSignatures(scope),
     diagnostics: [...refusedWhenStopping(scope), ...diags.all()],
   };
 }

@@ -26,6 +26,7 @@ import { PrivateState } from '../private-state';
 import type { ObjectValue, PlanModification, Resource } from '../types';
 import { Abort, requireContext, runCall, type CallInfo, type ServerScope } from './call';
 import { checkKnown, decodeObject, encodeObject } from './values';
+import { checkWriteOnlyAllowed, withoutWriteOnly } from '../write-only';
 
 function callInfo<TContext>(scope: ServerScope<TContext>, typeName: string, operation: string, signal: AbortSignal): CallInfo {
   return { typeName, operation, schema: scope.resources.get(typeName)?.schema, signal };
@@ -40,11 +41,12 @@ function requireResource<TContext>(scope: ServerScope<TContext>, typeName: strin
   return resource;
 }
 
-/** ValidateResourceConfig: the resource's static checks. */
+/** ValidateResourceConfig: write-only attributes only where Terraform supports them, then the resource's static checks. */
 export function validateResourceConfig<TContext>(scope: ServerScope<TContext>, req: ValidateConfigRequest): Promise<ProviderResponse> {
   return runCall<ProviderResponse, TContext>(scope, callInfo(scope, req.typeName, 'validate', req.signal), {}, async (diags) => {
     const found = requireResource(scope, req.typeName, diags);
     const config = decodeObject(req.config, found.schema, diags, 'config');
+    if (config) checkWriteOnlyAllowed(found.schema, config, req.clientCapabilities, diags);
     if (config) found.validate?.(config, diags);
     return {};
   });
@@ -100,7 +102,7 @@ export function upgradeResourceState<TContext>(
       state = upgrade.upgrade(state, diags);
       if (diags.hasErrors()) throw new Abort();
     }
-    return { upgradedState: encodeObject(state, found.schema, diags, 'upgraded state') };
+    return { upgradedState: encodeObject(withoutWriteOnly(found.schema, state), found.schema, diags, 'upgraded state') };
   });
 }
 
@@ -118,7 +120,7 @@ export function readResource<TContext>(scope: ServerScope<TContext>, req: ReadRe
     const privateState = PrivateState.decode(req.private);
     const newState = await found.read(ctx, { state, private: privateState, signal: req.signal }, diags);
     if (diags.hasErrors()) return unchanged;
-    const checked = newState === null ? null : checkKnown(newState, found, diags, 'read');
+    const checked = newState === null ? null : checkKnown(withoutWriteOnly(found.schema, newState), found, diags, 'read');
     return { newState: encodeObject(checked, found.schema, diags, 'state'), private: newState === null ? undefined : privateState.encode() };
   });
 }
@@ -126,13 +128,13 @@ export function readResource<TContext>(scope: ServerScope<TContext>, req: ReadRe
 /**
  * PlanResourceChange: the framework's plan, then the resource's modifications (`modifyPlan` for a
  * create or update, `planDestroy` for a destroy). The planned private data starts as the prior
- * object's.
+ * object's. Write-only values are planned null (the resource finds them in `config`).
  */
 export function planResourceChange<TContext>(scope: ServerScope<TContext>, req: PlanResourceChangeRequest): Promise<PlanResourceChangeResponse> {
   return runCall<PlanResourceChangeResponse, TContext>(scope, callInfo(scope, req.typeName, 'plan', req.signal), { requiresReplace: [] }, async (diags) => {
     const found = requireResource(scope, req.typeName, diags);
-    const prior = decodeObject(req.priorState, found.schema, diags, 'prior state');
-    const proposed = decodeObject(req.proposedNewState, found.schema, diags, 'proposed state');
+    const prior = withoutWriteOnly(found.schema, decodeObject(req.priorState, found.schema, diags, 'prior state'));
+    const proposed = withoutWriteOnly(found.schema, decodeObject(req.proposedNewState, found.schema, diags, 'proposed state'));
     const config = decodeObject(req.config, found.schema, diags, 'config');
     const plan = planChange(found.schema, prior, proposed, config);
     let plannedState = plan.plannedState;
@@ -149,7 +151,7 @@ export function planResourceChange<TContext>(scope: ServerScope<TContext>, req: 
         modification,
         diags,
       );
-      plannedState = modification.plannedState;
+      plannedState = withoutWriteOnly(found.schema, modification.plannedState);
       requiresReplace.push(...modification.requiresReplace);
     }
     return {
@@ -203,7 +205,7 @@ export function applyResourceChange<TContext>(
     }
     // A failed delete keeps the object, with the private data it was planned with.
     const newPrivate = planned === null ? (newState === null ? undefined : req.plannedPrivate) : privateState.encode();
-    return { newState: encodeObject(newState, found.schema, diags, 'new state'), private: newPrivate };
+    return { newState: encodeObject(withoutWriteOnly(found.schema, newState), found.schema, diags, 'new state'), private: newPrivate };
   });
 }
 
@@ -225,7 +227,7 @@ export function importResourceState<TContext>(
       diags.error('Cannot import non-existent remote object', `No ${found.typeName} exists with the id ${JSON.stringify(req.id)}.`);
       return { importedResources: [] };
     }
-    const checked = checkKnown(state, found, diags, 'importState');
+    const checked = checkKnown(withoutWriteOnly(found.schema, state), found, diags, 'importState');
     const imported = { typeName: found.typeName, state: encodeObject(checked, found.schema, diags, 'imported state') };
     const importedPrivate = privateState.encode();
     return { importedResources: [importedPrivate ? { ...imported, private: importedPrivate } : imported] };

@@ -15,6 +15,7 @@ import type {
 import { attributeNames } from '../schema';
 import type { AttributeSchema, Schema } from '../types';
 import { diagnostics } from './diagnostics';
+import { functionSignatures } from './function';
 
 /** Descriptions are Markdown per the resource contract. */
 const DESCRIPTION_KIND = 'MARKDOWN';
@@ -29,6 +30,7 @@ function attribute(name: string, attribute: AttributeSchema): tfplugin6.Schema_A
     optional: attribute.optional === true,
     computed: attribute.computed === true,
     sensitive: attribute.sensitive === true,
+    write_only: attribute.writeOnly === true,
   };
 }
 
@@ -61,8 +63,8 @@ export function getMetadataResponse(response: GetMetadataResponse): tfplugin6.Ge
     diagnostics: diagnostics(response.diagnostics),
     resources: response.resources.map((type_name) => ({ type_name })),
     data_sources: response.dataSources.map((type_name) => ({ type_name })),
-    functions: [],
-    ephemeral_resources: [],
+    functions: response.functions.map((name) => ({ name })),
+    ephemeral_resources: response.ephemeralResources.map((type_name) => ({ type_name })),
   };
 }
 
@@ -76,8 +78,8 @@ export function getProviderSchemaResponse(response: GetProviderSchemaResponse): 
     provider: schema(response.provider),
     resource_schemas: schemas(response.resourceSchemas),
     data_source_schemas: schemas(response.dataSourceSchemas),
-    functions: {},
-    ephemeral_resource_schemas: {},
+    functions: functionSignatures(response.functions),
+    ephemeral_resource_schemas: schemas(response.ephemeralResourceSchemas),
     diagnostics: diagnostics(response.diagnostics),
     server_capabilities: serverCapabilities(response.serverCapabilities),
   };

@@ -3,9 +3,9 @@
  * client opens streams, sends one header block and a body on each, and the server answers each with
  * headers, data and trailers.
  *
- * Why not node:http2: loading it costs about 13 ms of every provider start (three per Terraform
- * command), and its streams cost more CPU per call than the calls' own work (measured in
- * docs/guides/publishing.md). What a gRPC server needs of HTTP/2 is small:
+ * Why not node:http2: loading it lengthens every provider start (three per Terraform command), and
+ * its streams cost more CPU per call than the calls' own work (measured in bench/README.md,
+ * bench:provider, start-up decisions). What a gRPC server needs of HTTP/2 is small:
  * - frames read from and written to the (TLS) socket, header blocks in HPACK ({@link ./hpack});
  * - flow control both ways: the client's data is taken as it comes, and its windows are given back
  *   once half used; the server's data waits for the client's windows;

@@ -1,0 +1,98 @@
+/**
+ * `provider::orgadmin::parse_import_id(id, resource_type...)`: an import id of an orgadmin resource
+ * into its parts, by the very forms the resources import with (their `*_IMPORT_ID` and
+ * `parseImportId` of ../import-id.ts). Without a resource type the id must fit one reading: one
+ * segment is an organization, three are `REALM/ORG/USER`; two segments are `ORG/USER` for a
+ * membership but `REALM/ID` for an organization, so they need the type.
+ */
+import type { ProviderFunction } from '../../tfplugin/framework/function';
+import { DiagnosticsCollector } from '../../tfplugin/framework/diagnostics';
+import type { Value } from '../../tfplugin/framework/types';
+import { parseImportId, type ImportIdForm, type ParsedImportId } from '../import-id';
+import { MEMBERSHIP_IMPORT_ID } from '../resources/membership';
+import { ORGANIZATION_IMPORT_ID } from '../resources/organization';
+import { ORGANIZATION_MEMBERS_IMPORT_ID } from '../resources/organization-members';
+import { quote } from '../values';
+
+/** The function's name. */
+export const PARSE_IMPORT_ID_FUNCTION = 'parse_import_id';
+
+/** Every importable resource's form, in the order messages list them. */
+export const IMPORT_ID_FORMS: readonly ImportIdForm[] = [ORGANIZATION_IMPORT_ID, MEMBERSHIP_IMPORT_ID, ORGANIZATION_MEMBERS_IMPORT_ID];
+
+/** Which part of the result each segment name of a form fills. */
+const SEGMENT_PARTS: { readonly [segment: string]: 'organization_id' | 'user_id' } = { ID: 'organization_id', ORG: 'organization_id', USER: 'user_id' };
+
+/** The result type: the parts an import id can have (null when the id has none). */
+const PARTS_TYPE = ['object', { realm: 'string', organization_id: 'string', user_id: 'string' }] as const;
+
+/** The parts of a parsed id of `form`. */
+function parts(form: ImportIdForm, parsed: ParsedImportId): { [part: string]: Value } {
+  const result: { [part: string]: Value } = { realm: parsed.realm ?? null, organization_id: null, user_id: null };
+  form.segments.forEach((segment, i) => {
+    const part = SEGMENT_PARTS[segment];
+    if (part === undefined) throw new Error(`import id segment ${segment} of ${form.typeName} has no part`);
+    result[part] = parsed.ids[i]!;
+  });
+  return result;
+}
+
+/** Parses `id` by `form`: its parts, or the resource's own error detail. */
+function parseBy(form: ImportIdForm, id: string): { parts: { [part: string]: Value } } | { problem: string } {
+  const diags = new DiagnosticsCollector();
+  const parsed = parseImportId(id, form, diags);
+  return parsed ? { parts: parts(form, parsed) } : { problem: diags.all().map((d) => d.detail ?? d.summary).join('\n') };
+}
+
+/** The `parse_import_id` function. */
+export const parseImportIdFunction: ProviderFunction = {
+  name: PARSE_IMPORT_ID_FUNCTION,
+  summary: 'The parts of an orgadmin import id',
+  description:
+    'Splits the import id of an orgadmin resource into `realm`, `organization_id` and `user_id` (null where the id has ' +
+    'none), by the forms the resources import with: `ID` or `REALM/ID` (`orgadmin_organization`), `ORG/USER` or ' +
+    '`REALM/ORG/USER` (`orgadmin_membership`), `ORG` or `REALM/ORG` (`orgadmin_organization_members`).\n\n' +
+    'Give the resource type as a second argument to read the id by that resource\'s form. Without it the id must have one ' +
+    'reading: one segment is an organization id, three are `REALM/ORG/USER`; two segments are ambiguous (`ORG/USER` or ' +
+    '`REALM/ID`) and fail.',
+  parameters: [{ name: 'id', type: 'string', description: 'The import id, as `terraform import` takes it.' }],
+  variadicParameter: {
+    name: 'resource_type',
+    type: 'string',
+    description: `At most one: the resource the id is for (${IMPORT_ID_FORMS.map((form) => `\`${form.typeName}\``).join(', ')}).`,
+  },
+  returnType: PARTS_TYPE,
+  run([idValue, typesValue], errors) {
+    const id = String(idValue);
+    const types = typesValue as string[];
+    if (types.length > 1) {
+      errors.argument(2, `give at most one resource type; ${types.length} were given`);
+      return null;
+    }
+    if (types.length === 1) {
+      const form = IMPORT_ID_FORMS.find((candidate) => candidate.typeName === types[0]);
+      if (!form) {
+        errors.argument(1, `${quote(types[0]!)} is not an importable orgadmin resource; use one of ${IMPORT_ID_FORMS.map((f) => f.typeName).join(', ')}`);
+        return null;
+      }
+      const read = parseBy(form, id);
+      if ('problem' in read) errors.argument(0, read.problem);
+      return 'parts' in read ? read.parts : null;
+    }
+    // Every form the id fits, and what each makes of it.
+    const readings = IMPORT_ID_FORMS.map((form) => ({ form, read: parseBy(form, id) }));
+    const fitting = readings.filter((reading) => 'parts' in reading.read);
+    const distinct = new Set(fitting.map((reading) => JSON.stringify((reading.read as { parts: unknown }).parts)));
+    if (distinct.size === 1) return (fitting[0]!.read as { parts: { [part: string]: Value } }).parts;
+    if (fitting.length === 0) {
+      errors.argument(0, `${quote(id)} is no orgadmin import id: ${IMPORT_ID_FORMS.map((form) => `${form.typeName} takes \`${form.segments.join('/')}\` or \`REALM/${form.segments.join('/')}\``).join('; ')}`);
+      return null;
+    }
+    errors.argument(
+      0,
+      `${quote(id)} reads differently for ${fitting.map((reading) => reading.form.typeName).join(' and ')}: ` +
+        'give the resource type as the second argument, e.g. `parse_import_id(id, "orgadmin_membership")`',
+    );
+    return null;
+  },
+};

@@ -1,0 +1,181 @@
+/**
+ * Administration of the service: what the `orgadmin` command line, the dashboard and the tests
+ * use. Not a JSON API. One facade, {@link Admin}, over one module per area:
+ * - realms.ts: realms and their settings;
+ * - api-keys.ts: API keys and their service-account users;
+ * - users.ts: end users, passwords, the realm administrator role;
+ * - oidc-clients.ts: registered public OpenID Connect clients;
+ * - organizations.ts: organizations and memberships, shared with the JSON routes.
+ *
+ * Every bad input throws {@link AdminError} before anything is written (the organizations area,
+ * whose rules are the JSON API's, throws the API's `ServiceError` instead).
+ */
+import type { Member } from '../../api';
+import { ApiKeySecrets } from '../auth/api-key-secrets';
+import { generateSigningKey, type SigningKey } from '../auth/jwt';
+import type { Store } from '../store/store';
+import { ApiKeyAdmin, type ApiKeyInfo, type CreatedApiKey } from './api-keys';
+import { OidcClientAdmin, type ClientInfo } from './oidc-clients';
+import { DEFAULT_PORTAL_LINK_LIFETIME_SECONDS, OrganizationAdmin } from './organizations';
+import { RealmAdmin, type RealmInfo, type RealmInfoUpdate } from './realms';
+import { UserAdmin, type NewUserInput, type UserInfo } from './users';
+
+export { AdminError } from './admin-error';
+export { DEFAULT_TOKEN_LIFETIME_SECONDS, MAX_TOKEN_LIFETIME_SECONDS, RealmAdmin, type RealmInfo, type RealmInfoUpdate } from './realms';
+export { ApiKeyAdmin, type ApiKeyInfo, type CreatedApiKey } from './api-keys';
+export { UserAdmin, type NewUserInput, type UserInfo } from './users';
+export { OidcClientAdmin, type ClientInfo } from './oidc-clients';
+export { DEFAULT_PORTAL_LINK_LIFETIME_SECONDS, OrganizationAdmin, type MembersQuery, type OrganizationsQuery, type PortalLinkInput, type PortalLinkIssuer } from './organizations';
+
+/** Options of {@link Admin}. */
+export interface AdminOptions {
+  /**
+   * Where new realms get their signing key pair. @default a fresh 2048-bit RSA key per realm.
+   * Tests pass a pre-generated pool: RSA generation is slow on a busy machine.
+   */
+  readonly signingKeys?: () => SigningKey;
+  /** API-key secret hashing under the store's server-side key. @default one of its own over the store */
+  readonly apiKeySecrets?: ApiKeySecrets;
+  /** The clock, milliseconds since the epoch. @default Date.now */
+  readonly now?: () => number;
+  /** Lifetime of admin portal links in seconds. @default {@link DEFAULT_PORTAL_LINK_LIFETIME_SECONDS} */
+  readonly portalLinkLifetimeSeconds?: number;
+}
+
+/**
+ * Administration API over a {@link Store}: one area per kind of thing (`realms`, `apiKeys`,
+ * `users`, `clients`, `organizations`), and the methods of the first four by their long-standing
+ * names (`createRealm`, `createApiKey`, …). The service builds one per app (`buildApp`, on the
+ * route context); the command line and tests build their own over a store.
+ */
+export class Admin {
+  /** Realms and their settings. */
+  readonly realms: RealmAdmin;
+  /** API keys. */
+  readonly apiKeys: ApiKeyAdmin;
+  /** End users. */
+  readonly users: UserAdmin;
+  /** Registered public OpenID Connect clients. */
+  readonly clients: OidcClientAdmin;
+  /** Organizations and memberships, by the JSON API's rules (failures are `ServiceError`s). */
+  readonly organizations: OrganizationAdmin;
+
+  constructor(store: Store, options: AdminOptions = {}) {
+    const now = options.now ?? Date.now;
+    this.realms = new RealmAdmin(store, options.signingKeys ?? generateSigningKey, now);
+    this.apiKeys = new ApiKeyAdmin(store, options.apiKeySecrets ?? new ApiKeySecrets(store, now), now);
+    this.users = new UserAdmin(store, now);
+    this.clients = new OidcClientAdmin(store, now);
+    this.organizations = new OrganizationAdmin(store, options.portalLinkLifetimeSeconds ?? DEFAULT_PORTAL_LINK_LIFETIME_SECONDS, now);
+  }
+
+  /** Creates a realm with a fresh RS256 signing key ({@link RealmAdmin.create}). */
+  createRealm(name: string, opts: { tokenLifetimeSeconds?: number; createAdminUser?: boolean } = {}): Promise<RealmInfo> {
+    return this.realms.create(name, opts);
+  }
+
+  /** All realms, ordered by name. */
+  listRealms(): Promise<RealmInfo[]> {
+    return this.realms.list();
+  }
+
+  /** One realm, or undefined. */
+  getRealm(name: string): Promise<RealmInfo | undefined> {
+    return this.realms.get(name);
+  }
+
+  /** Enables or disables a realm; a disabled realm issues no tokens (403 `access_denied`). */
+  setRealmEnabled(name: string, enabled: boolean): Promise<RealmInfo> {
+    return this.realms.update(name, { enabled });
+  }
+
+  /** Changes a realm's settings, every value checked before anything is written ({@link RealmAdmin.update}). */
+  updateRealm(name: string, update: RealmInfoUpdate): Promise<RealmInfo> {
+    return this.realms.update(name, update);
+  }
+
+  /** Creates an API key and its service-account user; the only time the secret is returned ({@link ApiKeyAdmin.create}). */
+  createApiKey(realm: string, opts: { name: string; permissions: string[] }): Promise<CreatedApiKey> {
+    return this.apiKeys.create(realm, opts);
+  }
+
+  /** API keys of one realm or of all realms; never secrets or hashes. */
+  listApiKeys(realm?: string): Promise<ApiKeyInfo[]> {
+    return this.apiKeys.list(realm);
+  }
+
+  /** Revokes a key (of `realm` when given); tokens already issued stay valid until they expire. */
+  revokeApiKey(clientId: string, realm?: string): Promise<void> {
+    return this.apiKeys.revoke(clientId, realm);
+  }
+
+  /** Replaces the permissions of an active key of `realm`. */
+  setApiKeyPermissions(realm: string, clientId: string, permissions: string[]): Promise<ApiKeyInfo> {
+    return this.apiKeys.setPermissions(realm, clientId, permissions);
+  }
+
+  /** Gives an active key a new secret and returns it (the only time it is shown). */
+  rotateApiKeySecret(realm: string, clientId: string): Promise<CreatedApiKey> {
+    return this.apiKeys.rotateSecret(realm, clientId);
+  }
+
+  /** Creates an end user (optionally with a password for the password grant). */
+  createUser(realm: string, opts: NewUserInput): Promise<Member> {
+    return this.users.create(realm, opts);
+  }
+
+  /** End users and organization admin users of a realm, ordered by username (no service accounts). */
+  listUsers(realm: string): Promise<Member[]> {
+    return this.users.list(realm);
+  }
+
+  /** One user by username (case-insensitive), or undefined. */
+  findUserByUsername(realm: string, username: string): Promise<Member | undefined> {
+    return this.users.findByUsername(realm, username);
+  }
+
+  /** End users and organization admin users matching `search`, one page, with the total count. */
+  findUsers(realm: string, opts: { search?: string; first?: number; max?: number } = {}): Promise<{ users: UserInfo[]; total: number }> {
+    return this.users.find(realm, opts);
+  }
+
+  /** One end user by username with the administrator role, or undefined. */
+  getUserInfo(realm: string, username: string): Promise<UserInfo | undefined> {
+    return this.users.getInfo(realm, username);
+  }
+
+  /** Gives or takes the realm administrator role (by username); only end users may hold it. */
+  setRealmAdmin(realm: string, username: string, realmAdmin: boolean): Promise<UserInfo> {
+    return this.users.setRealmAdmin(realm, username, realmAdmin);
+  }
+
+  /** Sets a new password for an end user (by username). */
+  setPassword(realm: string, username: string, password: string): Promise<void> {
+    return this.users.setPassword(realm, username, password);
+  }
+
+  /** Enables or disables a user (by id); a disabled user cannot sign in or get tokens. */
+  setUserEnabled(realm: string, userId: string, enabled: boolean): Promise<UserInfo> {
+    return this.users.setEnabled(realm, userId, enabled);
+  }
+
+  /** Registers a public OpenID Connect client (authorization code flow with PKCE). */
+  createClient(realm: string, opts: { clientId: string; name?: string; redirectUris: string[]; organizationsClaim?: boolean }): Promise<ClientInfo> {
+    return this.clients.create(realm, opts);
+  }
+
+  /** Turns the `organizations` claim of a registered client's user tokens on or off. */
+  setClientOrganizationsClaim(realm: string, clientId: string, organizationsClaim: boolean): Promise<ClientInfo> {
+    return this.clients.setOrganizationsClaim(realm, clientId, organizationsClaim);
+  }
+
+  /** The registered clients of a realm, ordered by client id. */
+  listClients(realm: string): Promise<ClientInfo[]> {
+    return this.clients.list(realm);
+  }
+
+  /** Removes a registered client. */
+  deleteClient(realm: string, clientId: string): Promise<void> {
+    return this.clients.delete(realm, clientId);
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * `provider::orgadmin::parse_import_id`: the import id forms of the resources, read by their own
+ * parser. Called through the provider service on an unconfigured provider, as Terraform does.
+ */
+import { IMPORT_ID_FORMS, PARSE_IMPORT_ID_FUNCTION as NAME } from '../../../src/provider/functions/parse-import-id';
+import { createOrgAdminProvider } from '../../../src/provider/provider';
+import { ProviderHarness } from '../../../src/tfplugin/testing/harness';
+
+const harness = new ProviderHarness(createOrgAdminProvider({ env: {} }));
+const call = (...args: string[]): ReturnType<typeof harness.callFunction> => harness.callFunction(NAME, args);
+
+describe('parse_import_id', () => {
+  it('covers every importable resource of the provider', () => {
+    const importable = createOrgAdminProvider({ env: {} }).resources.filter((r) => r.importState).map((r) => r.typeName);
+    expect(IMPORT_ID_FORMS.map((form) => form.typeName).sort()).toEqual(importable.sort());
+  });
+
+  it('reads ids that have one reading without a resource type', async () => {
+    expect(await call('org-1')).toEqual({ result: { realm: null, organization_id: 'org-1', user_id: null } });
+    expect(await call('acme/org-1/user-9')).toEqual({ result: { realm: 'acme', organization_id: 'org-1', user_id: 'user-9' } });
+  });
+
+  it('reads an id by the form of the resource type given', async () => {
+    expect(await call('org-1/user-9', 'orgadmin_membership')).toEqual({ result: { realm: null, organization_id: 'org-1', user_id: 'user-9' } });
+    expect(await call('acme/org-1', 'orgadmin_organization')).toEqual({ result: { realm: 'acme', organization_id: 'org-1', user_id: null } });
+    expect(await call('acme/org-1', 'orgadmin_organization_members')).toEqual({ result: { realm: 'acme', organization_id: 'org-1', user_id: null } });
+  });
+
+  it('refuses a two-segment id without a type, naming the readings, on the id', async () => {
+    const { error } = await call('org-1/user-9');
+    expect(error).toEqual({
+      argument: 0,
+      text: expect.stringMatching(/^"org-1\/user-9" reads differently for orgadmin_organization and orgadmin_membership and orgadmin_organization_members: give the resource type/),
+    });
+  });
+
+  it('reports what the resource\'s own import would say about a bad id, on the id', async () => {
+    const { error } = await call('acme/ org-1/user', 'orgadmin_membership');
+    expect(error!.argument).toBe(0);
+    expect(error!.text).toContain('The import id "acme/ org-1/user" has spaces around the ORG segment.');
+    expect(error!.text).toContain('terraform import orgadmin_membership.example');
+    expect((await call('a//b')).error).toMatchObject({ argument: 0, text: expect.stringContaining('is no orgadmin import id') });
+  });
+
+  it('refuses an unknown resource type on the type, and more than one type', async () => {
+    expect((await call('org-1', 'orgadmin_user')).error).toEqual({
+      argument: 1,
+      text: '"orgadmin_user" is not an importable orgadmin resource; use one of orgadmin_organization, orgadmin_membership, orgadmin_organization_members',
+    });
+    expect((await call('org-1', 'orgadmin_organization', 'orgadmin_membership')).error).toMatchObject({ argument: 2 });
+  });
+});

@@ -1,0 +1,65 @@
+/**
+ * The dashboard's Organizations section without a browser (the real service on port 0, cookies by
+ * hand): it meets the JSON API's rules through the organizations area (the default admin user
+ * cannot be removed, with the API's 403 and sentence; an unknown organization is the API's 404),
+ * and each of its operations counts against the realm's rate limit as the API's calls do. The
+ * browser test (dashboard.browser.test.ts) drives the same pages in Chromium.
+ */
+import { orgAdminUsername } from '../../../src/api';
+import { newUser } from '../../../src/service/store/store';
+import { startTestService, type TestService } from '../../helpers/service';
+import { Browser, hiddenFields } from '../login/browser-like';
+
+const ORGANIZATIONS = '/realms/acme/dashboard/organizations';
+
+let svc: TestService;
+let browser: Browser;
+let orgId: string;
+
+beforeAll(async () => {
+  svc = await startTestService();
+  await svc.admin.createRealm('acme');
+  await svc.admin.createUser('acme', { username: 'ada', password: 'ada-pw', realmAdmin: true });
+  orgId = 'globex-id';
+  await svc.store.createOrganization(
+    { id: orgId, realm: 'acme', name: 'globex', displayName: null, url: null, domains: [], attributes: {} },
+    newUser({ id: 'globex-admin', realm: 'acme', username: orgAdminUsername(orgId), kind: 'org-admin', adminOfOrganization: orgId, createdTimestamp: 0 }),
+    0,
+  );
+  await svc.store.addMember('acme', orgId, 'globex-admin', 0);
+  browser = new Browser(svc.baseUrl);
+  const start = await browser.go('GET', ORGANIZATIONS);
+  const login = await browser.go('GET', start.location!);
+  const posted = await browser.go('POST', '/realms/acme/protocol/openid-connect/auth', { ...hiddenFields(login.text), username: 'ada', password: 'ada-pw' });
+  expect((await browser.go('GET', posted.location!)).location).toBe(ORGANIZATIONS);
+});
+afterAll(async () => {
+  await svc.close();
+});
+
+/** The CSRF token of a page's dashboard forms (the one of the add-member form). */
+const csrfOf = (text: string): string => /id="add-member"><input type="hidden" name="_csrf" value="([^"]+)"/.exec(text)![1]!;
+
+it('refuses to remove the default admin user with the API’s 403 and sentence, and keeps the member', async () => {
+  const page = await browser.go('GET', `${ORGANIZATIONS}/${orgId}`);
+  expect(page.status).toBe(200);
+  const refused = await browser.go('POST', `${ORGANIZATIONS}/${orgId}/members/globex-admin/remove`, { _csrf: csrfOf(page.text) });
+  expect(refused.status).toBe(403);
+  expect(refused.text).toContain('Cannot remove default organization user.');
+  expect(await svc.store.isMember('acme', orgId, 'globex-admin')).toBe(true);
+});
+
+it('answers an unknown organization with the API’s 404 and sentence', async () => {
+  const page = await browser.go('GET', `${ORGANIZATIONS}/no-such-org`);
+  expect(page.status).toBe(404);
+  expect(page.text).toContain('Organization no-such-org does not exist.');
+});
+
+it('counts each organization operation against the realm’s rate limit', async () => {
+  await svc.admin.updateRealm('acme', { rateLimit: { requests: 2, windowSeconds: 60 } });
+  // The list page is two operations (a page and the count), so the second view is refused.
+  expect((await browser.go('GET', ORGANIZATIONS)).status).toBe(200);
+  const refused = await browser.go('GET', ORGANIZATIONS);
+  expect(refused.status).toBe(429);
+  expect(refused.text).toMatch(/Too many requests; retry after \d+ seconds\./);
+});
