@@ -10,7 +10,7 @@
  * ```
  */
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -106,10 +106,14 @@ async function releaseArchive(built: BuiltExecutable, name: string): Promise<Buf
   return zip;
 }
 
-/** Writes `content` to `path` through a temporary name, so a reader never sees half a file. */
+/**
+ * Writes `content` to `path` through a temporary name of this process's, so a reader never sees
+ * half a file, and two processes writing the same file (the same bytes) do not mix their writes.
+ */
 async function writeWhole(path: string, content: Buffer | string): Promise<void> {
-  await writeFile(`${path}.partial`, content);
-  await rename(`${path}.partial`, path);
+  const partial = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.partial`;
+  await writeFile(partial, content);
+  await rename(partial, path);
 }
 
 /**
