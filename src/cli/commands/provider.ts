@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { defaultBundlePath, defaultExecutablesDir, providerVersion } from '../../distribution/package-info';
+import { defaultBundlePath, defaultExecutablesDir, packageRoot, providerVersion } from '../../distribution/package-info';
 import { packPlatformPackage } from '../../distribution/npm-packages';
 import { EXECUTABLE_PLATFORMS, parsePlatforms } from '../../distribution/platforms';
 import { releaseProvider } from '../../distribution/release';
@@ -38,7 +38,9 @@ const install = defineCommand(
     const dir = flags.dir !== undefined ? resolve(io.cwd, flags.dir) : io.env.HOME ? defaultPluginDir(io.env.HOME) : undefined;
     let installed;
     try {
-      installed = await installProvider({ dir, launcher: flags.launcher, searchFrom: [io.cwd] });
+      // The platform package is looked for from the working directory (a project's node_modules)
+      // and from this package (a global install, where both sit side by side).
+      installed = await installProvider({ dir, launcher: flags.launcher, searchFrom: [io.cwd, packageRoot()] });
     } catch (error) {
       if (error instanceof ProviderInstallError) throw new CliError(error.message);
       throw error;
