@@ -8,10 +8,13 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { runProviderCommand } from '../../../src/cli/commands/provider';
 import type { CliIO } from '../../../src/cli/io';
 import { defaultBundlePath, executableName, providerVersion } from '../../../src/distribution/package-info';
+import { tarEntry } from '../../../src/distribution/bun-runtime';
 import { codeSignature } from '../../../src/distribution/macho-signature';
+import { executableInPackage, platformPackageName } from '../../../src/distribution/npm-packages';
 import { EXECUTABLE_PLATFORMS } from '../../../src/distribution/platforms';
 import { releaseFileNames, releaseProvider } from '../../../src/distribution/release';
 import { ensureExecutables, ensureHostExecutable, EXECUTABLES_DIR, generateGpgKey, handshake, hostPlatform, type GpgKey } from './helpers';
@@ -101,10 +104,20 @@ describe('orgadmin provider release', () => {
   it('releases all five platforms by default, each zip holding an executable of its format and CPU', async () => {
     ensureExecutables(Object.values(EXECUTABLE_PLATFORMS));
     const io = memoryIO(key.env);
-    expect(await runProviderCommand(['release', '--out', 'all', '--signing-key', key.fingerprint, '--json'], io)).toBe(0);
+    expect(await runProviderCommand(['release', '--out', 'all', '--signing-key', key.fingerprint, '--npm', '--json'], io)).toBe(0);
     const out = join(root, 'all');
     const platforms = Object.values(EXECUTABLE_PLATFORMS);
-    expect((await readdir(out)).sort()).toEqual([names.shasums, names.signature, names.manifest, ...platforms.map((p) => names.zip(p.name))].sort());
+    expect((await readdir(out)).sort()).toEqual([names.shasums, names.signature, names.manifest, 'npm', ...platforms.map((p) => names.zip(p.name))].sort());
+    // --npm: the five platform packages, each holding its platform's executable.
+    const { npmPackages } = JSON.parse(io.out.join('')) as { npmPackages: string[] };
+    expect(npmPackages.sort()).toEqual(platforms.map((p) => join(out, 'npm', `orgadmin-provider-${p.nodePlatform}-${p.nodeArch}-${version}.tgz`)).sort());
+    for (const platform of platforms) {
+      const tar = gunzipSync(await readFile(join(out, 'npm', `orgadmin-provider-${platform.nodePlatform}-${platform.nodeArch}-${version}.tgz`)));
+      const manifest = JSON.parse(tarEntry(tar, 'package/package.json')!.toString('utf8')) as { name: string; os: string[]; cpu: string[] };
+      expect(manifest).toMatchObject({ name: platformPackageName(platform), os: [platform.nodePlatform], cpu: [platform.nodeArch] });
+      const built = await readFile(join(EXECUTABLES_DIR, platform.name, executableName(version, platform.suffix)));
+      expect({ platform: platform.name, same: tarEntry(tar, `package/${executableInPackage(platform)}`)?.equals(built) }).toEqual({ platform: platform.name, same: true });
+    }
     expect(execFileSync('sha256sum', ['--check', '--strict', names.shasums], { cwd: out, encoding: 'utf8' }).match(/: OK$/gm)).toHaveLength(6);
     const unpack = (platform: string): Buffer => execFileSync('unzip', ['-p', names.zip(platform)], { cwd: out, maxBuffer: 512 * 1024 * 1024 });
     const inside = (platform: string): string => execFileSync('unzip', ['-Z', '-1', names.zip(platform)], { cwd: out, encoding: 'utf8' });
