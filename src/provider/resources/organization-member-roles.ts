@@ -22,7 +22,7 @@ import { BadRequestError, UnexpectedResponseError } from '../../client/errors';
 import type { RoleResult } from '../../client/client';
 import { callOptions, signalOf, type OrgAdminProviderContext } from '../context';
 import { describeAttempts, describeError, isObjectNotFound, reportError, reportingFor } from '../diagnostics';
-import { parseImportId } from '../import-id';
+import { parseImportId, type ImportIdForm } from '../import-id';
 import { outcomeUnknown } from '../outcome';
 import { planRealm, resourceRealmAttribute, validateRealm } from '../realm';
 import type { Diagnostics, ObjectValue, PlanModification, Resource, Value } from '../../tfplugin/framework/types';
@@ -32,6 +32,13 @@ import { listIds } from './organization-members';
 
 /** The resource's type name. */
 export const ORGANIZATION_MEMBER_ROLES_RESOURCE_TYPE = 'orgadmin_organization_member_roles';
+
+/** The import id form: `ORG_ID/USER_ID`, or `REALM/ORG_ID/USER_ID`. */
+export const ORGANIZATION_MEMBER_ROLES_IMPORT_ID: ImportIdForm = {
+  typeName: ORGANIZATION_MEMBER_ROLES_RESOURCE_TYPE,
+  segments: ['ORG_ID', 'USER_ID'],
+  example: '6f1d3c0e-5b0a-4c1e-9d1f-2a7b8c9d0e1f/a2b3c4d5-0000-4000-8000-000000000001',
+};
 
 /** The id in state and the import id: `ORG_ID/USER_ID`. */
 export function memberRolesId(organizationId: string, userId: string): string {
@@ -430,7 +437,7 @@ export const organizationMemberRolesResource: Resource<OrgAdminProviderContext> 
   },
 
   async importState(ctx, req, diags) {
-    const parsed = parseImportId(req.id, { typeName: ORGANIZATION_MEMBER_ROLES_RESOURCE_TYPE, segments: ['ORG_ID', 'USER_ID'], example: '6f1d3c0e-5b0a-4c1e-9d1f-2a7b8c9d0e1f/a2b3c4d5-0000-4000-8000-000000000001' }, diags);
+    const parsed = parseImportId(req.id, ORGANIZATION_MEMBER_ROLES_IMPORT_ID, diags);
     if (!parsed) return null;
     const [organizationId, userId] = parsed.ids as [string, string];
     return { id: memberRolesId(organizationId, userId), organization_id: organizationId, user_id: userId, roles: null, realm: parsed.realm ?? ctx.realm };

@@ -16,7 +16,7 @@ import type { Role } from '../../api';
 import { ConflictError } from '../../client/errors';
 import { callOptions, signalOf, type OrgAdminProviderContext } from '../context';
 import { isObjectNotFound, reportError, reportingFor } from '../diagnostics';
-import { parseImportId } from '../import-id';
+import { parseImportId, type ImportIdForm } from '../import-id';
 import { outcomeUnknown } from '../outcome';
 import { planRealm, resourceRealmAttribute, validateRealm } from '../realm';
 import type { Diagnostics, ObjectValue, Resource } from '../../tfplugin/framework/types';
@@ -24,6 +24,13 @@ import { knownString, quote } from '../values';
 
 /** The resource's type name. */
 export const ORGANIZATION_ROLE_RESOURCE_TYPE = 'orgadmin_organization_role';
+
+/** The import id form: `ORG_ID/ROLE_NAME`, or `REALM/ORG_ID/ROLE_NAME`. */
+export const ORGANIZATION_ROLE_IMPORT_ID: ImportIdForm = {
+  typeName: ORGANIZATION_ROLE_RESOURCE_TYPE,
+  segments: ['ORG_ID', 'ROLE_NAME'],
+  example: '6f1d3c0e-5b0a-4c1e-9d1f-2a7b8c9d0e1f/billing',
+};
 
 /** The id of a role in state and its import id: `ORG_ID/ROLE_NAME`. */
 export function organizationRoleId(organizationId: string, name: string): string {
@@ -288,7 +295,7 @@ export const organizationRoleResource: Resource<OrgAdminProviderContext> = {
   },
 
   async importState(ctx, req, diags) {
-    const parsed = parseImportId(req.id, { typeName: ORGANIZATION_ROLE_RESOURCE_TYPE, segments: ['ORG_ID', 'ROLE_NAME'], example: '6f1d3c0e-5b0a-4c1e-9d1f-2a7b8c9d0e1f/billing' }, diags);
+    const parsed = parseImportId(req.id, ORGANIZATION_ROLE_IMPORT_ID, diags);
     if (!parsed) return null;
     const [organizationId, name] = parsed.ids as [string, string];
     return {
