@@ -8,7 +8,8 @@
  * are those the caller may see (all with `view-organizations`, else those the caller is a member
  * of); a member's roles need `view-organizations` or the organization's `view-roles` role; grants
  * and revokes need `manage-organizations` or its `manage-roles` role; the user must be a member
- * (400 `not_member`), and a role the organization does not have is refused in its own entry.
+ * (400 `not_member`), and a role the organization does not have is refused in its own entry (the
+ * rules: the admin API's roles area, admin/roles.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -23,21 +24,14 @@ import {
   RoleListSchema,
   roleToWire,
   VIEW_ROLES_ROLE,
-  type BulkResult,
 } from '../../api';
 import { bearerHook, realmHook } from '../auth/guards';
 import { authOf, realmOf, type ServiceContext } from '../context';
 import { notFound } from '../errors';
-import type { RoleChange } from '../store/store';
-import { memberRolesRefusal, multiStatus, noRole } from './role-answers';
+import { multiStatus } from './roles';
 
 const UserParams = Type.Object({ realm: Type.String(), userId: Type.String() });
 const MemberParams = Type.Object({ realm: Type.String(), userId: Type.String(), orgId: Type.String() });
-
-/** One entry of a grant or revoke answer: `success` (201 granted, 204 revoked) or 400 for a role the organization lacks. */
-function entryOf(change: RoleChange, orgId: string, success: number): BulkResult {
-  return change.outcome === 'no-role' ? { status: 400, error: noRole(orgId, change.name) } : { status: success, item: roleToWire(change.role) };
-}
 
 /** Registers the routes of a user's organizations and a member's roles. */
 export async function memberRoleRoutes(app: FastifyInstance, opts: { ctx: ServiceContext }): Promise<void> {
@@ -69,19 +63,12 @@ export async function memberRoleRoutes(app: FastifyInstance, opts: { ctx: Servic
       schema: { params: MemberParams, response: { 200: RoleListSchema } },
       onRequest: [realm, bearerHook(ctx, { permission: 'view-organizations', orOrgRoles: [VIEW_ROLES_ROLE] })],
     },
-    async (request) => {
-      const realmName = realmOf(request).name;
-      const { userId, orgId } = request.params;
-      const roles = await store.listMemberRoles(realmName, orgId, userId);
-      if (roles) return roles.map(roleToWire);
-      if (!(await store.getOrganization(realmName, orgId))) throw notFound(`Organization ${orgId} does not exist.`);
-      throw notFound(`User ${userId} is not a member of organization ${orgId}.`);
-    },
+    async (request) => (await ctx.admin.roles.memberRoles(realmOf(request).name, request.params.orgId, request.params.userId)).map(roleToWire),
   );
 
-  for (const [method, change, success, what] of [
-    ['PUT', 'grant', 201, 'granted roles'],
-    ['PATCH', 'revoke', 204, 'have roles revoked'],
+  for (const [method, change] of [
+    ['PUT', 'grant'],
+    ['PATCH', 'revoke'],
   ] as const) {
     routes.route({
       method,
@@ -91,9 +78,7 @@ export async function memberRoleRoutes(app: FastifyInstance, opts: { ctx: Servic
       handler: async (request, reply) => {
         const { userId, orgId } = request.params;
         const names = request.body.map((input) => input.name);
-        const outcome = await store.changeMemberRoles(realmOf(request).name, orgId, userId, names, change, Date.now());
-        if (outcome.kind !== 'done') throw memberRolesRefusal(outcome.kind, orgId, userId, what);
-        return multiStatus(ctx, request, reply, outcome.changes.map((entry) => entryOf(entry, orgId, success)));
+        return multiStatus(ctx, request, reply, await ctx.admin.roles.changeMemberRoles(realmOf(request).name, orgId, userId, names, change));
       },
     });
   }
