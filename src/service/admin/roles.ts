@@ -47,6 +47,13 @@ function entryOf(change: RoleChange, orgId: string, success: number): BulkResult
   return change.outcome === 'no-role' ? { status: 400, error: noRole(orgId, change.name) } : { status: success, item: roleToWire(change.role) };
 }
 
+/** One role of an organization with the members who hold it (the dashboard's roles table). */
+export interface RoleWithHolders {
+  readonly role: RoleRecord;
+  /** In the order they were granted the role. */
+  readonly holders: Member[];
+}
+
 /** Organization roles and grants over a {@link Store}. */
 export class RoleAdmin {
   constructor(
@@ -138,6 +145,17 @@ export class RoleAdmin {
     const users = await this.store.listRoleUsers(realm, orgId, name, { excludeAdminAccounts: filter.excludeAdminAccounts === true });
     if (!users) throw await this.roleMissing(realm, orgId, name);
     return users.map(toMember);
+  }
+
+  /**
+   * An organization's roles, ordered by name, each with its holders; 404 when the organization does
+   * not exist. A role deleted between the two reads is shown with no holders.
+   */
+  async listWithHolders(realm: string, orgId: string): Promise<RoleWithHolders[]> {
+    const roles = await this.list(realm, orgId);
+    return Promise.all(
+      roles.map(async (role) => ({ role, holders: ((await this.store.listRoleUsers(realm, orgId, role.name, {})) ?? []).map(toMember) })),
+    );
   }
 
   /** Checks a grant: 404 when the user does not hold the role. */
