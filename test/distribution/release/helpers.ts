@@ -48,7 +48,8 @@ export function ensureExecutables(platforms: readonly ExecutablePlatform[]): voi
   execFileSync('flock', ['/tmp/orgadmin-provider-executables.lock', process.execPath, script, '--platforms', names], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
-    timeout: 300_000,
+    // Each target's runtime is fetched from the npm registry the first time.
+    timeout: 900_000,
   });
 }
 

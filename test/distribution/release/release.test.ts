@@ -149,7 +149,8 @@ describe('orgadmin provider release', () => {
       const built = await readFile(join(EXECUTABLES_DIR, platform.name, executableName(version, platform.suffix)));
       expect({ platform: platform.name, same: unpack(platform.name).equals(built) }).toEqual({ platform: platform.name, same: true });
     }
-  }, 300_000);
+    // Five executables of about 100 MiB, zipped and packed: minutes on a shared two-core machine.
+  }, 900_000);
 
   it('needs --out', async () => {
     await expect(runProviderCommand(['release'], memoryIO())).rejects.toThrow(/needs --out DIR/);
