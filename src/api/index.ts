@@ -10,5 +10,6 @@ export * from './oidc-paths';
 export * from './representations';
 export * from './null-fields';
 export * from './validation';
+export * from './roles';
 export * from './attribute-query';
 export * from './org-transfer';
