@@ -3,18 +3,21 @@
  * shapes in src/api/org-transfer.ts), over the {@link Store}.
  *
  * Export: every organization of the realm (or those of `orgIds`), in name order, each with its
- * members when asked (by user id and email; the organizations' default admin users are left out,
- * since an import creates its own), an empty `roles` list until organization roles exist in this
- * build, and an empty `identityProviders` list (this service has no identity providers yet).
+ * members when asked (by user id and email, with the names of the roles each holds; the
+ * organizations' default admin users are left out, since an import creates its own), its roles
+ * (name and description) unless `includeRoles=false`, and an empty `identityProviders` list (this
+ * service has no identity providers yet).
  *
  * Import: the whole body is checked first, with the rules of a create (name, url, domains,
  * reserved ids), and a body with any bad organization, or naming one organization twice, changes
  * nothing (400). Then organization by organization: one that exists (same id, or same name when
  * the import gives no id) is updated, or left alone with `skipExisting`; another is created with
- * its id, and with a default admin user when the realm asks for one. With `importMembers`, members
- * are added by user id, else by email, when such a user exists in the realm; a member that is not
- * a user here, or an organization whose name belongs to another organization, is reported in
- * `errors` and the rest goes on. Each step is one atomic store write, and a repeated import
+ * its id, and with a default admin user when the realm asks for one. Its roles that the
+ * organization lacks are created (one that exists keeps its description). With `importMembers`,
+ * members are added by user id, else by email, when such a user exists in the realm, and granted
+ * their roles; a member that is not a user here, a role the organization does not have, or an
+ * organization whose name belongs to another organization, is reported in `errors` and the rest
+ * goes on. Each step is one atomic store write, and a repeated import
  * changes nothing more, so an import cut short is completed by running it again.
  */
 import { randomUUID } from 'node:crypto';
@@ -29,6 +32,7 @@ import {
   type OrganizationsExport,
   type OrganizationsImport,
   type OrganizationsImportResult,
+  roleNameProblem,
 } from '../../api';
 import { ServiceError } from '../errors';
 import { defaultAdminUser, readOrganizationInput, reservedIdProblem } from '../routes/organizations';
@@ -83,14 +87,17 @@ export async function exportOrganizations(store: Store, realm: RealmSettings, op
   for (const org of await allOrganizations(store, realm.name)) {
     if (wanted !== undefined && !wanted.has(org.id)) continue;
     const exported: ExportedOrganization = { ...organizationToWire(org) };
-    if (options.includeRoles !== false) exported.roles = [];
+    const includeRoles = options.includeRoles !== false;
+    if (includeRoles) {
+      exported.roles = ((await store.listRoles(realm.name, org.id)) ?? []).map((role) => ({ name: role.name, ...(role.description === null ? {} : { description: role.description }) }));
+    }
     if (options.includeIdps !== false) exported.identityProviders = [];
     if (options.includeMembers === true) {
-      exported.members = (await allMembers(store, realm.name, org.id, true)).map((user) => ({
-        userId: user.id,
-        ...(user.email === null ? {} : { email: user.email }),
-        ...(options.includeRoles !== false ? { roles: [] } : {}),
-      }));
+      exported.members = [];
+      for (const user of await allMembers(store, realm.name, org.id, true)) {
+        const roles = includeRoles ? ((await store.listMemberRoles(realm.name, org.id, user.id)) ?? []).map((role) => role.name) : undefined;
+        exported.members.push({ userId: user.id, ...(user.email === null ? {} : { email: user.email }), ...(roles === undefined ? {} : { roles }) });
+      }
     }
     organizations.push(exported);
   }
@@ -109,6 +116,7 @@ const invalidBody = (description: string): ServiceError => new ServiceError(400,
 interface CheckedOrganization {
   id: string | undefined;
   fields: ReturnType<typeof readOrganizationInput>;
+  roles: Array<{ name: string; description: string | null }>;
   members: ExportedMember[];
 }
 
@@ -135,8 +143,17 @@ function checkImport(realm: string, body: OrganizationsImport): CheckedOrganizat
     names.add(org.name);
     for (const member of org.members ?? []) {
       if (member.userId === undefined && member.email === undefined) throw invalidBody(`${where}: every member needs a userId or an email.`);
+      for (const role of member.roles ?? []) {
+        const problem = roleNameProblem(role);
+        if (problem) throw invalidBody(`${where}: member role "${role}" ${problem}.`);
+      }
     }
-    return { id: org.id, fields, members: org.members ?? [] };
+    const roles = (org.roles ?? []).map((role) => {
+      const problem = roleNameProblem(role.name);
+      if (problem) throw invalidBody(`${where}: role "${role.name}" ${problem}.`);
+      return { name: role.name, description: role.description ?? null };
+    });
+    return { id: org.id, fields, roles, members: org.members ?? [] };
   });
 }
 
@@ -188,11 +205,21 @@ export async function importOrganizations(store: Store, realm: RealmSettings, bo
       result.errors.push({ organizationName: name, error: `Not imported: ${what}.` });
       continue;
     }
+    if (org.roles.length > 0) {
+      await store.createRoles(realm.name, orgId, org.roles.map((role) => ({ id: randomUUID(), ...role })), now());
+    }
     if (!options.importMembers) continue;
     for (const member of org.members) {
       const user = await memberUser(store, realm.name, member);
       if (user === undefined || !(await store.addMember(realm.name, orgId, user.id, now()))) {
         result.errors.push({ organizationName: name, error: `Member ${member.userId ?? member.email} is not a user of realm ${realm.name}; not added.` });
+        continue;
+      }
+      if (member.roles === undefined || member.roles.length === 0) continue;
+      const granted = await store.changeMemberRoles(realm.name, orgId, user.id, member.roles, 'grant', now());
+      const missing = granted.kind === 'done' ? granted.changes.flatMap((change) => (change.outcome === 'no-role' ? [change.name] : [])) : member.roles;
+      if (missing.length > 0) {
+        result.errors.push({ organizationName: name, error: `Member ${member.userId ?? member.email}: no role ${missing.map((role) => `"${role}"`).join(', ')} in this organization; not granted.` });
       }
     }
   }

@@ -6,7 +6,9 @@
  * users with their ids, profile, realm-administrator flag and creation times (organizations'
  * default admin users included, with their ids), password hashes (slow salted scrypt hashes, never
  * a password: users sign in with the same password), registered public OpenID Connect clients,
- * organizations with their ids and fields, and memberships in their order.
+ * organizations with their ids and fields, memberships in their order, and the organizations' roles
+ * with their ids and descriptions (the default roles too) and their grants in the order they were
+ * made.
  *
  * Not carried: the realm's signing keys (a private key never leaves the service: the new instance
  * makes its own, so tokens of the old one are not accepted there), API keys and their service
@@ -14,7 +16,7 @@
  * create new keys), authorization codes, revocations and sessions (short-lived).
  */
 import type { Organization, OrganizationRepresentation } from '../../api';
-import { organizationToWire } from '../../api';
+import { DEFAULT_ORGANIZATION_ROLE_NAMES, organizationToWire } from '../../api';
 import type { Admin } from '../admin';
 import type { RealmRateLimit } from '../rate-limit';
 import type { OidcClientRecord, Store, UserRecord } from '../store/store';
@@ -36,8 +38,16 @@ export interface RealmFile {
   realm: { name: string; enabled: boolean; tokenLifetimeSeconds: number; createAdminUser: boolean; rateLimit: RealmRateLimit };
   users: ExportedUser[];
   oidcClients: Array<Omit<OidcClientRecord, 'realm'>>;
-  /** Organizations in name order, each with its members' ids in membership order. */
-  organizations: Array<OrganizationRepresentation & { members: string[] }>;
+  /** Organizations in name order, each with its members' ids in membership order and its roles. */
+  organizations: Array<OrganizationRepresentation & { members: string[]; roles?: ExportedRole[] }>;
+}
+
+/** A role as a realm file carries it: with its id, and the users holding it in grant order. */
+export interface ExportedRole {
+  id: string;
+  name: string;
+  description: string | null;
+  users: string[];
 }
 
 /** Users per page read (the store caps nothing here: the export reads every user). */
@@ -62,7 +72,12 @@ export async function exportRealm(store: Store, name: string, now: () => number 
   const organizations = [];
   for (const org of await allOrganizations(store, name)) {
     const members = (await allMembers(store, name, org.id, false)).map((user) => user.id);
-    organizations.push({ ...organizationToWire(org), members });
+    const roles: ExportedRole[] = [];
+    for (const role of (await store.listRoles(name, org.id)) ?? []) {
+      const users = ((await store.listRoleUsers(name, org.id, role.name, {})) ?? []).map((user) => user.id);
+      roles.push({ id: role.id, name: role.name, description: role.description, users });
+    }
+    organizations.push({ ...organizationToWire(org), members, roles });
   }
   return {
     format: REALM_FILE_FORMAT,
@@ -115,7 +130,7 @@ export async function importRealm(admin: Admin, store: Store, file: RealmFile, a
   let memberships = 0;
   let order = Date.now();
   for (const org of file.organizations) {
-    const { members, ...wire } = org;
+    const { members, roles, ...wire } = org;
     const record: Organization = { ...wire, realm: as, displayName: wire.displayName ?? null, url: wire.url ?? null };
     const adminUser = adminUsers.get(org.id);
     await store.createOrganization(record, adminUser, adminUser?.createdTimestamp ?? order);
@@ -124,6 +139,17 @@ export async function importRealm(admin: Admin, store: Store, file: RealmFile, a
       if (userId === adminUser?.id) continue;
       order += 1;
       if (await store.addMember(as, org.id, userId, order)) memberships += 1;
+    }
+    // The roles with their ids: createOrganization made the default roles (and granted them to the
+    // default admin user) with new ids, so they are replaced by the file's, then every grant is
+    // made again in its order.
+    if (roles === undefined) continue;
+    await store.deleteRoles(as, org.id, DEFAULT_ORGANIZATION_ROLE_NAMES);
+    await store.createRoles(as, org.id, roles.map(({ id, name, description }) => ({ id, name, description })), order);
+    const grants = roles.flatMap((role) => role.users.map((userId, index) => ({ role: role.name, userId, index })));
+    for (const grant of grants.sort((a, b) => a.index - b.index)) {
+      order += 1;
+      await store.changeMemberRoles(as, org.id, grant.userId, [grant.role], 'grant', order);
     }
   }
   return { users: file.users.length, organizations: file.organizations.length, memberships };

@@ -56,6 +56,13 @@ async function seed(server: RunningServer): Promise<void> {
   for (const [orgId, users] of [['o-1', [bob, alice]], ['o-2', [carol]]] as const) {
     for (const user of users) expect((await fetch(`${server.url}${memberPath('acme', orgId, user.id)}`, { method: 'PUT', headers: { authorization } })).status).toBe(201);
   }
+  // A role of its own and grants of it and of a default role, in an order the reads show.
+  const roles = `${orgsPath('acme')}/o-1/roles`;
+  const role = await fetch(`${server.url}${roles}`, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'billing', description: 'Pays the bills' }) });
+  expect(role.status).toBe(201);
+  for (const [name, user] of [['billing', alice], ['billing', bob], ['view-members', bob]] as const) {
+    expect((await fetch(`${server.url}${roles}/${name}/users/${user.id}`, { method: 'PUT', headers: { authorization } })).status).toBe(201);
+  }
 }
 
 /** Every read of realm `acme` a client can make, as status and body. */
@@ -70,7 +77,12 @@ async function reads(server: RunningServer, realm = 'acme'): Promise<Record<stri
     out[`org ${orgId}`] = await get(`${orgsPath(realm)}/${orgId}`);
     out[`members ${orgId}`] = await get(`${orgsPath(realm)}/${orgId}/members`);
     out[`member count ${orgId}`] = await get(`${orgsPath(realm)}/${orgId}/members/count`);
-    for (const member of (out[`members ${orgId}`] as [number, Array<{ id: string }>])[1]) out[`check ${orgId} ${member.id}`] = await get(memberPath(realm, orgId, member.id));
+    for (const member of (out[`members ${orgId}`] as [number, Array<{ id: string }>])[1]) {
+      out[`check ${orgId} ${member.id}`] = await get(memberPath(realm, orgId, member.id));
+      out[`roles of ${orgId} ${member.id}`] = await get(`/realms/${realm}/users/${member.id}/orgs/${orgId}/roles`);
+    }
+    out[`roles ${orgId}`] = await get(`${orgsPath(realm)}/${orgId}/roles`);
+    for (const role of (out[`roles ${orgId}`] as [number, Array<{ name: string }>])[1]) out[`role users ${orgId} ${role.name}`] = await get(`${orgsPath(realm)}/${orgId}/roles/${role.name}/users`);
   }
   out.users = await get(`/admin/realms/${realm}/users?max=100`);
   const password = await fetch(`${server.url}${tokenPath(realm)}`, {
@@ -119,6 +131,10 @@ describe.each([['sqlite'], ['postgres']])('export and import on %s', (kind) => {
       const body = (await exported.json()) as { organizations: Array<{ name: string; members: unknown[] }>; realm: string; version: string };
       expect(body.realm).toBe('acme');
       expect(body.organizations.map((org) => [org.name, org.members.length])).toEqual([['alpha', 1], ['beta', 2]]);
+      const exportedBeta = body.organizations[1] as unknown as { roles: Array<{ name: string; description?: string }>; members: Array<{ email: string; roles: string[] }> };
+      expect(exportedBeta.roles).toContainEqual({ name: 'billing', description: 'Pays the bills' });
+      expect(exportedBeta.roles).toContainEqual({ name: 'view-members', description: 'View members of this organization' });
+      expect(exportedBeta.members.map((member) => [member.email, member.roles])).toEqual([['bob@example.com', ['billing', 'view-members']], ['alice@example.com', ['billing']]]);
       // Another instance's realm with the same users by email only: members are matched by email there.
       const admin = new Admin(server.store);
       await admin.createRealm('copy');
@@ -140,6 +156,11 @@ describe.each([['sqlite'], ['postgres']])('export and import on %s', (kind) => {
       expect(beta).toEqual({ id: 'o-1', name: 'beta', displayName: 'Beta Ltd', url: 'https://beta.example.com', domains: ['beta.example.com'], attributes: { tier: ['gold'] }, realm: 'copy' });
       const members = (await (await fetch(`${server.url}${orgsPath('copy')}/o-1/members?excludeAdminAccounts=true`, { headers: { authorization: target } })).json()) as Array<{ username: string }>;
       expect(members.map((member) => member.username)).toEqual(['bob', 'alice']);
+      // The role of its own was created there and granted as exported.
+      const billing = (await (await fetch(`${server.url}${orgsPath('copy')}/o-1/roles/billing/users?excludeAdminAccounts=true`, { headers: { authorization: target } })).json()) as Array<{ username: string }>;
+      expect(billing.map((user) => user.username)).toEqual(['bob', 'alice']);
+      const viewers = (await (await fetch(`${server.url}${orgsPath('copy')}/o-1/roles/view-members/users?excludeAdminAccounts=true`, { headers: { authorization: target } })).json()) as Array<{ username: string }>;
+      expect(viewers.map((user) => user.username)).toEqual(['bob']);
       // A bad organization anywhere in the body changes nothing.
       const bad = await fetch(`${server.url}${orgsPath('copy')}/import`, {
         method: 'POST',
