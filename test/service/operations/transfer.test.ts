@@ -4,6 +4,7 @@
  * every read of the realm answers as on the source (organizations, counts, members, checks, user
  * lookups, tokens of a user by password).
  */
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { memberPath, orgsPath, tokenPath } from '../../../src/api';
 import { Admin } from '../../../src/service/admin';
@@ -26,9 +27,9 @@ afterEach(() => sandbox.cleanup());
 
 const PERMISSIONS = ['view-organizations', 'manage-organizations', 'create-organization', 'view-users'] as const;
 
-/** A bearer header of a new API key of `realm`. */
-async function bearer(server: RunningServer, realm: string): Promise<string> {
-  const key = await new Admin(server.store).createApiKey(realm, { name: `reader-${Date.now()}`, permissions: [...PERMISSIONS] });
+/** A bearer header of a new API key of `realm` (with `permissions`, default all the tests use). */
+async function bearer(server: RunningServer, realm: string, permissions: readonly (typeof PERMISSIONS)[number][] = PERMISSIONS): Promise<string> {
+  const key = await new Admin(server.store).createApiKey(realm, { name: `reader-${randomUUID()}`, permissions: [...permissions] });
   const token = await fetch(`${server.url}${tokenPath(realm)}`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -135,6 +136,20 @@ describe.each([['sqlite'], ['postgres']])('export and import on %s', (kind) => {
       expect(exportedBeta.roles).toContainEqual({ name: 'billing', description: 'Pays the bills' });
       expect(exportedBeta.roles).toContainEqual({ name: 'view-members', description: 'View members of this organization' });
       expect(exportedBeta.members.map((member) => [member.email, member.roles])).toEqual([['bob@example.com', ['billing', 'view-members']], ['alice@example.com', ['billing']]]);
+      // Only the organizations asked for, without roles; and each operation asks for its permissions.
+      const narrow = await fetch(`${origin.url}${orgsPath('acme')}/export?orgIds=o-1&includeRoles=false&includeMembers=true&includeIdps=false`, { headers: { authorization: source } });
+      expect(((await narrow.json()) as { organizations: unknown[] }).organizations).toEqual([
+        { id: 'o-1', name: 'beta', displayName: 'Beta Ltd', url: 'https://beta.example.com', domains: ['beta.example.com'], attributes: { tier: ['gold'] }, realm: 'acme', members: [
+          { userId: expect.any(String), email: 'bob@example.com' }, { userId: expect.any(String), email: 'alice@example.com' },
+        ] },
+      ]);
+      const viewer = await bearer(origin, 'acme', ['view-organizations']);
+      const refusedExport = await fetch(`${origin.url}${orgsPath('acme')}/export`, { headers: { authorization: viewer } });
+      expect([refusedExport.status, ((await refusedExport.json()) as { error: string }).error]).toEqual([403, 'insufficient_scope']);
+      const manager = await bearer(origin, 'acme', ['view-organizations', 'manage-organizations']);
+      const refusedImport = await fetch(`${origin.url}${orgsPath('acme')}/import`, { method: 'POST', headers: { authorization: manager, 'content-type': 'application/json' }, body: JSON.stringify({ organizations: [{ name: 'new' }] }) });
+      expect([refusedImport.status, ((await refusedImport.json()) as { error: string }).error]).toEqual([403, 'insufficient_scope']);
+      expect(await (await fetch(`${origin.url}${orgsPath('acme')}/count`, { headers: { authorization: source } })).json()).toBe(2);
       // Another instance's realm with the same users by email only: members are matched by email there.
       const admin = new Admin(server.store);
       await admin.createRealm('copy');
