@@ -11,3 +11,5 @@ export * from './representations';
 export * from './null-fields';
 export * from './validation';
 export * from './attribute-query';
+export * from './domains';
+export * from './identity-providers';

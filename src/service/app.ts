@@ -11,6 +11,7 @@ import { RevocationList } from './auth/revocations';
 import { VerifiedTokenCache } from './auth/verified-tokens';
 import { type ServiceContext } from './context';
 import { AllowedMethods } from './allowed-methods';
+import { dnsTxtLookup, type TxtLookup } from './domains/txt-lookup';
 import { installErrorHandling } from './errors';
 import { answerNodeRefusalsInJson, clientErrorHandler, frameworkErrors } from './framework-errors';
 import { requireOneHost } from './host-header';
@@ -22,6 +23,7 @@ import { RateLimiter, type RateLimitOptions } from './rate-limit';
 import { authorizeRoutes } from './routes/authorize';
 import { dashboardRoutes } from './routes/dashboard';
 import { discoveryRoutes } from './routes/discovery';
+import { domainRoutes } from './routes/domains';
 import { oidcRoutes } from './routes/oidc';
 import { membershipRoutes } from './routes/memberships';
 import { organizationRoutes } from './routes/organizations';
@@ -75,6 +77,13 @@ export interface AppOptions {
    * while requests are logged, since fastify logs them.
    */
   memberCheckFastPath?: boolean;
+  /**
+   * The DNS server domain verification asks, `HOST:PORT` (default: the system's resolvers);
+   * `orgadmin serve --dns-server`. Ignored when `txtLookup` is given.
+   */
+  dnsServer?: string;
+  /** How domain verification looks TXT records up (default: a real DNS query, see `dnsServer`). */
+  txtLookup?: TxtLookup;
 }
 
 /** Hides secrets that may travel in a URL (portal link tokens, tokens pasted into the path). */
@@ -114,7 +123,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const portalLinkLifetimeSeconds = options.portalLinkLifetimeSeconds ?? DEFAULT_PORTAL_LINK_LIFETIME_SECONDS;
   const ctx: ServiceContext = {
     store: options.store,
-    admin: new Admin(options.store, { apiKeySecrets, now, portalLinkLifetimeSeconds }),
+    admin: new Admin(options.store, {
+      apiKeySecrets,
+      now,
+      portalLinkLifetimeSeconds,
+      txtLookup: options.txtLookup ?? dnsTxtLookup({ server: options.dnsServer }),
+    }),
     domain: options.domain ?? 'localhost',
     publicBaseUrl: options.publicBaseUrl,
     rateLimiter: new RateLimiter(options.rateLimit, now),
@@ -129,6 +143,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(oidcRoutes, { ctx });
   await app.register(organizationRoutes, { ctx });
   await app.register(membershipRoutes, { ctx });
+  await app.register(domainRoutes, { ctx });
   await app.register(userRoutes, { ctx });
   await app.register(portalRoutes, { ctx });
   await app.register(authorizeRoutes, { ctx });

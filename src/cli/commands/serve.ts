@@ -4,6 +4,7 @@
  * `--json`), so scripts and tests can wait for it and read the real port (`--port 0`).
  */
 import { COMPAT_MODES, isCompatMode, type CompatMode } from '../../service/compat';
+import { dnsServerProblem } from '../../service/domains/txt-lookup';
 import { startServer } from '../../service/server';
 import { defineCommand } from '../command';
 import { COMMON_FLAGS, explainStoreError, resolveDataFile } from '../context';
@@ -21,6 +22,8 @@ export interface ServeOptions {
   publicBaseUrl?: string;
   /** `hosted`: reproduce the real hosted service's quirks; default `standard`. */
   compat?: CompatMode;
+  /** The DNS server domain verification asks (`HOST:PORT`); default the system's resolvers. */
+  dnsServer?: string;
   /** Print the ready line as JSON (`{"url":"http://HOST:PORT"}`) instead of text. */
   json?: boolean;
 }
@@ -124,6 +127,16 @@ export function parseCompat(value: string): CompatMode {
 }
 
 /**
+ * Parses `--dns-server HOST:PORT` (an IP address, `[IPv6]:PORT`, or an address alone for port 53).
+ * @throws UsageError otherwise.
+ */
+export function parseDnsServer(value: string): string {
+  const problem = dnsServerProblem(value);
+  if (problem) throw new UsageError(`--dns-server ${problem}, not "${value}".`);
+  return value;
+}
+
+/**
  * Starts the service, prints one ready line (`orgadmin listening on URL`, or `{"url":"URL"}` with
  * `json`), and keeps it running until `stop` settles; then closes the server and its store. `stop`
  * is a parameter so tests can decide what ends the service.
@@ -191,6 +204,11 @@ const serve = defineCommand(
         description:
           'standard, or hosted to reproduce the hosted service\'s quirks (401 for a missing permission, Keycloak-style error bodies) for testing clients (default: standard).',
       },
+      'dns-server': {
+        type: 'string',
+        valueName: 'HOST:PORT',
+        description: "DNS server that domain verification asks for TXT records, e.g. 10.0.0.2:53 (default: the system's resolvers).",
+      },
       ...COMMON_FLAGS,
     },
   },
@@ -200,6 +218,7 @@ const serve = defineCommand(
     const rateLimit = flags['rate-limit'] === undefined ? undefined : parseRateLimit(flags['rate-limit']);
     const publicBaseUrl = flags['public-url'] === undefined ? undefined : parsePublicUrl(flags['public-url']);
     const compat = flags.compat === undefined ? undefined : parseCompat(flags.compat);
+    const dnsServer = flags['dns-server'] === undefined ? undefined : parseDnsServer(flags['dns-server']);
     const options: ServeOptions = {
       dataFile: resolveDataFile(flags.data, io),
       host: flags.host ?? DEFAULT_HOST,
@@ -208,6 +227,7 @@ const serve = defineCommand(
       rateLimit,
       publicBaseUrl,
       compat,
+      dnsServer,
       json: flags.json,
     };
     const stop = listenForStopSignal();

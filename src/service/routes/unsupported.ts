@@ -20,7 +20,7 @@ export const UNSUPPORTED_ORGS_SEGMENTS: readonly string[] = ['export', 'import',
 /**
  * The vendor spec's paths (under `/realms`) that this service does not implement, in the router's
  * syntax. Implemented ones (organizations, count, me, members, member count and check/add/remove,
- * portal link) are the other route files.
+ * portal link, domains and their verification) are the other route files.
  */
 export const UNSUPPORTED_PATHS: readonly string[] = [
   // Organizations: bulk export/import and the realm's organization settings.
@@ -28,10 +28,6 @@ export const UNSUPPORTED_PATHS: readonly string[] = [
   // Invitations of the caller.
   '/:realm/orgs/me/invitations',
   '/:realm/orgs/me/invitations/:invitationId',
-  // Domains and their verification.
-  '/:realm/orgs/:orgId/domains',
-  '/:realm/orgs/:orgId/domains/:domainName',
-  '/:realm/orgs/:orgId/domains/:domainName/verify',
   // Member attributes.
   '/:realm/orgs/:orgId/members/:userId/attributes',
   // Invitations.

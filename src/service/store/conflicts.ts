@@ -26,6 +26,9 @@ const UNIQUE_RULES: readonly UniqueRule[] = [
   { what: 'username', postgres: ['users_realm_username'], sqlite: ['users_realm_username', 'lower(username)'] },
   { what: 'email', postgres: ['users_realm_email'], sqlite: ['users_realm_email', 'lower(email)'] },
   { what: 'membership', postgres: ['memberships_organization_user'], sqlite: ['memberships.organization_id, memberships.user_id'] },
+  { what: 'identity provider alias', postgres: ['identity_providers_pkey'], sqlite: ['identity_providers.realm, identity_providers.alias'] },
+  { what: 'mapper name', postgres: ['identity_provider_mappers_name'], sqlite: ['identity_provider_mappers.realm, identity_provider_mappers.alias, identity_provider_mappers.name'] },
+  { what: 'federated identity', postgres: ['federated_identities_pkey'], sqlite: ['federated_identities.realm, federated_identities.alias'] },
 ];
 
 /** What a collision is called when the rule is not known (nothing of the row leaks into it). */

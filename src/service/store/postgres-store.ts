@@ -32,6 +32,7 @@ import { realmRateLimitColumns, rowReaders, JSON_PARSED, REALM_SETTINGS_COLUMNS 
 import { RealmCache, checkedRecheckMs } from './realm-cache';
 import { listKey, PageBoundaries, type KeysetQuery } from './page-boundaries';
 import { MembershipChecks, type MembershipQuestion } from './membership-checks';
+import { PostgresSsoStore } from './postgres-sso-store';
 
 /**
  * Directory of the `.sql` migrations. The same relative path works from `src/` (jest through SWC)
@@ -209,9 +210,18 @@ export class PostgresStore implements Store {
   private readonly userPages = new PageBoundaries<string>();
   /** Membership checks of one turn, put to the database as one query (membership-checks.ts). */
   private readonly membershipChecks = new MembershipChecks((questions) => this.answerMembershipQuestions(questions));
+  /** Verified domains, identity providers and brokered sign-ins (postgres-sso-store.ts). */
+  readonly sso: PostgresSsoStore;
 
   private constructor(pool: Pool, options: PostgresStoreOptions) {
     this.pool = pool;
+    this.sso = new PostgresSsoStore({
+      pool,
+      transaction: (fn) => this.transaction(fn),
+      insertUser: (db, user) => this.insertUser(db, user),
+      mapConflicts,
+      unmatchable,
+    });
     this.realmCache = new RealmCache(
       {
         changeMark: async () => String((await this.rows('SELECT version FROM realm_changes'))[0]?.version),
@@ -571,8 +581,8 @@ export class PostgresStore implements Store {
     assertStorable('client', client.realm, client.clientId, client.name);
     await mapConflicts(() =>
       this.pool.query(
-        'INSERT INTO oidc_clients (realm, client_id, name, redirect_uris, created_timestamp) VALUES ($1, $2, $3, $4::jsonb, $5)',
-        [client.realm, client.clientId, client.name, JSON.stringify(client.redirectUris), client.createdTimestamp],
+        'INSERT INTO oidc_clients (realm, client_id, name, redirect_uris, created_timestamp, secret_hash) VALUES ($1, $2, $3, $4::jsonb, $5, $6)',
+        [client.realm, client.clientId, client.name, JSON.stringify(client.redirectUris), client.createdTimestamp, client.secretHash],
       ),
     );
   }

@@ -129,6 +129,7 @@ export function rowReaders(columns: JsonColumns): RowReaders {
       name: String(row.name),
       redirectUris: columns.json(row.redirect_uris) as string[],
       createdTimestamp: int(row.created_timestamp),
+      secretHash: nullableString(row.secret_hash),
     }),
     authorizationCodeFromRow: (row) => ({
       codeHash: String(row.code_hash),

@@ -32,6 +32,7 @@ import { realmRateLimitColumns, rowReaders, JSON_AS_TEXT, REALM_SETTINGS_COLUMNS
 import { RealmCache, checkedRecheckMs } from './realm-cache';
 import { listKey, PageBoundaries, type KeysetQuery } from './page-boundaries';
 import { MembershipChecks, type MembershipQuestion } from './membership-checks';
+import { SqliteSsoStore } from './sqlite-sso-store';
 
 /**
  * Directory of the `.sql` migrations. The same relative path works from `src/` (jest through SWC)
@@ -120,9 +121,17 @@ export class SqliteStore implements Store {
   private readonly userPages = new PageBoundaries<string>();
   /** Membership checks of one turn, read in one transaction (membership-checks.ts). */
   private readonly membershipChecks: MembershipChecks;
+  /** Verified domains, identity providers and brokered sign-ins (sqlite-sso-store.ts). */
+  readonly sso: SqliteSsoStore;
 
   private constructor(db: Database.Database, options: SqliteStoreOptions) {
     this.db = db;
+    this.sso = new SqliteSsoStore({
+      db,
+      statement: (sql) => this.statement(sql),
+      insertUser: (user) => this.insertUser(user),
+      mapConflicts,
+    });
     // One read transaction for the batch: the shared lock is taken and released once, not per check.
     const answerChecks = db.transaction((questions: readonly MembershipQuestion[]) => {
       const statement = this.statement(
@@ -486,8 +495,8 @@ export class SqliteStore implements Store {
 
   async createOidcClient(client: OidcClientRecord): Promise<void> {
     mapConflicts(() =>
-      this.statement('INSERT INTO oidc_clients (realm, client_id, name, redirect_uris, created_timestamp) VALUES (?, ?, ?, ?, ?)')
-        .run(client.realm, client.clientId, client.name, JSON.stringify(client.redirectUris), client.createdTimestamp),
+      this.statement('INSERT INTO oidc_clients (realm, client_id, name, redirect_uris, created_timestamp, secret_hash) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(client.realm, client.clientId, client.name, JSON.stringify(client.redirectUris), client.createdTimestamp, client.secretHash),
     );
   }
 
