@@ -24,6 +24,7 @@ import { authorizeRoutes } from './routes/authorize';
 import { dashboardRoutes } from './routes/dashboard';
 import { discoveryRoutes } from './routes/discovery';
 import { domainRoutes } from './routes/domains';
+import { identityProviderRoutes } from './routes/identity-providers';
 import { oidcRoutes } from './routes/oidc';
 import { membershipRoutes } from './routes/memberships';
 import { organizationRoutes } from './routes/organizations';
@@ -144,6 +145,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(organizationRoutes, { ctx });
   await app.register(membershipRoutes, { ctx });
   await app.register(domainRoutes, { ctx });
+  await app.register(identityProviderRoutes, { ctx });
   await app.register(userRoutes, { ctx });
   await app.register(portalRoutes, { ctx });
   await app.register(authorizeRoutes, { ctx });

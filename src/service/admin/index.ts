@@ -19,6 +19,8 @@ import type { Store } from '../store/store';
 import { dnsTxtLookup, type TxtLookup } from '../domains/txt-lookup';
 import { ApiKeyAdmin, type ApiKeyInfo, type CreatedApiKey } from './api-keys';
 import { DomainAdmin } from './domains';
+import { IdentityProviderAdmin } from './identity-providers';
+import { SealedSecrets } from '../auth/sealed-secrets';
 import { OidcClientAdmin, type ClientInfo, type CreatedClient } from './oidc-clients';
 import { DEFAULT_PORTAL_LINK_LIFETIME_SECONDS, OrganizationAdmin } from './organizations';
 import { RealmAdmin, type RealmInfo, type RealmInfoUpdate } from './realms';
@@ -30,6 +32,7 @@ export { ApiKeyAdmin, type ApiKeyInfo, type CreatedApiKey } from './api-keys';
 export { UserAdmin, type NewUserInput, type UserInfo } from './users';
 export { OidcClientAdmin, type ClientInfo, type CreatedClient } from './oidc-clients';
 export { DomainAdmin } from './domains';
+export { IdentityProviderAdmin } from './identity-providers';
 export { DEFAULT_PORTAL_LINK_LIFETIME_SECONDS, OrganizationAdmin, type MembersQuery, type OrganizationsQuery, type PortalLinkInput, type PortalLinkIssuer } from './organizations';
 
 /** Options of {@link Admin}. */
@@ -68,6 +71,10 @@ export class Admin {
   readonly organizations: OrganizationAdmin;
   /** Organizations' domains and their verification, by the JSON API's rules. */
   readonly domains: DomainAdmin;
+  /** Organizations' identity providers and their mappers, by the JSON API's rules. */
+  readonly identityProviders: IdentityProviderAdmin;
+  /** Secrets the service keeps sealed and reads back (identity providers' client secrets). */
+  readonly sealedSecrets: SealedSecrets;
 
   constructor(store: Store, options: AdminOptions = {}) {
     const now = options.now ?? Date.now;
@@ -78,6 +85,8 @@ export class Admin {
     this.clients = new OidcClientAdmin(store, apiKeySecrets, now);
     this.organizations = new OrganizationAdmin(store, options.portalLinkLifetimeSeconds ?? DEFAULT_PORTAL_LINK_LIFETIME_SECONDS, now);
     this.domains = new DomainAdmin(store, options.txtLookup ?? dnsTxtLookup(), now);
+    this.sealedSecrets = new SealedSecrets(store, now);
+    this.identityProviders = new IdentityProviderAdmin(store, this.sealedSecrets, now);
   }
 
   /** Creates a realm with a fresh RS256 signing key ({@link RealmAdmin.create}). */

@@ -20,7 +20,8 @@ export const UNSUPPORTED_ORGS_SEGMENTS: readonly string[] = ['export', 'import',
 /**
  * The vendor spec's paths (under `/realms`) that this service does not implement, in the router's
  * syntax. Implemented ones (organizations, count, me, members, member count and check/add/remove,
- * portal link, domains and their verification) are the other route files.
+ * portal link, domains and their verification, identity providers and their mappers) are the other
+ * route files.
  */
 export const UNSUPPORTED_PATHS: readonly string[] = [
   // Organizations: bulk export/import and the realm's organization settings.
@@ -40,14 +41,8 @@ export const UNSUPPORTED_PATHS: readonly string[] = [
   '/:realm/orgs/:orgId/roles/:name',
   '/:realm/orgs/:orgId/roles/:name/users',
   '/:realm/orgs/:orgId/roles/:name/users/:userId',
-  // Identity providers.
-  '/:realm/orgs/:orgId/idps',
+  // Identity providers: importing a Keycloak provider export (the others are implemented).
   '/:realm/orgs/:orgId/idps/import-config',
-  '/:realm/orgs/:orgId/idps/link',
-  '/:realm/orgs/:orgId/idps/:alias',
-  '/:realm/orgs/:orgId/idps/:alias/unlink',
-  '/:realm/orgs/:orgId/idps/:alias/mappers',
-  '/:realm/orgs/:orgId/idps/:alias/mappers/:id',
   // SCIM.
   '/:realm/orgs/:orgId/scim',
   // A user's organizations and roles, active organization.
