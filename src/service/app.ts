@@ -9,6 +9,7 @@ import { ApiKeySecrets } from './auth/api-key-secrets';
 import { CredentialThrottle, type CredentialThrottleOptions } from './auth/credential-throttle';
 import { RevocationList } from './auth/revocations';
 import { VerifiedTokenCache } from './auth/verified-tokens';
+import { UpstreamClients } from './broker/upstream';
 import { type ServiceContext } from './context';
 import { AllowedMethods } from './allowed-methods';
 import { dnsTxtLookup, type TxtLookup } from './domains/txt-lookup';
@@ -21,6 +22,7 @@ import { installJsonBodyParser } from './json-body';
 import { refuseControlCharactersInQuery } from './text-checks';
 import { RateLimiter, type RateLimitOptions } from './rate-limit';
 import { authorizeRoutes } from './routes/authorize';
+import { brokerRoutes } from './routes/broker';
 import { dashboardRoutes } from './routes/dashboard';
 import { discoveryRoutes } from './routes/discovery';
 import { domainRoutes } from './routes/domains';
@@ -138,6 +140,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     apiKeySecrets,
     revocations: new RevocationList(options.store, now),
     now,
+    upstreams: new UpstreamClients(now),
   };
   await app.register(tokenRoutes, { ctx });
   await app.register(discoveryRoutes, { ctx });
@@ -149,6 +152,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(userRoutes, { ctx });
   await app.register(portalRoutes, { ctx });
   await app.register(authorizeRoutes, { ctx });
+  await app.register(brokerRoutes, { ctx });
   await app.register(dashboardRoutes, { ctx });
   await app.register(unsupportedRoutes);
   fastPath?.install(app, ctx);

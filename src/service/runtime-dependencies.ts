@@ -11,6 +11,7 @@ export const SERVICE_RUNTIME_PACKAGES: ReadonlyArray<{ name: string; purpose: st
   { name: '@fastify/formbody', purpose: 'form bodies' },
   { name: 'better-sqlite3', purpose: 'the embedded SQLite store' },
   { name: 'pg', purpose: 'the PostgreSQL store' },
+  { name: 'openid-client', purpose: 'single sign-on through organizations\' identity providers' },
 ];
 
 /** The package that brings {@link SERVICE_RUNTIME_PACKAGES}. */

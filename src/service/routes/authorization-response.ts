@@ -1,0 +1,63 @@
+/**
+ * Answers of the authorization endpoint that every way of signing in shares (the password form in
+ * authorize.ts, the broker's callback in broker.ts): the error page for requests that cannot be
+ * trusted, the redirect back to the client, and the last step of a sign-in, which issues the code.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { issuer } from '../../api';
+import { issueAuthorizationCode } from '../auth/authorization-codes';
+import { permissionsOfUser } from '../auth/realm-admin';
+import { grantScope } from '../auth/scopes';
+import { baseUrlOf, type ServiceContext } from '../context';
+import { ServiceError } from '../errors';
+import type { RealmSettings, UserRecord } from '../store/store';
+import { html, layout, sendPage } from '../web/html';
+
+/** Parameters of an authorization request that are carried through a sign-in. */
+export const CARRIED = ['client_id', 'redirect_uri', 'response_type', 'scope', 'state', 'nonce', 'code_challenge', 'code_challenge_method'] as const;
+/** An authorization request's parameters. */
+export type AuthorizationParams = Partial<Record<(typeof CARRIED)[number] | 'prompt', string>>;
+
+/** An error page (never a redirect): for requests whose client or redirect URI cannot be trusted, and sign-ins refused on the way. */
+export function errorPage(reply: FastifyReply, status: number, title: string, message: string): FastifyReply {
+  return sendPage(reply, status, layout({ title, body: html`<div class="card login"><h1>${title}</h1><p class="error" role="alert">${message}</p></div>` }));
+}
+
+/** The redirect back to the client with `params` added to its (exact) redirect URI. */
+export function redirectBack(reply: FastifyReply, redirectUri: string, params: Record<string, string | undefined>): FastifyReply {
+  const url = new URL(redirectUri);
+  for (const [name, value] of Object.entries(params)) if (value !== undefined) url.searchParams.append(name, value);
+  return reply.header('cache-control', 'no-store').redirect(url.toString(), 303);
+}
+
+/**
+ * The last step of a sign-in of `user` for a checked authorization request: the scope the user
+ * may have, a code for the client, and the redirect back with the code, the state and the issuer
+ * (RFC 9207: the issuer lets a client that talks to several servers tell them apart).
+ */
+export async function completeSignIn(
+  ctx: ServiceContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  realm: RealmSettings,
+  clientId: string,
+  params: AuthorizationParams & { redirect_uri: string },
+  user: UserRecord,
+): Promise<FastifyReply> {
+  let scope: string;
+  try {
+    scope = grantScope(params.scope, permissionsOfUser(user)).scope;
+  } catch (error) {
+    if (!(error instanceof ServiceError)) throw error;
+    return redirectBack(reply, params.redirect_uri, { error: 'invalid_scope', error_description: error.message, state: params.state });
+  }
+  const code = await issueAuthorizationCode(ctx, realm, {
+    clientId,
+    redirectUri: params.redirect_uri,
+    userId: user.id,
+    codeChallenge: params.code_challenge!,
+    nonce: params.nonce ?? null,
+    scope: params.scope ?? scope,
+  });
+  return redirectBack(reply, params.redirect_uri, { code, state: params.state, iss: issuer(baseUrlOf(request, ctx), realm.name) });
+}
