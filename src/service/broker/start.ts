@@ -10,7 +10,7 @@
  *
  * The answer is a small page that sends the browser on (a refresh and a link), not a redirect:
  * browsers apply the login form's `form-action` policy to redirects after a form post, and that
- * policy names only the service and the client.
+ * policy names only the service and the client (authorization-response.ts, `sendOnPage`).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -21,8 +21,7 @@ import { baseUrlOf, type ServiceContext } from '../context';
 import type { DomainRoute } from '../store/sso-store';
 import type { RealmSettings } from '../store/store';
 import { setCookie } from '../web/cookies';
-import { html, layout, sendPage } from '../web/html';
-import { CARRIED, errorPage, type AuthorizationParams } from '../routes/authorization-response';
+import { CARRIED, errorPage, sendOnPage, type AuthorizationParams } from '../routes/authorization-response';
 import { UpstreamError } from './upstream';
 
 /** How long a sign-in sent upstream may take to come back. */
@@ -93,16 +92,5 @@ export async function brokerRedirect(
   );
   // Lax: the upstream sends the browser back with a top-level GET from its own site.
   setCookie(reply, ctx, request, BROKER_COOKIE, browser, { path: brokerCookiePath(realm.name), maxAge: BROKER_LOGIN_LIFETIME_MS / 1000, sameSite: 'Lax' });
-  const target = upstreamUrl.toString();
-  return sendPage(
-    reply,
-    200,
-    layout({
-      title: `Continue to ${name}`,
-      head: html`<meta http-equiv="refresh" content="0;url=${target}">`,
-      body: html`<div class="card login"><h1>Sign in with ${name}</h1>
-<p>${identifier} signs in through ${name}, your organization's identity provider.</p>
-<p><a id="continue" href="${target}">Continue to ${name}</a></p></div>`,
-    }),
-  );
+  return sendOnPage(reply, upstreamUrl.toString(), `Sign in with ${name}`, `${identifier} signs in through ${name}, your organization's identity provider.`, `Continue to ${name}`);
 }

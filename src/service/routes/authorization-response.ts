@@ -11,7 +11,7 @@ import { grantScope } from '../auth/scopes';
 import { baseUrlOf, type ServiceContext } from '../context';
 import { ServiceError } from '../errors';
 import type { RealmSettings, UserRecord } from '../store/store';
-import { html, layout, sendPage } from '../web/html';
+import { html, layout, sendPage, type Html } from '../web/html';
 
 /** Parameters of an authorization request that are carried through a sign-in. */
 export const CARRIED = ['client_id', 'redirect_uri', 'response_type', 'scope', 'state', 'nonce', 'code_challenge', 'code_challenge_method'] as const;
@@ -23,11 +23,47 @@ export function errorPage(reply: FastifyReply, status: number, title: string, me
   return sendPage(reply, status, layout({ title, body: html`<div class="card login"><h1>${title}</h1><p class="error" role="alert">${message}</p></div>` }));
 }
 
-/** The redirect back to the client with `params` added to its (exact) redirect URI. */
-export function redirectBack(reply: FastifyReply, redirectUri: string, params: Record<string, string | undefined>): FastifyReply {
+/** `redirectUri` with `params` added to it. */
+function withParams(redirectUri: string, params: Record<string, string | undefined>): string {
   const url = new URL(redirectUri);
   for (const [name, value] of Object.entries(params)) if (value !== undefined) url.searchParams.append(name, value);
-  return reply.header('cache-control', 'no-store').redirect(url.toString(), 303);
+  return url.toString();
+}
+
+/** The redirect back to the client with `params` added to its (exact) redirect URI. */
+export function redirectBack(reply: FastifyReply, redirectUri: string, params: Record<string, string | undefined>): FastifyReply {
+  return reply.header('cache-control', 'no-store').redirect(withParams(redirectUri, params), 303);
+}
+
+/**
+ * A page that sends the browser on to `target` (an immediate refresh, and a link `#continue`),
+ * where a redirect would be blocked: browsers apply the `form-action` policy of the page whose
+ * form started a navigation to every redirect of it, so a chain that began at a form of another
+ * site (an upstream's login page, or this service's own login form) cannot be redirected to a
+ * third origin. A refresh is a navigation of its own.
+ */
+export function sendOnPage(reply: FastifyReply, target: string, title: string, text: Html | string, linkText: string): FastifyReply {
+  return sendPage(
+    reply,
+    200,
+    layout({
+      title,
+      head: html`<meta http-equiv="refresh" content="0;url=${target}">`,
+      body: html`<div class="card login"><h1>${title}</h1>
+<p>${text}</p>
+<p><a id="continue" href="${target}">${linkText}</a></p></div>`,
+    }),
+  );
+}
+
+/** How a sign-in's last answer reaches the client: a redirect, or a page that sends the browser on ({@link sendOnPage}). */
+export type BackTo = 'redirect' | 'page';
+
+/** Back to the client with `params`, by redirect or by page. */
+export function sendBack(reply: FastifyReply, how: BackTo, redirectUri: string, params: Record<string, string | undefined>): FastifyReply {
+  if (how === 'redirect') return redirectBack(reply, redirectUri, params);
+  const target = withParams(redirectUri, params);
+  return sendOnPage(reply, target, 'Returning to the application', `You are ${params.error ? 'not ' : ''}signed in; returning to the application.`, 'Continue');
 }
 
 /**
@@ -43,13 +79,14 @@ export async function completeSignIn(
   clientId: string,
   params: AuthorizationParams & { redirect_uri: string },
   user: UserRecord,
+  how: BackTo = 'redirect',
 ): Promise<FastifyReply> {
   let scope: string;
   try {
     scope = grantScope(params.scope, permissionsOfUser(user)).scope;
   } catch (error) {
     if (!(error instanceof ServiceError)) throw error;
-    return redirectBack(reply, params.redirect_uri, { error: 'invalid_scope', error_description: error.message, state: params.state });
+    return sendBack(reply, how, params.redirect_uri, { error: 'invalid_scope', error_description: error.message, state: params.state });
   }
   const code = await issueAuthorizationCode(ctx, realm, {
     clientId,
@@ -59,5 +96,5 @@ export async function completeSignIn(
     nonce: params.nonce ?? null,
     scope: params.scope ?? scope,
   });
-  return redirectBack(reply, params.redirect_uri, { code, state: params.state, iss: issuer(baseUrlOf(request, ctx), realm.name) });
+  return sendBack(reply, how, params.redirect_uri, { code, state: params.state, iss: issuer(baseUrlOf(request, ctx), realm.name) });
 }

@@ -13,7 +13,8 @@
  * 4. the code is exchanged and the ID token checked (broker/upstream.ts: state, issuer of the
  *    answer, signature, issuer, audience, expiry, nonce);
  * 5. the person is admitted by the linking rule (broker/sign-in.ts);
- * then the original authorization request completes with a code for its client.
+ * then the original authorization request completes with a code for its client, sent by a page
+ * that moves the browser on (a redirect would meet the upstream login form's `form-action`).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { secretContext } from '../admin/identity-providers';
@@ -24,7 +25,7 @@ import { BROKER_COOKIE, brokerCookiePath, sha256 } from '../broker/start';
 import { UpstreamError } from '../broker/upstream';
 import { baseUrlOf, realmOf, type ServiceContext } from '../context';
 import { clearCookie, readCookies } from '../web/cookies';
-import { completeSignIn, errorPage, redirectBack } from './authorization-response';
+import { completeSignIn, errorPage, sendBack } from './authorization-response';
 
 const TITLE = 'Sign-in failed';
 
@@ -72,7 +73,7 @@ async function callback(
   const name = provider.displayName ?? alias;
   if (typeof query.error === 'string') {
     const why = typeof query.error_description === 'string' ? `: ${query.error_description}` : '';
-    return redirectBack(reply, params.redirect_uri, { error: 'access_denied', error_description: `${name} did not sign you in (${query.error}${why}).`, state: params.state });
+    return sendBack(reply, 'page', params.redirect_uri, { error: 'access_denied', error_description: `${name} did not sign you in (${query.error}${why}).`, state: params.state });
   }
 
   const callbackUrl = new URL(`${baseUrlOf(request, ctx)}${request.url}`);
@@ -80,7 +81,9 @@ async function callback(
     const clientSecret = provider.sealedClientSecret === null ? undefined : await ctx.admin.sealedSecrets.open(provider.sealedClientSecret, secretContext(realm.name, alias));
     const identity = await ctx.upstreams.exchange({ config: provider.config, clientSecret }, callbackUrl, { state: state!, nonce: login.nonce, codeVerifier: login.codeVerifier });
     const { user } = await admitUpstreamIdentity(ctx, { ...provider, organizationId: provider.organizationId }, identity);
-    return completeSignIn(ctx, request, reply, realm, client.clientId, { ...params, redirect_uri: params.redirect_uri }, user);
+    // By page: the browser came from the upstream's login form, whose form-action policy would
+    // block a redirect to the client's origin.
+    return completeSignIn(ctx, request, reply, realm, client.clientId, { ...params, redirect_uri: params.redirect_uri }, user, 'page');
   } catch (error) {
     if (error instanceof UpstreamError) return errorPage(reply, 400, TITLE, `Sign-in through ${name} failed. ${error.message}`);
     if (error instanceof SignInRefused) return errorPage(reply, 403, TITLE, error.message);

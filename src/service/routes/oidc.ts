@@ -11,6 +11,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { IntrospectionSchema, introspectionPath, revocationPath, UserinfoSchema, userinfoPath } from '../../api';
+import { profileClaims } from '../auth/access-tokens';
 import { authenticateApiKey, presentedClient, readForm } from '../auth/client-auth';
 import { acceptedAccessToken, bearerTokenOf, invalidToken, realmHook } from '../auth/guards';
 import type { TokenClaims } from '../auth/jwt';
@@ -52,16 +53,7 @@ export async function oidcRoutes(app: FastifyInstance, opts: { ctx: ServiceConte
     request.clientId = claims.azp;
     const user = await ctx.store.getUser(realm.name, claims.sub);
     if (!user || !user.enabled) throw invalidToken(realm.name, 'The user of the access token does not exist or is disabled.');
-    const name = [user.firstName, user.lastName].filter((part) => part).join(' ');
-    // Standard claims (OpenID Connect Core §5.1); absent values are left out, not null.
-    return {
-      sub: user.id,
-      preferred_username: user.username,
-      ...(user.email !== null ? { email: user.email, email_verified: user.emailVerified } : {}),
-      ...(user.firstName !== null ? { given_name: user.firstName } : {}),
-      ...(user.lastName !== null ? { family_name: user.lastName } : {}),
-      ...(name !== '' ? { name } : {}),
-    };
+    return { sub: user.id, ...profileClaims(user) };
   };
   const userinfoOptions = { onRequest: realmHook(ctx), schema: { response: { 200: UserinfoSchema } } };
   app.get<{ Params: { realm: string } }>(pattern(userinfoPath), userinfoOptions, userinfo);
