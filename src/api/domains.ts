@@ -1,33 +1,15 @@
 /**
  * Verified domains of an organization (the vendor's `DomainsResource` of p2-inc/keycloak-orgs):
  * an organization proves it controls a domain by publishing a DNS TXT record whose name and value
- * follow from the domain and the organization's id alone. Both are computed here, once, for the
- * service (which looks the record up), the SDK, and the provider's offline function
- * `domain_verification_record`, so that a DNS resource and the verification that waits for it can
- * sit in the same Terraform configuration.
+ * follow from the domain and the organization's id alone. Both are computed once, in
+ * ./domain-record.ts, for the service (which looks the record up), the SDK, and the provider's
+ * offline function `domain_verification_record`, so that a DNS resource and the verification that
+ * waits for it can sit in the same Terraform configuration. This file holds the representations.
  */
-import { createHash } from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
 
-/**
- * The label the record sits under, as the vendor names it (`record_key` of the representation):
- * the record itself is `_org-domain-ownership.<domain>`.
- */
-export const DOMAIN_RECORD_KEY = '_org-domain-ownership';
-
-/** The DNS name of the TXT record that proves `domain` (normalized) belongs to an organization. */
-export function domainRecordName(domain: string): string {
-  return `${DOMAIN_RECORD_KEY}.${domain}`;
-}
-
-/**
- * The value the TXT record must hold: the lowercase hex SHA-256 of `"<domain> <organization id>"`
- * (UTF-8), exactly as the vendor computes it, so a record made for the hosted service verifies
- * here too.
- */
-export function domainRecordValue(organizationId: string, domain: string): string {
-  return createHash('sha256').update(`${domain} ${organizationId}`, 'utf8').digest('hex');
-}
+export { DOMAIN_RECORD_KEY, domainRecordName, domainRecordValue } from './domain-record';
+import { DOMAIN_RECORD_KEY, domainRecordValue } from './domain-record';
 
 /** One domain of an organization (the vendor spec's `OrganizationDomainRepresentation`). */
 export const OrganizationDomainSchema = Type.Object({

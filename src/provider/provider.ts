@@ -19,6 +19,10 @@ import { userDataSource } from './data-sources/user';
 import { usersDataSource } from './data-sources/users';
 import { accessTokenEphemeralResource } from './ephemeral-resources/access-token';
 import { portalLinkEphemeralResource } from './ephemeral-resources/portal-link';
+import { organizationDomainDataSource } from './data-sources/organization-domain';
+import { REAL_CLOCK, type WaitClock } from './domain-wait';
+import { domainVerificationRecordFunction } from './functions/domain-verification-record';
+import { domainVerificationResource } from './resources/domain-verification';
 import { parseImportIdFunction } from './functions/parse-import-id';
 import { realmFromUrlFunction } from './functions/realm-from-url';
 import type { ProviderDefinition, Resource } from '../tfplugin/framework/types';
@@ -59,6 +63,8 @@ export interface OrgAdminProviderOptions {
    * Ignored with {@link dispatcher}. @default false
    */
   readonly ownsProcess?: boolean;
+  /** The clock of waits (domain verification). @default the real clock */
+  readonly clock?: WaitClock;
 }
 
 /** The `User-Agent` of the provider's requests. */
@@ -143,16 +149,17 @@ export function createOrgAdminProvider(options: OrgAdminProviderOptions = {}): P
         users: new UserDirectory(client),
         refreshedMembers: new Map(),
         progress: { applied: false },
+        clock: options.clock ?? REAL_CLOCK,
         ...(settings.clientCredentials ? { clientId: settings.clientCredentials.clientId } : {}),
       };
       if (ownAgent) ownAgents.set(ctx, ownAgent);
       return ctx;
     },
 
-    resources: [organizationResource, membershipResource, organizationMembersResource].map(notingApplies),
-    dataSources: [organizationDataSource, organizationsDataSource, organizationMembersDataSource, userDataSource, usersDataSource],
+    resources: [organizationResource, membershipResource, organizationMembersResource, domainVerificationResource].map(notingApplies),
+    dataSources: [organizationDataSource, organizationsDataSource, organizationMembersDataSource, userDataSource, usersDataSource, organizationDomainDataSource],
     ephemeralResources: [portalLinkEphemeralResource, accessTokenEphemeralResource],
-    functions: [parseImportIdFunction, realmFromUrlFunction],
+    functions: [parseImportIdFunction, realmFromUrlFunction, domainVerificationRecordFunction],
 
     async close(ctx) {
       if (!ctx) return;

@@ -39,10 +39,12 @@ describe('orgadmin provider', () => {
       expect(orgadminProvider.resources.map((r) => r.typeName).sort()).toEqual([
         'orgadmin_membership',
         'orgadmin_organization',
+        'orgadmin_organization_domain_verification',
         'orgadmin_organization_members',
       ]);
       expect(orgadminProvider.dataSources.map((d) => d.typeName).sort()).toEqual([
         'orgadmin_organization',
+        'orgadmin_organization_domain',
         'orgadmin_organization_members',
         'orgadmin_organizations',
         'orgadmin_user',

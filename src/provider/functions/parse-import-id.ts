@@ -9,6 +9,8 @@ import type { ProviderFunction } from '../../tfplugin/framework/function';
 import { DiagnosticsCollector } from '../../tfplugin/framework/diagnostics';
 import type { Value } from '../../tfplugin/framework/types';
 import { parseImportId, type ImportIdForm, type ParsedImportId } from '../import-id';
+import { domainProblem } from '../../api/validation';
+import { DOMAIN_VERIFICATION_IMPORT_ID } from '../resources/domain-verification';
 import { MEMBERSHIP_IMPORT_ID } from '../resources/membership';
 import { ORGANIZATION_IMPORT_ID } from '../resources/organization';
 import { ORGANIZATION_MEMBERS_IMPORT_ID } from '../resources/organization-members';
@@ -18,17 +20,17 @@ import { quote } from '../values';
 export const PARSE_IMPORT_ID_FUNCTION = 'parse_import_id';
 
 /** Every importable resource's form, in the order messages list them. */
-export const IMPORT_ID_FORMS: readonly ImportIdForm[] = [ORGANIZATION_IMPORT_ID, MEMBERSHIP_IMPORT_ID, ORGANIZATION_MEMBERS_IMPORT_ID];
+export const IMPORT_ID_FORMS: readonly ImportIdForm[] = [ORGANIZATION_IMPORT_ID, MEMBERSHIP_IMPORT_ID, ORGANIZATION_MEMBERS_IMPORT_ID, DOMAIN_VERIFICATION_IMPORT_ID];
 
 /** Which part of the result each segment name of a form fills. */
-const SEGMENT_PARTS: { readonly [segment: string]: 'organization_id' | 'user_id' } = { ID: 'organization_id', ORG: 'organization_id', USER: 'user_id' };
+const SEGMENT_PARTS: { readonly [segment: string]: 'organization_id' | 'user_id' | 'domain' } = { ID: 'organization_id', ORG: 'organization_id', USER: 'user_id', DOMAIN: 'domain' };
 
 /** The result type: the parts an import id can have (null when the id has none). */
-const PARTS_TYPE = ['object', { realm: 'string', organization_id: 'string', user_id: 'string' }] as const;
+const PARTS_TYPE = ['object', { realm: 'string', organization_id: 'string', user_id: 'string', domain: 'string' }] as const;
 
 /** The parts of a parsed id of `form`. */
 function parts(form: ImportIdForm, parsed: ParsedImportId): { [part: string]: Value } {
-  const result: { [part: string]: Value } = { realm: parsed.realm ?? null, organization_id: null, user_id: null };
+  const result: { [part: string]: Value } = { realm: parsed.realm ?? null, organization_id: null, user_id: null, domain: null };
   form.segments.forEach((segment, i) => {
     const part = SEGMENT_PARTS[segment];
     if (part === undefined) throw new Error(`import id segment ${segment} of ${form.typeName} has no part`);
@@ -41,7 +43,12 @@ function parts(form: ImportIdForm, parsed: ParsedImportId): { [part: string]: Va
 function parseBy(form: ImportIdForm, id: string): { parts: { [part: string]: Value } } | { problem: string } {
   const diags = new DiagnosticsCollector();
   const parsed = parseImportId(id, form, diags);
-  return parsed ? { parts: parts(form, parsed) } : { problem: diags.all().map((d) => d.detail ?? d.summary).join('\n') };
+  if (!parsed) return { problem: diags.all().map((d) => d.detail ?? d.summary).join('\n') };
+  // A domain has a dot (user and organization ids do not), so `ORG/DOMAIN` and `ORG/USER` tell apart.
+  const domainAt = form.segments.indexOf('DOMAIN');
+  const domain = domainAt < 0 ? undefined : parsed.ids[domainAt]!;
+  if (domain !== undefined && (!domain.includes('.') || domainProblem(domain))) return { problem: `${quote(domain)} is not a domain (like \`globex.com\`)` };
+  return { parts: parts(form, parsed) };
 }
 
 /** The `parse_import_id` function. */
@@ -49,12 +56,13 @@ export const parseImportIdFunction: ProviderFunction = {
   name: PARSE_IMPORT_ID_FUNCTION,
   summary: 'The parts of an orgadmin import id',
   description:
-    'Splits the import id of an orgadmin resource into `realm`, `organization_id` and `user_id` (null where the id has ' +
+    'Splits the import id of an orgadmin resource into `realm`, `organization_id`, `user_id` and `domain` (null where the id has ' +
     'none), by the forms the resources import with: `ID` or `REALM/ID` (`orgadmin_organization`), `ORG/USER` or ' +
-    '`REALM/ORG/USER` (`orgadmin_membership`), `ORG` or `REALM/ORG` (`orgadmin_organization_members`).\n\n' +
+    '`REALM/ORG/USER` (`orgadmin_membership`), `ORG` or `REALM/ORG` (`orgadmin_organization_members`), `ORG/DOMAIN` or ' +
+    '`REALM/ORG/DOMAIN` (`orgadmin_organization_domain_verification`; the domain has a dot).\n\n' +
     'Give the resource type as a second argument to read the id by that resource\'s form. Without it the id must have one ' +
-    'reading: one segment is an organization id, three are `REALM/ORG/USER`; two segments are ambiguous (`ORG/USER` or ' +
-    '`REALM/ID`) and fail.',
+    'reading: one segment is an organization id, three without a dot in the last are `REALM/ORG/USER`; two segments ' +
+    '(`ORG/USER`, `ORG/DOMAIN` or `REALM/ID`) and three with a dot in the last (`REALM/ORG/USER` or `REALM/ORG/DOMAIN`) are ambiguous and fail.',
   parameters: [{ name: 'id', type: 'string', description: 'The import id, as `terraform import` takes it.' }],
   variadicParameter: {
     name: 'resource_type',
