@@ -23,6 +23,7 @@ import { organizationDomainDataSource } from './data-sources/organization-domain
 import { REAL_CLOCK, type WaitClock } from './domain-wait';
 import { domainVerificationRecordFunction } from './functions/domain-verification-record';
 import { domainVerificationResource } from './resources/domain-verification';
+import { identityProviderResource } from './resources/identity-provider';
 import { parseImportIdFunction } from './functions/parse-import-id';
 import { realmFromUrlFunction } from './functions/realm-from-url';
 import type { ProviderDefinition, Resource } from '../tfplugin/framework/types';
@@ -156,7 +157,7 @@ export function createOrgAdminProvider(options: OrgAdminProviderOptions = {}): P
       return ctx;
     },
 
-    resources: [organizationResource, membershipResource, organizationMembersResource, domainVerificationResource].map(notingApplies),
+    resources: [organizationResource, membershipResource, organizationMembersResource, domainVerificationResource, identityProviderResource].map(notingApplies),
     dataSources: [organizationDataSource, organizationsDataSource, organizationMembersDataSource, userDataSource, usersDataSource, organizationDomainDataSource],
     ephemeralResources: [portalLinkEphemeralResource, accessTokenEphemeralResource],
     functions: [parseImportIdFunction, realmFromUrlFunction, domainVerificationRecordFunction],

@@ -40,6 +40,7 @@ describe('orgadmin provider', () => {
         'orgadmin_membership',
         'orgadmin_organization',
         'orgadmin_organization_domain_verification',
+        'orgadmin_organization_identity_provider',
         'orgadmin_organization_members',
       ]);
       expect(orgadminProvider.dataSources.map((d) => d.typeName).sort()).toEqual([

@@ -2,6 +2,7 @@
 export * as membership from './membership/index';
 export * as organization from './organization/index';
 export * as organizationDomainVerification from './organization-domain-verification/index';
+export * as organizationIdentityProvider from './organization-identity-provider/index';
 export * as organizationMembers from './organization-members/index';
 export * as dataOrgadminOrganization from './data-orgadmin-organization/index';
 export * as dataOrgadminOrganizationDomain from './data-orgadmin-organization-domain/index';

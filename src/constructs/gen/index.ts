@@ -2,6 +2,7 @@
 export * as membership from './membership';
 export * as organization from './organization';
 export * as organizationDomainVerification from './organization-domain-verification';
+export * as organizationIdentityProvider from './organization-identity-provider';
 export * as organizationMembers from './organization-members';
 export * as dataOrgadminOrganization from './data-orgadmin-organization';
 export * as dataOrgadminOrganizationDomain from './data-orgadmin-organization-domain';

@@ -2,6 +2,7 @@
 Object.defineProperty(exports, 'membership', { get: function () { return require('./membership'); } });
 Object.defineProperty(exports, 'organization', { get: function () { return require('./organization'); } });
 Object.defineProperty(exports, 'organizationDomainVerification', { get: function () { return require('./organization-domain-verification'); } });
+Object.defineProperty(exports, 'organizationIdentityProvider', { get: function () { return require('./organization-identity-provider'); } });
 Object.defineProperty(exports, 'organizationMembers', { get: function () { return require('./organization-members'); } });
 Object.defineProperty(exports, 'dataOrgadminOrganization', { get: function () { return require('./data-orgadmin-organization'); } });
 Object.defineProperty(exports, 'dataOrgadminOrganizationDomain', { get: function () { return require('./data-orgadmin-organization-domain'); } });

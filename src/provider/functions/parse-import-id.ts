@@ -11,6 +11,7 @@ import type { Value } from '../../tfplugin/framework/types';
 import { parseImportId, type ImportIdForm, type ParsedImportId } from '../import-id';
 import { domainProblem } from '../../api/validation';
 import { DOMAIN_VERIFICATION_IMPORT_ID } from '../resources/domain-verification';
+import { IDENTITY_PROVIDER_IMPORT_ID } from '../resources/identity-provider';
 import { MEMBERSHIP_IMPORT_ID } from '../resources/membership';
 import { ORGANIZATION_IMPORT_ID } from '../resources/organization';
 import { ORGANIZATION_MEMBERS_IMPORT_ID } from '../resources/organization-members';
@@ -20,17 +21,23 @@ import { quote } from '../values';
 export const PARSE_IMPORT_ID_FUNCTION = 'parse_import_id';
 
 /** Every importable resource's form, in the order messages list them. */
-export const IMPORT_ID_FORMS: readonly ImportIdForm[] = [ORGANIZATION_IMPORT_ID, MEMBERSHIP_IMPORT_ID, ORGANIZATION_MEMBERS_IMPORT_ID, DOMAIN_VERIFICATION_IMPORT_ID];
+export const IMPORT_ID_FORMS: readonly ImportIdForm[] = [ORGANIZATION_IMPORT_ID, MEMBERSHIP_IMPORT_ID, ORGANIZATION_MEMBERS_IMPORT_ID, DOMAIN_VERIFICATION_IMPORT_ID, IDENTITY_PROVIDER_IMPORT_ID];
+
+/**
+ * The forms an id is tried against without a resource type. An identity provider's `ORG/ALIAS`
+ * is read only with its type: an alias may look like anything a user id or a domain looks like.
+ */
+const UNTYPED_FORMS: readonly ImportIdForm[] = IMPORT_ID_FORMS.filter((form) => form !== IDENTITY_PROVIDER_IMPORT_ID);
 
 /** Which part of the result each segment name of a form fills. */
-const SEGMENT_PARTS: { readonly [segment: string]: 'organization_id' | 'user_id' | 'domain' } = { ID: 'organization_id', ORG: 'organization_id', USER: 'user_id', DOMAIN: 'domain' };
+const SEGMENT_PARTS: { readonly [segment: string]: 'organization_id' | 'user_id' | 'domain' | 'alias' } = { ID: 'organization_id', ORG: 'organization_id', USER: 'user_id', DOMAIN: 'domain', ALIAS: 'alias' };
 
 /** The result type: the parts an import id can have (null when the id has none). */
-const PARTS_TYPE = ['object', { realm: 'string', organization_id: 'string', user_id: 'string', domain: 'string' }] as const;
+const PARTS_TYPE = ['object', { realm: 'string', organization_id: 'string', user_id: 'string', domain: 'string', alias: 'string' }] as const;
 
 /** The parts of a parsed id of `form`. */
 function parts(form: ImportIdForm, parsed: ParsedImportId): { [part: string]: Value } {
-  const result: { [part: string]: Value } = { realm: parsed.realm ?? null, organization_id: null, user_id: null, domain: null };
+  const result: { [part: string]: Value } = { realm: parsed.realm ?? null, organization_id: null, user_id: null, domain: null, alias: null };
   form.segments.forEach((segment, i) => {
     const part = SEGMENT_PARTS[segment];
     if (part === undefined) throw new Error(`import id segment ${segment} of ${form.typeName} has no part`);
@@ -56,10 +63,11 @@ export const parseImportIdFunction: ProviderFunction = {
   name: PARSE_IMPORT_ID_FUNCTION,
   summary: 'The parts of an orgadmin import id',
   description:
-    'Splits the import id of an orgadmin resource into `realm`, `organization_id`, `user_id` and `domain` (null where the id has ' +
+    'Splits the import id of an orgadmin resource into `realm`, `organization_id`, `user_id`, `domain` and `alias` (null where the id has ' +
     'none), by the forms the resources import with: `ID` or `REALM/ID` (`orgadmin_organization`), `ORG/USER` or ' +
     '`REALM/ORG/USER` (`orgadmin_membership`), `ORG` or `REALM/ORG` (`orgadmin_organization_members`), `ORG/DOMAIN` or ' +
-    '`REALM/ORG/DOMAIN` (`orgadmin_organization_domain_verification`; the domain has a dot).\n\n' +
+    '`REALM/ORG/DOMAIN` (`orgadmin_organization_domain_verification`; the domain has a dot), `ORG/ALIAS` or `REALM/ORG/ALIAS` ' +
+    '(`orgadmin_organization_identity_provider`, read only with its type).\n\n' +
     'Give the resource type as a second argument to read the id by that resource\'s form. Without it the id must have one ' +
     'reading: one segment is an organization id, three without a dot in the last are `REALM/ORG/USER`; two segments ' +
     '(`ORG/USER`, `ORG/DOMAIN` or `REALM/ID`) and three with a dot in the last (`REALM/ORG/USER` or `REALM/ORG/DOMAIN`) are ambiguous and fail.',
@@ -88,12 +96,12 @@ export const parseImportIdFunction: ProviderFunction = {
       return 'parts' in read ? read.parts : null;
     }
     // Every form the id fits, and what each makes of it.
-    const readings = IMPORT_ID_FORMS.map((form) => ({ form, read: parseBy(form, id) }));
+    const readings = UNTYPED_FORMS.map((form) => ({ form, read: parseBy(form, id) }));
     const fitting = readings.filter((reading) => 'parts' in reading.read);
     const distinct = new Set(fitting.map((reading) => JSON.stringify((reading.read as { parts: unknown }).parts)));
     if (distinct.size === 1) return (fitting[0]!.read as { parts: { [part: string]: Value } }).parts;
     if (fitting.length === 0) {
-      errors.argument(0, `${quote(id)} is no orgadmin import id: ${IMPORT_ID_FORMS.map((form) => `${form.typeName} takes \`${form.segments.join('/')}\` or \`REALM/${form.segments.join('/')}\``).join('; ')}`);
+      errors.argument(0, `${quote(id)} is no orgadmin import id: ${UNTYPED_FORMS.map((form) => `${form.typeName} takes \`${form.segments.join('/')}\` or \`REALM/${form.segments.join('/')}\``).join('; ')}`);
       return null;
     }
     errors.argument(

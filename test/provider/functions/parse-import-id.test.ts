@@ -16,19 +16,20 @@ describe('parse_import_id', () => {
   });
 
   it('reads ids that have one reading without a resource type', async () => {
-    expect(await call('org-1')).toEqual({ result: { realm: null, organization_id: 'org-1', user_id: null, domain: null } });
+    expect(await call('org-1')).toEqual({ result: { realm: null, organization_id: 'org-1', user_id: null, domain: null, alias: null } });
     // A dotted last segment may be a domain or a user id: the type decides.
     expect((await call('acme/org-1/globex.com')).error).toMatchObject({ argument: 0, text: expect.stringContaining('reads differently for orgadmin_membership and orgadmin_organization_domain_verification') });
-    expect(await call('acme/org-1/globex.com', 'orgadmin_organization_domain_verification')).toEqual({ result: { realm: 'acme', organization_id: 'org-1', user_id: null, domain: 'globex.com' } });
-    expect(await call('org-1/globex.com', 'orgadmin_organization_domain_verification')).toEqual({ result: { realm: null, organization_id: 'org-1', user_id: null, domain: 'globex.com' } });
+    expect(await call('acme/org-1/globex.com', 'orgadmin_organization_domain_verification')).toEqual({ result: { realm: 'acme', organization_id: 'org-1', user_id: null, domain: 'globex.com', alias: null } });
+    expect(await call('org-1/globex.com', 'orgadmin_organization_domain_verification')).toEqual({ result: { realm: null, organization_id: 'org-1', user_id: null, domain: 'globex.com', alias: null } });
     expect((await call('org-1/user-9', 'orgadmin_organization_domain_verification')).error).toMatchObject({ argument: 0, text: '"user-9" is not a domain (like `globex.com`)' });
-    expect(await call('acme/org-1/user-9')).toEqual({ result: { realm: 'acme', organization_id: 'org-1', user_id: 'user-9', domain: null } });
+    expect(await call('acme/org-1/globex-okta', 'orgadmin_organization_identity_provider')).toEqual({ result: { realm: 'acme', organization_id: 'org-1', user_id: null, domain: null, alias: 'globex-okta' } });
+    expect(await call('acme/org-1/user-9')).toEqual({ result: { realm: 'acme', organization_id: 'org-1', user_id: 'user-9', domain: null, alias: null } });
   });
 
   it('reads an id by the form of the resource type given', async () => {
-    expect(await call('org-1/user-9', 'orgadmin_membership')).toEqual({ result: { realm: null, organization_id: 'org-1', user_id: 'user-9', domain: null } });
-    expect(await call('acme/org-1', 'orgadmin_organization')).toEqual({ result: { realm: 'acme', organization_id: 'org-1', user_id: null, domain: null } });
-    expect(await call('acme/org-1', 'orgadmin_organization_members')).toEqual({ result: { realm: 'acme', organization_id: 'org-1', user_id: null, domain: null } });
+    expect(await call('org-1/user-9', 'orgadmin_membership')).toEqual({ result: { realm: null, organization_id: 'org-1', user_id: 'user-9', domain: null, alias: null } });
+    expect(await call('acme/org-1', 'orgadmin_organization')).toEqual({ result: { realm: 'acme', organization_id: 'org-1', user_id: null, domain: null, alias: null } });
+    expect(await call('acme/org-1', 'orgadmin_organization_members')).toEqual({ result: { realm: 'acme', organization_id: 'org-1', user_id: null, domain: null, alias: null } });
   });
 
   it('refuses a two-segment id without a type, naming the readings, on the id', async () => {
@@ -50,7 +51,7 @@ describe('parse_import_id', () => {
   it('refuses an unknown resource type on the type, and more than one type', async () => {
     expect((await call('org-1', 'orgadmin_user')).error).toEqual({
       argument: 1,
-      text: '"orgadmin_user" is not an importable orgadmin resource; use one of orgadmin_organization, orgadmin_membership, orgadmin_organization_members, orgadmin_organization_domain_verification',
+      text: '"orgadmin_user" is not an importable orgadmin resource; use one of orgadmin_organization, orgadmin_membership, orgadmin_organization_members, orgadmin_organization_domain_verification, orgadmin_organization_identity_provider',
     });
     expect((await call('org-1', 'orgadmin_organization', 'orgadmin_membership')).error).toMatchObject({ argument: 2 });
   });

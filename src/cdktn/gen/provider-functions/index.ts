@@ -26,11 +26,11 @@ export class OrgadminProviderFunctions {
   }
 
   /**
-  * Splits the import id of an orgadmin resource into `realm`, `organization_id`, `user_id` and `domain` (null where the id has none), by the forms the resources import with: `ID` or `REALM/ID` (`orgadmin_organization`), `ORG/USER` or `REALM/ORG/USER` (`orgadmin_membership`), `ORG` or `REALM/ORG` (`orgadmin_organization_members`), `ORG/DOMAIN` or `REALM/ORG/DOMAIN` (`orgadmin_organization_domain_verification`; the domain has a dot).
+  * Splits the import id of an orgadmin resource into `realm`, `organization_id`, `user_id`, `domain` and `alias` (null where the id has none), by the forms the resources import with: `ID` or `REALM/ID` (`orgadmin_organization`), `ORG/USER` or `REALM/ORG/USER` (`orgadmin_membership`), `ORG` or `REALM/ORG` (`orgadmin_organization_members`), `ORG/DOMAIN` or `REALM/ORG/DOMAIN` (`orgadmin_organization_domain_verification`; the domain has a dot), `ORG/ALIAS` or `REALM/ORG/ALIAS` (`orgadmin_organization_identity_provider`, read only with its type).
   * 
   * Give the resource type as a second argument to read the id by that resource's form. Without it the id must have one reading: one segment is an organization id, three without a dot in the last are `REALM/ORG/USER`; two segments (`ORG/USER`, `ORG/DOMAIN` or `REALM/ID`) and three with a dot in the last (`REALM/ORG/USER` or `REALM/ORG/DOMAIN`) are ambiguous and fail.
   * @param {string} id - The import id, as `terraform import` takes it.
-  * @param {Array<string>} resourceType - At most one: the resource the id is for (`orgadmin_organization`, `orgadmin_membership`, `orgadmin_organization_members`, `orgadmin_organization_domain_verification`).
+  * @param {Array<string>} resourceType - At most one: the resource the id is for (`orgadmin_organization`, `orgadmin_membership`, `orgadmin_organization_members`, `orgadmin_organization_domain_verification`, `orgadmin_organization_identity_provider`).
   * @returns {object}
   */
   public parseImportId(id: string, resourceType: Array<string>): cdktn.IResolvable {
