@@ -41,12 +41,15 @@ describe('orgadmin provider', () => {
         'orgadmin_organization',
         'orgadmin_organization_domain_verification',
         'orgadmin_organization_identity_provider',
+        'orgadmin_organization_member_roles',
         'orgadmin_organization_members',
+        'orgadmin_organization_role',
       ]);
       expect(orgadminProvider.dataSources.map((d) => d.typeName).sort()).toEqual([
         'orgadmin_organization',
         'orgadmin_organization_domain',
         'orgadmin_organization_members',
+        'orgadmin_organization_roles',
         'orgadmin_organizations',
         'orgadmin_user',
         'orgadmin_users',

@@ -1,14 +1,22 @@
 /**
- * `orgadmin clients create|list|delete`: the OpenID Connect clients of a realm that may sign users
- * in with the authorization code flow and PKCE: public ones (single-page and native apps,
+ * `orgadmin clients create|list|update|delete`: the OpenID Connect clients of a realm that may sign
+ * users in with the authorization code flow and PKCE: public ones (single-page and native apps,
  * command-line tools) and, with `--confidential`, server-side ones that also present a secret.
  * Their redirect URIs are compared exactly. The dashboard is a built-in client and needs no
  * registration.
  */
 import { defineCommand, defineGroup } from '../command';
+import { parseSwitch } from './realms';
 import { COMMON_FLAGS, resolveDataFile, withAdmin } from '../context';
 import { EXIT } from '../errors';
 import { printJson, printTable } from '../output';
+
+/** `--organizations-claim on|off` of create and update. */
+const ORGANIZATIONS_CLAIM_FLAG = {
+  type: 'string',
+  valueName: 'on|off',
+  description: "Whether the client's user tokens carry the organizations claim (the user's organizations and roles there), also when the realm does not ask for it.",
+} as const;
 
 const create = defineCommand(
   {
@@ -28,14 +36,17 @@ const create = defineCommand(
         type: 'boolean',
         description: 'Give the client a secret (printed once) that it must present at the token endpoint, besides PKCE: for server-side apps, such as another service brokering sign-ins to this realm.',
       },
+      'organizations-claim': ORGANIZATIONS_CLAIM_FLAG,
       ...COMMON_FLAGS,
     },
   },
   async ({ flags, positionals }, io) => {
+    const claim = flags['organizations-claim'];
+    const organizationsClaim = claim === undefined ? false : parseSwitch('organizations-claim', claim);
     const dataFile = resolveDataFile(flags.data, io);
     const redirectUris = flags['redirect-uri'].split(',').filter((uri) => uri !== '');
     const client = await withAdmin(dataFile, (admin) =>
-      admin.createClient(flags.realm, { clientId: positionals[0]!, name: flags.name, redirectUris, confidential: flags.confidential === true }),
+      admin.createClient(flags.realm, { clientId: positionals[0]!, name: flags.name, redirectUris, confidential: flags.confidential === true, organizationsClaim }),
     );
     if (flags.json) printJson(io, client);
     else {
@@ -71,6 +82,27 @@ const list = defineCommand(
   },
 );
 
+const update = defineCommand(
+  {
+    command: 'clients update',
+    summary: "Changes a registered client's settings (the organizations claim of its tokens).",
+    positionals: [{ name: 'CLIENT_ID', required: true, description: 'Client id.' }],
+    flags: {
+      realm: { type: 'string', valueName: 'NAME', required: true, description: 'Realm of the client.' },
+      'organizations-claim': { ...ORGANIZATIONS_CLAIM_FLAG, required: true },
+      ...COMMON_FLAGS,
+    },
+  },
+  async ({ flags, positionals }, io) => {
+    const organizationsClaim = parseSwitch('organizations-claim', flags['organizations-claim']);
+    const dataFile = resolveDataFile(flags.data, io);
+    const client = await withAdmin(dataFile, (admin) => admin.setClientOrganizationsClaim(flags.realm, positionals[0]!, organizationsClaim));
+    if (flags.json) printJson(io, client);
+    else io.stdout(`Updated client ${client.clientId} of realm ${flags.realm}: organizations claim ${client.organizationsClaim ? 'on' : 'off'}.\n`);
+    return EXIT.ok;
+  },
+);
+
 const remove = defineCommand(
   {
     command: 'clients delete',
@@ -95,5 +127,6 @@ const remove = defineCommand(
 export const runClientsCommand = defineGroup('clients', 'Manage the public OpenID Connect clients of a realm (browser login).', {
   create,
   list,
+  update,
   delete: remove,
 });

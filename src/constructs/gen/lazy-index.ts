@@ -3,10 +3,13 @@ Object.defineProperty(exports, 'membership', { get: function () { return require
 Object.defineProperty(exports, 'organization', { get: function () { return require('./organization'); } });
 Object.defineProperty(exports, 'organizationDomainVerification', { get: function () { return require('./organization-domain-verification'); } });
 Object.defineProperty(exports, 'organizationIdentityProvider', { get: function () { return require('./organization-identity-provider'); } });
+Object.defineProperty(exports, 'organizationMemberRoles', { get: function () { return require('./organization-member-roles'); } });
 Object.defineProperty(exports, 'organizationMembers', { get: function () { return require('./organization-members'); } });
+Object.defineProperty(exports, 'organizationRole', { get: function () { return require('./organization-role'); } });
 Object.defineProperty(exports, 'dataOrgadminOrganization', { get: function () { return require('./data-orgadmin-organization'); } });
 Object.defineProperty(exports, 'dataOrgadminOrganizationDomain', { get: function () { return require('./data-orgadmin-organization-domain'); } });
 Object.defineProperty(exports, 'dataOrgadminOrganizationMembers', { get: function () { return require('./data-orgadmin-organization-members'); } });
+Object.defineProperty(exports, 'dataOrgadminOrganizationRoles', { get: function () { return require('./data-orgadmin-organization-roles'); } });
 Object.defineProperty(exports, 'dataOrgadminOrganizations', { get: function () { return require('./data-orgadmin-organizations'); } });
 Object.defineProperty(exports, 'dataOrgadminUser', { get: function () { return require('./data-orgadmin-user'); } });
 Object.defineProperty(exports, 'dataOrgadminUsers', { get: function () { return require('./data-orgadmin-users'); } });

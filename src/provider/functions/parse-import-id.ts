@@ -3,41 +3,61 @@
  * into its parts, by the very forms the resources import with (their `*_IMPORT_ID` and
  * `parseImportId` of ../import-id.ts). Without a resource type the id must fit one reading: one
  * segment is an organization, three are `REALM/ORG/USER`; two segments are `ORG/USER` for a
- * membership but `REALM/ID` for an organization, so they need the type.
+ * membership but `REALM/ID` for an organization, so they need the type. A role's id
+ * (`ORG_ID/ROLE_NAME`) has the shape of a membership's, so it is read as a role only when the type
+ * says so: ids without a type read as before roles were importable. The same holds for an
+ * identity provider's `ORG/ALIAS`; a domain verification's `ORG/DOMAIN` is told apart by the dot
+ * of its domain.
  */
 import type { ProviderFunction } from '../../tfplugin/framework/function';
 import { DiagnosticsCollector } from '../../tfplugin/framework/diagnostics';
 import type { Value } from '../../tfplugin/framework/types';
-import { parseImportId, type ImportIdForm, type ParsedImportId } from '../import-id';
 import { domainProblem } from '../../api/validation';
+import { parseImportId, type ImportIdForm, type ParsedImportId } from '../import-id';
 import { DOMAIN_VERIFICATION_IMPORT_ID } from '../resources/domain-verification';
 import { IDENTITY_PROVIDER_IMPORT_ID } from '../resources/identity-provider';
 import { MEMBERSHIP_IMPORT_ID } from '../resources/membership';
 import { ORGANIZATION_IMPORT_ID } from '../resources/organization';
 import { ORGANIZATION_MEMBERS_IMPORT_ID } from '../resources/organization-members';
+import { ORGANIZATION_MEMBER_ROLES_IMPORT_ID } from '../resources/organization-member-roles';
+import { ORGANIZATION_ROLE_IMPORT_ID } from '../resources/organization-role';
 import { quote } from '../values';
 
 /** The function's name. */
 export const PARSE_IMPORT_ID_FUNCTION = 'parse_import_id';
 
 /** Every importable resource's form, in the order messages list them. */
-export const IMPORT_ID_FORMS: readonly ImportIdForm[] = [ORGANIZATION_IMPORT_ID, MEMBERSHIP_IMPORT_ID, ORGANIZATION_MEMBERS_IMPORT_ID, DOMAIN_VERIFICATION_IMPORT_ID, IDENTITY_PROVIDER_IMPORT_ID];
+export const IMPORT_ID_FORMS: readonly ImportIdForm[] = [
+  ORGANIZATION_IMPORT_ID,
+  MEMBERSHIP_IMPORT_ID,
+  ORGANIZATION_MEMBERS_IMPORT_ID,
+  ORGANIZATION_ROLE_IMPORT_ID,
+  ORGANIZATION_MEMBER_ROLES_IMPORT_ID,
+  DOMAIN_VERIFICATION_IMPORT_ID,
+  IDENTITY_PROVIDER_IMPORT_ID,
+];
 
-/**
- * The forms an id is tried against without a resource type. An identity provider's `ORG/ALIAS`
- * is read only with its type: an alias may look like anything a user id or a domain looks like.
- */
-const UNTYPED_FORMS: readonly ImportIdForm[] = IMPORT_ID_FORMS.filter((form) => form !== IDENTITY_PROVIDER_IMPORT_ID);
+/** The forms an id without a resource type is read by: all but the role's and the identity provider's (see the file comment). */
+const UNTYPED_FORMS: readonly ImportIdForm[] = IMPORT_ID_FORMS.filter((form) => form !== ORGANIZATION_ROLE_IMPORT_ID && form !== IDENTITY_PROVIDER_IMPORT_ID);
 
 /** Which part of the result each segment name of a form fills. */
-const SEGMENT_PARTS: { readonly [segment: string]: 'organization_id' | 'user_id' | 'domain' | 'alias' } = { ID: 'organization_id', ORG: 'organization_id', USER: 'user_id', DOMAIN: 'domain', ALIAS: 'alias' };
+const SEGMENT_PARTS: { readonly [segment: string]: 'organization_id' | 'user_id' | 'role_name' | 'domain' | 'alias' } = {
+  ID: 'organization_id',
+  ORG: 'organization_id',
+  ORG_ID: 'organization_id',
+  USER: 'user_id',
+  USER_ID: 'user_id',
+  ROLE_NAME: 'role_name',
+  DOMAIN: 'domain',
+  ALIAS: 'alias',
+};
 
 /** The result type: the parts an import id can have (null when the id has none). */
-const PARTS_TYPE = ['object', { realm: 'string', organization_id: 'string', user_id: 'string', domain: 'string', alias: 'string' }] as const;
+const PARTS_TYPE = ['object', { realm: 'string', organization_id: 'string', user_id: 'string', role_name: 'string', domain: 'string', alias: 'string' }] as const;
 
 /** The parts of a parsed id of `form`. */
 function parts(form: ImportIdForm, parsed: ParsedImportId): { [part: string]: Value } {
-  const result: { [part: string]: Value } = { realm: parsed.realm ?? null, organization_id: null, user_id: null, domain: null, alias: null };
+  const result: { [part: string]: Value } = { realm: parsed.realm ?? null, organization_id: null, user_id: null, role_name: null, domain: null, alias: null };
   form.segments.forEach((segment, i) => {
     const part = SEGMENT_PARTS[segment];
     if (part === undefined) throw new Error(`import id segment ${segment} of ${form.typeName} has no part`);
@@ -63,14 +83,17 @@ export const parseImportIdFunction: ProviderFunction = {
   name: PARSE_IMPORT_ID_FUNCTION,
   summary: 'The parts of an orgadmin import id',
   description:
-    'Splits the import id of an orgadmin resource into `realm`, `organization_id`, `user_id`, `domain` and `alias` (null where the id has ' +
-    'none), by the forms the resources import with: `ID` or `REALM/ID` (`orgadmin_organization`), `ORG/USER` or ' +
-    '`REALM/ORG/USER` (`orgadmin_membership`), `ORG` or `REALM/ORG` (`orgadmin_organization_members`), `ORG/DOMAIN` or ' +
-    '`REALM/ORG/DOMAIN` (`orgadmin_organization_domain_verification`; the domain has a dot), `ORG/ALIAS` or `REALM/ORG/ALIAS` ' +
-    '(`orgadmin_organization_identity_provider`, read only with its type).\n\n' +
+    'Splits the import id of an orgadmin resource into `realm`, `organization_id`, `user_id`, `role_name`, `domain` and ' +
+    '`alias` (null where the id has none), by the forms the resources import with: `ID` or `REALM/ID` (`orgadmin_organization`), ' +
+    '`ORG/USER` or `REALM/ORG/USER` (`orgadmin_membership`), `ORG` or `REALM/ORG` (`orgadmin_organization_members`), ' +
+    '`ORG_ID/ROLE_NAME` or `REALM/ORG_ID/ROLE_NAME` (`orgadmin_organization_role`), `ORG_ID/USER_ID` or `REALM/ORG_ID/USER_ID` ' +
+    '(`orgadmin_organization_member_roles`), `ORG/DOMAIN` or `REALM/ORG/DOMAIN` (`orgadmin_organization_domain_verification`; ' +
+    'the domain has a dot), `ORG/ALIAS` or `REALM/ORG/ALIAS` (`orgadmin_organization_identity_provider`).\n\n' +
     'Give the resource type as a second argument to read the id by that resource\'s form. Without it the id must have one ' +
-    'reading: one segment is an organization id, three without a dot in the last are `REALM/ORG/USER`; two segments ' +
-    '(`ORG/USER`, `ORG/DOMAIN` or `REALM/ID`) and three with a dot in the last (`REALM/ORG/USER` or `REALM/ORG/DOMAIN`) are ambiguous and fail.',
+    'reading: one segment is an organization id, three without a dot in the last are `REALM/ORG/USER`; two segments are ' +
+    'ambiguous (`ORG/USER`, `ORG/DOMAIN` or `REALM/ID`), and so are three with a dot in the last (`REALM/ORG/USER` or ' +
+    '`REALM/ORG/DOMAIN`): they fail. A role\'s and an identity provider\'s ids look like a membership\'s, so they are read as ' +
+    'such only with the type `orgadmin_organization_role` or `orgadmin_organization_identity_provider`.',
   parameters: [{ name: 'id', type: 'string', description: 'The import id, as `terraform import` takes it.' }],
   variadicParameter: {
     name: 'resource_type',

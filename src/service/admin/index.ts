@@ -8,9 +8,10 @@
  * - organizations.ts: organizations and memberships, shared with the JSON routes;
  * - domains.ts: organizations' domains and their verification by DNS, shared with the JSON routes;
  * - identity-providers.ts: organizations' identity providers and their mappers, shared with the JSON routes.
+ * - roles.ts: organization roles and their grants, shared with the JSON routes.
  *
- * Every bad input throws {@link AdminError} before anything is written (the organizations area,
- * whose rules are the JSON API's, throws the API's `ServiceError` instead).
+ * Every bad input throws {@link AdminError} before anything is written (the organizations and
+ * roles areas, whose rules are the JSON API's, throw the API's `ServiceError` instead).
  */
 import type { Member } from '../../api';
 import { ApiKeySecrets } from '../auth/api-key-secrets';
@@ -24,6 +25,7 @@ import { SealedSecrets } from '../auth/sealed-secrets';
 import { OidcClientAdmin, type ClientInfo, type CreatedClient } from './oidc-clients';
 import { DEFAULT_PORTAL_LINK_LIFETIME_SECONDS, OrganizationAdmin } from './organizations';
 import { RealmAdmin, type RealmInfo, type RealmInfoUpdate } from './realms';
+import { RoleAdmin } from './roles';
 import { UserAdmin, type NewUserInput, type UserInfo } from './users';
 
 export { AdminError } from './admin-error';
@@ -33,6 +35,7 @@ export { UserAdmin, type NewUserInput, type UserInfo } from './users';
 export { OidcClientAdmin, type ClientInfo, type CreatedClient } from './oidc-clients';
 export { DomainAdmin } from './domains';
 export { IdentityProviderAdmin } from './identity-providers';
+export { RoleAdmin, type RoleChangeKind, type RoleWithHolders } from './roles';
 export { DEFAULT_PORTAL_LINK_LIFETIME_SECONDS, OrganizationAdmin, type MembersQuery, type OrganizationsQuery, type PortalLinkInput, type PortalLinkIssuer } from './organizations';
 
 /** Options of {@link Admin}. */
@@ -54,7 +57,7 @@ export interface AdminOptions {
 
 /**
  * Administration API over a {@link Store}: one area per kind of thing (`realms`, `apiKeys`,
- * `users`, `clients`, `organizations`), and the methods of the first four by their long-standing
+ * `users`, `clients`, `organizations`, `roles`), and the methods of the first four by their long-standing
  * names (`createRealm`, `createApiKey`, …). The service builds one per app (`buildApp`, on the
  * route context); the command line and tests build their own over a store.
  */
@@ -75,6 +78,8 @@ export class Admin {
   readonly identityProviders: IdentityProviderAdmin;
   /** Secrets the service keeps sealed and reads back (identity providers' client secrets). */
   readonly sealedSecrets: SealedSecrets;
+  /** Organization roles and their grants, by the JSON API's rules (failures are `ServiceError`s). */
+  readonly roles: RoleAdmin;
 
   constructor(store: Store, options: AdminOptions = {}) {
     const now = options.now ?? Date.now;
@@ -87,6 +92,7 @@ export class Admin {
     this.domains = new DomainAdmin(store, options.txtLookup ?? dnsTxtLookup(), now);
     this.sealedSecrets = new SealedSecrets(store, now);
     this.identityProviders = new IdentityProviderAdmin(store, this.sealedSecrets, now);
+    this.roles = new RoleAdmin(store, now);
   }
 
   /** Creates a realm with a fresh RS256 signing key ({@link RealmAdmin.create}). */
@@ -179,9 +185,17 @@ export class Admin {
     return this.users.setEnabled(realm, userId, enabled);
   }
 
-  /** Registers an OpenID Connect client (authorization code flow with PKCE; `confidential` gives it a secret, returned this once). */
-  createClient(realm: string, opts: { clientId: string; name?: string; redirectUris: string[]; confidential?: boolean }): Promise<CreatedClient> {
+  /**
+   * Registers an OpenID Connect client (authorization code flow with PKCE; `confidential` gives it
+   * a secret, returned this once; `organizationsClaim` puts the organizations claim in its user tokens).
+   */
+  createClient(realm: string, opts: { clientId: string; name?: string; redirectUris: string[]; confidential?: boolean; organizationsClaim?: boolean }): Promise<CreatedClient> {
     return this.clients.create(realm, opts);
+  }
+
+  /** Turns the `organizations` claim of a registered client's user tokens on or off. */
+  setClientOrganizationsClaim(realm: string, clientId: string, organizationsClaim: boolean): Promise<ClientInfo> {
+    return this.clients.setOrganizationsClaim(realm, clientId, organizationsClaim);
   }
 
   /** The registered clients of a realm, ordered by client id. */

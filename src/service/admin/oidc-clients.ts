@@ -1,6 +1,7 @@
 /**
  * OpenID Connect clients of the authorization code flow with PKCE: register (public, or
- * confidential with a secret shown once), list, remove.
+ * confidential with a secret shown once), list, change whether their user tokens carry the
+ * organizations claim, remove.
  */
 import type { ApiKeySecrets } from '../auth/api-key-secrets';
 import { RESERVED_CLIENT_IDS, redirectUriProblem } from '../auth/oidc-clients';
@@ -37,7 +38,7 @@ export class OidcClientAdmin {
    * here only; the service keeps its HMAC). Redirect URIs are kept and compared exactly; https
    * only, except http for loopback hosts.
    */
-  async create(realm: string, opts: { clientId: string; name?: string; redirectUris: string[]; confidential?: boolean }): Promise<CreatedClient> {
+  async create(realm: string, opts: { clientId: string; name?: string; redirectUris: string[]; confidential?: boolean; organizationsClaim?: boolean }): Promise<CreatedClient> {
     await requireRealm(this.store, realm);
     const { clientId } = opts;
     if (typeof clientId !== 'string' || !CLIENT_ID.test(clientId)) {
@@ -60,6 +61,7 @@ export class OidcClientAdmin {
       redirectUris: [...new Set(opts.redirectUris)],
       createdTimestamp: this.now(),
       secretHash: clientSecret === undefined ? null : await this.secrets.hash(clientSecret),
+      organizationsClaim: opts.organizationsClaim === true,
     };
     try {
       await this.store.createOidcClient(client);
@@ -74,6 +76,15 @@ export class OidcClientAdmin {
   async list(realm: string): Promise<ClientInfo[]> {
     await requireRealm(this.store, realm);
     return (await this.store.listOidcClients(realm)).map(clientInfo);
+  }
+
+  /** Turns the `organizations` claim of a registered client's user tokens on or off. */
+  async setOrganizationsClaim(realm: string, clientId: string, organizationsClaim: boolean): Promise<ClientInfo> {
+    await requireRealm(this.store, realm);
+    if (!(await this.store.setOidcClientOrganizationsClaim(realm, clientId, organizationsClaim))) {
+      throw new AdminError(`Realm "${realm}" has no client "${clientId}".`);
+    }
+    return clientInfo((await this.store.getOidcClient(realm, clientId))!);
   }
 
   /** Removes a registered client; codes it already got can no longer be exchanged by anyone else. */

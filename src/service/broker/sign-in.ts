@@ -16,10 +16,15 @@
  *    the email counts as verified when the upstream says so or the provider trusts its emails.
  *
  * Every sign-in makes sure the user is a member of the organization (a member removed by hand is
- * a member again at the next sign-in through the organization's provider).
+ * a member again at the next sign-in through the organization's provider). Then the provider's
+ * `oidc-hardcoded-org-role-idp-mapper`s grant their organization roles: on the first sign-in, and
+ * on every later one when the mapper's sync mode (or, with `INHERIT`, the provider's) is `FORCE`.
+ * A role the organization no longer has is skipped with a warning in the log; it never blocks the
+ * sign-in.
  */
 import { randomUUID } from 'node:crypto';
-import { configList, emailProblem, IDP_CONFIG, MAPPER_TYPES, normalizeDomain, reservedUsernameProblem } from '../../api';
+import { configList, DEFAULT_SYNC_MODE, emailProblem, IDP_CONFIG, INHERIT_SYNC_MODE, MAPPER_TYPES, normalizeDomain, reservedUsernameProblem } from '../../api';
+import { mapperRoles } from '../admin/identity-providers';
 import type { ServiceContext } from '../context';
 import type { IdentityProviderMapperRecord, IdentityProviderRecord } from '../store/sso-store';
 import { newUser, StoreConflictError, type UserRecord } from '../store/store';
@@ -38,6 +43,8 @@ export interface AdmittedUser {
   user: UserRecord;
   /** True when this sign-in made the link (created or linked the user): the first sign-in through this provider. */
   firstSignIn: boolean;
+  /** Roles a role mapper names that the organization does not have (not granted; the caller logs them). */
+  skippedRoles?: string[];
 }
 
 /** A claim as a string, or undefined. */
@@ -85,6 +92,43 @@ const domainOf = (email: string): string => normalizeDomain(email.slice(email.la
  * {@link SignInRefused} when the rule refuses.
  */
 export async function admitUpstreamIdentity(
+  ctx: ServiceContext,
+  provider: IdentityProviderRecord & { organizationId: string },
+  identity: UpstreamIdentity,
+): Promise<AdmittedUser> {
+  const admitted = await admitPerson(ctx, provider, identity);
+  const skippedRoles = await grantMappedRoles(ctx, provider, admitted);
+  return skippedRoles.length > 0 ? { ...admitted, skippedRoles } : admitted;
+}
+
+/**
+ * The organization roles the provider's role mappers grant at this sign-in: every one on the
+ * first sign-in, afterwards those of mappers that sync by `FORCE`.
+ */
+export function rolesToGrant(provider: Pick<IdentityProviderRecord, 'config'>, mappers: readonly IdentityProviderMapperRecord[], firstSignIn: boolean): string[] {
+  const providerMode = provider.config[IDP_CONFIG.syncMode] ?? DEFAULT_SYNC_MODE;
+  const names = new Set<string>();
+  for (const mapper of mappers) {
+    if (mapper.mapperType !== MAPPER_TYPES.orgRoles) continue;
+    const own = mapper.config.syncMode;
+    const mode = own === undefined || own === INHERIT_SYNC_MODE ? providerMode : own;
+    if (firstSignIn || mode === 'FORCE') for (const name of mapperRoles(mapper)) names.add(name);
+  }
+  return [...names];
+}
+
+/** Grants the roles of {@link rolesToGrant} to the admitted member; answers the names the organization has no role of. */
+async function grantMappedRoles(ctx: ServiceContext, provider: IdentityProviderRecord & { organizationId: string }, admitted: AdmittedUser): Promise<string[]> {
+  const names = rolesToGrant(provider, await ctx.store.sso.listMappers(provider.realm, provider.alias), admitted.firstSignIn);
+  if (names.length === 0) return [];
+  const result = await ctx.store.changeMemberRoles(provider.realm, provider.organizationId, admitted.user.id, names, 'grant', ctx.now());
+  // The admission just made the user a member; anything else means the organization went away meanwhile.
+  if (result.kind !== 'done') return names;
+  return result.changes.flatMap((change) => (change.outcome === 'no-role' ? [change.name] : []));
+}
+
+/** Finds, links or creates the user and makes them a member (see the module comment). */
+async function admitPerson(
   ctx: ServiceContext,
   provider: IdentityProviderRecord & { organizationId: string },
   identity: UpstreamIdentity,

@@ -10,10 +10,11 @@
  * same throttle, same timing); they answer `Cache-Control: no-store`.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { IntrospectionSchema, introspectionPath, revocationPath, UserinfoSchema, userinfoPath } from '../../api';
+import { IntrospectionSchema, introspectionPath, ORGANIZATIONS_CLAIM, revocationPath, UserinfoSchema, userinfoPath } from '../../api';
 import { profileClaims } from '../auth/access-tokens';
 import { authenticateApiKey, presentedClient, readForm } from '../auth/client-auth';
 import { acceptedAccessToken, bearerTokenOf, invalidToken, realmHook } from '../auth/guards';
+import { organizationsClaimFor } from '../auth/organizations-claim';
 import type { TokenClaims } from '../auth/jwt';
 import { PUBLIC_CLIENT_ID } from '../auth/public-client';
 import { realmOf, type ServiceContext } from '../context';
@@ -53,7 +54,9 @@ export async function oidcRoutes(app: FastifyInstance, opts: { ctx: ServiceConte
     request.clientId = claims.azp;
     const user = await ctx.store.getUser(realm.name, claims.sub);
     if (!user || !user.enabled) throw invalidToken(realm.name, 'The user of the access token does not exist or is disabled.');
-    return { sub: user.id, ...profileClaims(user) };
+    // As the hosted service's mapper: in userinfo too when the realm or the token's client asks for it.
+    const organizations = user.kind === 'user' ? await organizationsClaimFor(ctx, realm, claims.azp, user.id) : undefined;
+    return { sub: user.id, ...profileClaims(user), ...(organizations ? { [ORGANIZATIONS_CLAIM]: organizations } : {}) };
   };
   const userinfoOptions = { onRequest: realmHook(ctx), schema: { response: { 200: UserinfoSchema } } };
   app.get<{ Params: { realm: string } }>(pattern(userinfoPath), userinfoOptions, userinfo);

@@ -29,6 +29,9 @@ const UNIQUE_RULES: readonly UniqueRule[] = [
   { what: 'identity provider alias', postgres: ['identity_providers_pkey'], sqlite: ['identity_providers.realm, identity_providers.alias'] },
   { what: 'mapper name', postgres: ['identity_provider_mappers_name'], sqlite: ['identity_provider_mappers.realm, identity_provider_mappers.alias, identity_provider_mappers.name'] },
   { what: 'federated identity', postgres: ['federated_identities_pkey'], sqlite: ['federated_identities.realm, federated_identities.alias'] },
+  { what: 'role name', postgres: ['organization_roles_organization_name'], sqlite: ['organization_roles.organization_id, organization_roles.name'] },
+  { what: 'role id', postgres: ['organization_roles_pkey'], sqlite: ['organization_roles.id'] },
+  { what: 'grant', postgres: ['role_grants_role_user'], sqlite: ['role_grants.role_id, role_grants.user_id'] },
 ];
 
 /** What a collision is called when the rule is not known (nothing of the row leaks into it). */

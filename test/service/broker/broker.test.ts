@@ -6,7 +6,7 @@
  * linking rule, and every refusal of a forged or stale answer.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import { domainRecordValue, domainVerifyPath, idpPath, idpsPath, orgPath, orgsPath, tokenPath, brokerEndpointPath } from '../../../src/api';
+import { domainRecordValue, domainVerifyPath, idpMappersPath, idpPath, idpsPath, MAPPER_TYPES, orgPath, orgsPath, rolesPath, tokenPath, brokerEndpointPath } from '../../../src/api';
 import { verifyJwt } from '../../../src/service/auth/jwt';
 import { startDnsServer, type TestDnsServer } from '../../helpers/dns-server';
 import { startOidcProvider, type TestOidcProvider } from '../../helpers/oidc-provider';
@@ -274,16 +274,18 @@ describe('refusals', () => {
   });
 });
 
+/** Runs `run` while the upstream signs `person` in. */
+const as = async (person: Record<string, unknown>, run: () => Promise<void>) => {
+  const saved = upstream.person;
+  upstream.person = person;
+  try {
+    await run();
+  } finally {
+    upstream.person = saved;
+  }
+};
+
 describe('accounts that already exist', () => {
-  const as = async (person: Record<string, unknown>, run: () => Promise<void>) => {
-    const saved = upstream.person;
-    upstream.person = person;
-    try {
-      await run();
-    } finally {
-      upstream.person = saved;
-    }
-  };
 
   it('never links by email when the upstream does not assert email_verified', async () => {
     const frank = await svc.admin.createUser('acme', { username: 'frank', email: 'frank@globex.example', password: 'pw' });
@@ -311,6 +313,34 @@ describe('accounts that already exist', () => {
     await as({ sub: 'upstream-heidi', email: 'heidi@globex.example', email_verified: true }, async () => {
       expectRefused((await signIn('heidi@globex.example')).back, 403, 'cannot be signed in through Globex SSO');
     });
+  });
+});
+
+describe('roles of the provider\'s role mappers', () => {
+  const rolesOf = async (userId: string): Promise<string[]> => ((await svc.store.listMemberRoles('acme', globex, userId)) ?? []).map((role) => role.name);
+  const addMapper = async (name: string, config: Record<string, string>): Promise<string> => {
+    const res = await call(svc, { method: 'POST', url: idpMappersPath('acme', globex, 'globex-oidc'), token, payload: { name, identityProviderMapper: MAPPER_TYPES.orgRoles, config } });
+    expect(res.status).toBe(201);
+    return decodeURIComponent(String(res.headers.location).split('/').pop()!);
+  };
+
+  it('grants IMPORT roles on the first sign-in only, FORCE roles on every one, and skips a role the organization lost', async () => {
+    for (const name of ['billing', 'support', 'gone']) expect((await call(svc, { method: 'POST', url: rolesPath('acme', globex), token, payload: { name } })).status).toBe(201);
+    const mappers = [await addMapper('first admins', { org_role: 'billing##gone', syncMode: 'IMPORT' }), await addMapper('support', { org_role: 'support', syncMode: 'FORCE' })];
+    expect((await call(svc, { method: 'DELETE', url: `${rolesPath('acme', globex)}/gone`, token })).status).toBe(204);
+    try {
+      await as({ sub: 'upstream-judy', email: 'judy@globex.example', email_verified: true }, async () => {
+        expect(continueUrl((await signIn('judy@globex.example')).back).searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+        const judy = (await svc.store.sso.findFederatedUser('acme', 'globex-oidc', upstream.issuer, 'upstream-judy'))!;
+        expect(await rolesOf(judy)).toEqual(['billing', 'support']);
+        // Revoked by an administrator: the next sign-in grants the FORCE role again, not the IMPORT one.
+        await svc.store.changeMemberRoles('acme', globex, judy, ['billing', 'support'], 'revoke', clock);
+        expect(continueUrl((await signIn('judy@globex.example')).back).searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+        expect(await rolesOf(judy)).toEqual(['support']);
+      });
+    } finally {
+      for (const id of mappers) await call(svc, { method: 'DELETE', url: `${idpMappersPath('acme', globex, 'globex-oidc')}/${id}`, token });
+    }
   });
 });
 

@@ -7,8 +7,8 @@
  * corp.example through a DNS server started by the test and links the upstream as its identity
  * provider; the registered public client `spa` starts every sign-in.
  *
- * Identifier first → upstream login → back → code exchanged → token → membership visible through
- * the API; an unverified domain is not redirected; a forged state or nonce, a wrong issuer and an
+ * Identifier first → upstream login → back → code exchanged → token with the organizations claim
+ * and the role the provider's mapper grants → membership and role visible through the API; an unverified domain is not redirected; a forged state or nonce, a wrong issuer and an
  * expired ID token are refused. Screenshots go to test-artifacts/sso/ (git-ignored).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
@@ -16,7 +16,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { brokerEndpointPath, domainRecordValue, domainVerifyPath, idpPath, idpsPath, membersPath, orgsPath, tokenPath } from '../../../src/api';
+import { brokerEndpointPath, domainRecordValue, domainVerifyPath, idpMappersPath, idpPath, idpsPath, MAPPER_TYPES, membersPath, memberRolesPath, orgsPath, rolesPath, tokenPath } from '../../../src/api';
 import { realmAudience, verifyJwt } from '../../../src/service/auth/jwt';
 import { createSandbox, type CliSandbox } from '../../cli/harness';
 import { startDnsServer, type TestDnsServer } from '../../helpers/dns-server';
@@ -75,7 +75,8 @@ beforeAll(async () => {
   broker = await startTestService({ now: () => clock, app: { dnsServer: dns.address } });
   const key = await createTestRealm(broker, 'acme');
   token = await getToken(broker, 'acme', key.clientId, key.clientSecret);
-  await broker.admin.createClient('acme', { clientId: 'spa', name: 'Acme App', redirectUris: [REDIRECT] });
+  // The SPA's user tokens carry the organizations claim.
+  await broker.admin.createClient('acme', { clientId: 'spa', name: 'Acme App', redirectUris: [REDIRECT], organizationsClaim: true });
 
   // The upstream: its realm, user and confidential client made with the command line.
   sandbox = createSandbox();
@@ -101,6 +102,10 @@ beforeAll(async () => {
   expect((await call(broker, { method: 'POST', url: domainVerifyPath('acme', globex, 'corp.example'), token })).json.verified).toBe(true);
   expect((await call(broker, { method: 'POST', url: idpsPath('acme', globex), token, payload: { alias: 'corp', displayName: 'Corp', config: idpConfig() } })).status).toBe(201);
   expect((await call(broker, { method: 'POST', url: idpsPath('acme', initech), token, payload: { alias: 'initech-corp', config: idpConfig() } })).status).toBe(201);
+  // Globex's first administrators: the provider's role mapper grants "admin" on first sign-in.
+  expect((await call(broker, { method: 'POST', url: rolesPath('acme', globex), token, payload: { name: 'admin', description: 'Administers globex' } })).status).toBe(201);
+  const mapper = { name: 'first admins', identityProviderMapper: MAPPER_TYPES.orgRoles, config: { org_role: 'admin', syncMode: 'IMPORT' } };
+  expect((await call(broker, { method: 'POST', url: idpMappersPath('acme', globex, 'corp'), token, payload: mapper })).status).toBe(201);
 
   profile = mkdtempSync(join(tmpdir(), 'orgadmin-chromium-'));
   context = await chromium.launchPersistentContext(profile, { executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
@@ -196,9 +201,13 @@ it('signs bob in through the upstream: identifier first, upstream login, back, c
   expect(idClaims).toMatchObject({ nonce: 'spa-nonce', email: 'bob@corp.example', email_verified: true, preferred_username: 'bob@corp.example' });
   const access = verifyJwt(tokens.access_token, realmKey, { realm: 'acme', typ: 'Bearer', audience: realmAudience('acme'), nowSeconds: Math.floor(clock / 1000) });
   expect(access.sub).toBe(idClaims.sub);
+  // The organizations claim: globex, with the role its mapper grants.
+  expect(access.organizations).toEqual({ [globex]: { name: 'globex', roles: ['admin'] } });
 
   const members = await call(broker, { method: 'GET', url: `${membersPath('acme', globex)}?excludeAdminAccounts=true`, token });
   expect(members.json).toEqual([expect.objectContaining({ id: idClaims.sub, username: 'bob@corp.example', email: 'bob@corp.example', firstName: 'Bob', emailVerified: true })]);
+  const roles = await call(broker, { method: 'GET', url: memberRolesPath('acme', idClaims.sub as string, globex), token });
+  expect((roles.json as Array<{ name: string }>).map((role) => role.name)).toEqual(['admin']);
 });
 
 it('does not redirect an address of a domain that is not verified', async () => {

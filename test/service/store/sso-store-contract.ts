@@ -17,6 +17,7 @@ function realm(name: string): RealmRecord {
     tokenLifetimeSeconds: 300,
     createAdminUser: true,
     rateLimit: null,
+    organizationsClaim: false,
     createdTimestamp: T0,
     privateKeyPem: 'private',
     publicKeyPem: 'public',
