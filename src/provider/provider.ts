@@ -24,6 +24,7 @@ import { REAL_CLOCK, type WaitClock } from './domain-wait';
 import { domainVerificationRecordFunction } from './functions/domain-verification-record';
 import { domainVerificationResource } from './resources/domain-verification';
 import { identityProviderResource } from './resources/identity-provider';
+import { identityProviderMapperResource } from './resources/identity-provider-mapper';
 import { parseImportIdFunction } from './functions/parse-import-id';
 import { realmFromUrlFunction } from './functions/realm-from-url';
 import type { ProviderDefinition, Resource } from '../tfplugin/framework/types';
@@ -161,6 +162,7 @@ export function createOrgAdminProvider(options: OrgAdminProviderOptions = {}): P
       organizationMemberRolesResource,
       domainVerificationResource,
       identityProviderResource,
+      identityProviderMapperResource,
     ].map(notingApplies),
     dataSources: [organizationDataSource, organizationsDataSource, organizationMembersDataSource, organizationRolesDataSource, userDataSource, usersDataSource, organizationDomainDataSource],
     ephemeralResources: [portalLinkEphemeralResource, accessTokenEphemeralResource],

@@ -2,7 +2,9 @@
  * End to end with the real terraform 1.11 and the service: `orgadmin_organization_identity_provider`
  * with its write-only client secret. The secret reaches the service (read back through its sealed
  * store) and never the plan, the state or Terraform's output; a new secret goes only with a new
- * `client_secret_wo_version`; enabled, display name and import by `ORG/ALIAS`; destroy removes it.
+ * `client_secret_wo_version`; enabled, display name and import by `ORG/ALIAS`; a role mapper
+ * (`orgadmin_organization_identity_provider_mapper`) created, changed and imported; destroy removes
+ * them.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -18,7 +20,7 @@ let output = '';
 
 const flat = (text: string): string => text.replace(/\s+/g, ' ');
 
-function config(opts: { secret: string; version: number; enabled?: boolean; displayName?: string }): string {
+function config(opts: { secret: string; version: number; enabled?: boolean; displayName?: string; mapperRole?: string }): string {
   return `${REQUIRED_PROVIDERS}
 provider "orgadmin" {}
 
@@ -40,7 +42,27 @@ ${opts.enabled === undefined ? '' : `  enabled                  = ${opts.enabled
 output "redirect_uri" {
   value = orgadmin_organization_identity_provider.okta.redirect_uri
 }
-`;
+${
+  opts.mapperRole
+    ? `
+resource "orgadmin_organization_role" "role" {
+  organization_id = orgadmin_organization.globex.id
+  name            = "${opts.mapperRole}"
+}
+
+resource "orgadmin_organization_identity_provider_mapper" "first_admins" {
+  organization_id         = orgadmin_organization.globex.id
+  identity_provider_alias = orgadmin_organization_identity_provider.okta.alias
+  name                    = "first administrators"
+  mapper_type             = "oidc-hardcoded-org-role-idp-mapper"
+  config = {
+    org_role = orgadmin_organization_role.role.name
+    syncMode = "IMPORT"
+  }
+}
+`
+    : ''
+}`;
 }
 
 /** Applies `text` and keeps what Terraform printed. */
@@ -120,10 +142,26 @@ it('imports by ORG/ALIAS, keeping the stored secret until the version is applied
   expect((await stored())!.secret).toBe('third-secret-value');
 });
 
+it('creates a role mapper, changes it in place, and imports it by ORG/ALIAS/MAPPER_ID', async () => {
+  const orgId = (await fx.client.listAllOrganizations()).find((org) => org.name === 'globex')!.id;
+  await apply(config({ secret: 'third-secret-value', version: 2, mapperRole: 'admin' }));
+  const [mapper] = await fx.svc.store.sso.listMappers('acme', 'globex-okta');
+  expect(mapper).toMatchObject({ name: 'first administrators', mapperType: 'oidc-hardcoded-org-role-idp-mapper', config: { org_role: 'admin', syncMode: 'IMPORT' } });
+  const changed = await apply(config({ secret: 'third-secret-value', version: 2, mapperRole: 'owner' }));
+  expect(changed).toContain('orgadmin_organization_identity_provider_mapper.first_admins: Modifications complete');
+  expect((await fx.svc.store.sso.listMappers('acme', 'globex-okta')).map((m) => [m.id, m.config.org_role])).toEqual([[mapper!.id, 'owner']]);
+
+  await ws.run(['state', 'rm', 'orgadmin_organization_identity_provider_mapper.first_admins']);
+  const imported = await ws.run(['import', '-input=false', 'orgadmin_organization_identity_provider_mapper.first_admins', `${orgId}/globex-okta/${mapper!.id}`]);
+  expect(imported.code).toBe(0);
+  expect((await ws.run(['plan', '-input=false', '-detailed-exitcode'])).code).toBe(0);
+});
+
 it('never prints a secret, and destroy removes the provider', async () => {
   const destroyed = await ws.run(['destroy', '-auto-approve', '-input=false']);
   expect(destroyed.code).toBe(0);
   output += destroyed.stdout + destroyed.stderr;
   expect(await stored()).toBeUndefined();
+  expect(await fx.svc.store.sso.listMappers('acme', 'globex-okta')).toEqual([]);
   for (const secret of ['first-secret-value', 'second-secret-value', 'third-secret-value']) expect(output).not.toContain(secret);
 });

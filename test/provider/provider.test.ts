@@ -41,6 +41,7 @@ describe('orgadmin provider', () => {
         'orgadmin_organization',
         'orgadmin_organization_domain_verification',
         'orgadmin_organization_identity_provider',
+        'orgadmin_organization_identity_provider_mapper',
         'orgadmin_organization_member_roles',
         'orgadmin_organization_members',
         'orgadmin_organization_role',

@@ -3,6 +3,7 @@ export * as membership from './membership/index';
 export * as organization from './organization/index';
 export * as organizationDomainVerification from './organization-domain-verification/index';
 export * as organizationIdentityProvider from './organization-identity-provider/index';
+export * as organizationIdentityProviderMapper from './organization-identity-provider-mapper/index';
 export * as organizationMemberRoles from './organization-member-roles/index';
 export * as organizationMembers from './organization-members/index';
 export * as organizationRole from './organization-role/index';

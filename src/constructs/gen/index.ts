@@ -3,6 +3,7 @@ export * as membership from './membership';
 export * as organization from './organization';
 export * as organizationDomainVerification from './organization-domain-verification';
 export * as organizationIdentityProvider from './organization-identity-provider';
+export * as organizationIdentityProviderMapper from './organization-identity-provider-mapper';
 export * as organizationMemberRoles from './organization-member-roles';
 export * as organizationMembers from './organization-members';
 export * as organizationRole from './organization-role';

@@ -3,6 +3,7 @@ Object.defineProperty(exports, 'membership', { get: function () { return require
 Object.defineProperty(exports, 'organization', { get: function () { return require('./organization'); } });
 Object.defineProperty(exports, 'organizationDomainVerification', { get: function () { return require('./organization-domain-verification'); } });
 Object.defineProperty(exports, 'organizationIdentityProvider', { get: function () { return require('./organization-identity-provider'); } });
+Object.defineProperty(exports, 'organizationIdentityProviderMapper', { get: function () { return require('./organization-identity-provider-mapper'); } });
 Object.defineProperty(exports, 'organizationMemberRoles', { get: function () { return require('./organization-member-roles'); } });
 Object.defineProperty(exports, 'organizationMembers', { get: function () { return require('./organization-members'); } });
 Object.defineProperty(exports, 'organizationRole', { get: function () { return require('./organization-role'); } });
