@@ -13,3 +13,5 @@ export * from './validation';
 export * from './roles';
 export * from './attribute-query';
 export * from './org-transfer';
+export * from './domains';
+export * from './identity-providers';

@@ -6,6 +6,8 @@
  * - users.ts: end users, passwords, the realm administrator role;
  * - oidc-clients.ts: registered public OpenID Connect clients;
  * - organizations.ts: organizations and memberships, shared with the JSON routes;
+ * - domains.ts: organizations' domains and their verification by DNS, shared with the JSON routes;
+ * - identity-providers.ts: organizations' identity providers and their mappers, shared with the JSON routes.
  * - roles.ts: organization roles and their grants, shared with the JSON routes.
  *
  * Every bad input throws {@link AdminError} before anything is written (the organizations and
@@ -15,8 +17,12 @@ import type { Member } from '../../api';
 import { ApiKeySecrets } from '../auth/api-key-secrets';
 import { generateSigningKey, type SigningKey } from '../auth/jwt';
 import type { Store } from '../store/store';
+import { dnsTxtLookup, type TxtLookup } from '../domains/txt-lookup';
 import { ApiKeyAdmin, type ApiKeyInfo, type CreatedApiKey } from './api-keys';
-import { OidcClientAdmin, type ClientInfo } from './oidc-clients';
+import { DomainAdmin } from './domains';
+import { IdentityProviderAdmin } from './identity-providers';
+import { SealedSecrets } from '../auth/sealed-secrets';
+import { OidcClientAdmin, type ClientInfo, type CreatedClient } from './oidc-clients';
 import { DEFAULT_PORTAL_LINK_LIFETIME_SECONDS, OrganizationAdmin } from './organizations';
 import { RealmAdmin, type RealmInfo, type RealmInfoUpdate } from './realms';
 import { RoleAdmin } from './roles';
@@ -26,7 +32,9 @@ export { AdminError } from './admin-error';
 export { DEFAULT_TOKEN_LIFETIME_SECONDS, MAX_TOKEN_LIFETIME_SECONDS, RealmAdmin, type RealmInfo, type RealmInfoUpdate } from './realms';
 export { ApiKeyAdmin, type ApiKeyInfo, type CreatedApiKey } from './api-keys';
 export { UserAdmin, type NewUserInput, type UserInfo } from './users';
-export { OidcClientAdmin, type ClientInfo } from './oidc-clients';
+export { OidcClientAdmin, type ClientInfo, type CreatedClient } from './oidc-clients';
+export { DomainAdmin } from './domains';
+export { IdentityProviderAdmin } from './identity-providers';
 export { RoleAdmin, type RoleChangeKind, type RoleWithHolders } from './roles';
 export { DEFAULT_PORTAL_LINK_LIFETIME_SECONDS, OrganizationAdmin, type MembersQuery, type OrganizationsQuery, type PortalLinkInput, type PortalLinkIssuer } from './organizations';
 
@@ -43,6 +51,8 @@ export interface AdminOptions {
   readonly now?: () => number;
   /** Lifetime of admin portal links in seconds. @default {@link DEFAULT_PORTAL_LINK_LIFETIME_SECONDS} */
   readonly portalLinkLifetimeSeconds?: number;
+  /** How domain verification looks TXT records up. @default the system's DNS resolvers */
+  readonly txtLookup?: TxtLookup;
 }
 
 /**
@@ -62,16 +72,26 @@ export class Admin {
   readonly clients: OidcClientAdmin;
   /** Organizations and memberships, by the JSON API's rules (failures are `ServiceError`s). */
   readonly organizations: OrganizationAdmin;
+  /** Organizations' domains and their verification, by the JSON API's rules. */
+  readonly domains: DomainAdmin;
+  /** Organizations' identity providers and their mappers, by the JSON API's rules. */
+  readonly identityProviders: IdentityProviderAdmin;
+  /** Secrets the service keeps sealed and reads back (identity providers' client secrets). */
+  readonly sealedSecrets: SealedSecrets;
   /** Organization roles and their grants, by the JSON API's rules (failures are `ServiceError`s). */
   readonly roles: RoleAdmin;
 
   constructor(store: Store, options: AdminOptions = {}) {
     const now = options.now ?? Date.now;
     this.realms = new RealmAdmin(store, options.signingKeys ?? generateSigningKey, now);
-    this.apiKeys = new ApiKeyAdmin(store, options.apiKeySecrets ?? new ApiKeySecrets(store, now), now);
+    const apiKeySecrets = options.apiKeySecrets ?? new ApiKeySecrets(store, now);
+    this.apiKeys = new ApiKeyAdmin(store, apiKeySecrets, now);
     this.users = new UserAdmin(store, now);
-    this.clients = new OidcClientAdmin(store, now);
+    this.clients = new OidcClientAdmin(store, apiKeySecrets, now);
     this.organizations = new OrganizationAdmin(store, options.portalLinkLifetimeSeconds ?? DEFAULT_PORTAL_LINK_LIFETIME_SECONDS, now);
+    this.domains = new DomainAdmin(store, options.txtLookup ?? dnsTxtLookup(), now);
+    this.sealedSecrets = new SealedSecrets(store, now);
+    this.identityProviders = new IdentityProviderAdmin(store, this.sealedSecrets, now);
     this.roles = new RoleAdmin(store, now);
   }
 
@@ -165,8 +185,11 @@ export class Admin {
     return this.users.setEnabled(realm, userId, enabled);
   }
 
-  /** Registers a public OpenID Connect client (authorization code flow with PKCE). */
-  createClient(realm: string, opts: { clientId: string; name?: string; redirectUris: string[]; organizationsClaim?: boolean }): Promise<ClientInfo> {
+  /**
+   * Registers an OpenID Connect client (authorization code flow with PKCE; `confidential` gives it
+   * a secret, returned this once; `organizationsClaim` puts the organizations claim in its user tokens).
+   */
+  createClient(realm: string, opts: { clientId: string; name?: string; redirectUris: string[]; confidential?: boolean; organizationsClaim?: boolean }): Promise<CreatedClient> {
     return this.clients.create(realm, opts);
   }
 

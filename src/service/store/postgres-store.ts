@@ -39,6 +39,7 @@ import { realmRateLimitColumns, rowReaders, JSON_PARSED, REALM_SETTINGS_COLUMNS 
 import { RealmCache, checkedRecheckMs } from './realm-cache';
 import { listKey, PageBoundaries, type KeysetQuery } from './page-boundaries';
 import { MembershipChecks, type MembershipQuestion } from './membership-checks';
+import { PostgresSsoStore } from './postgres-sso-store';
 import { groupRolesByOrganization } from './role-rows';
 
 /**
@@ -217,6 +218,8 @@ export class PostgresStore implements Store {
   private readonly userPages = new PageBoundaries<string>();
   /** Membership checks of one turn, put to the database as one query (membership-checks.ts). */
   private readonly membershipChecks = new MembershipChecks((questions) => this.answerMembershipQuestions(questions));
+  /** Verified domains, identity providers and brokered sign-ins (postgres-sso-store.ts). */
+  readonly sso: PostgresSsoStore;
 
   /** Versions of this build's migrations (see {@link PostgresStore.pendingMigrations}). */
   private readonly migrationVersions: readonly number[];
@@ -224,6 +227,13 @@ export class PostgresStore implements Store {
   private constructor(pool: Pool, options: PostgresStoreOptions, migrationVersions: readonly number[]) {
     this.pool = pool;
     this.migrationVersions = migrationVersions;
+    this.sso = new PostgresSsoStore({
+      pool,
+      transaction: (fn) => this.transaction(fn),
+      insertUser: (db, user) => this.insertUser(db, user),
+      mapConflicts,
+      unmatchable,
+    });
     this.realmCache = new RealmCache(
       {
         changeMark: async () => String((await this.rows('SELECT version FROM realm_changes'))[0]?.version),
@@ -590,8 +600,8 @@ export class PostgresStore implements Store {
     assertStorable('client', client.realm, client.clientId, client.name);
     await mapConflicts(() =>
       this.pool.query(
-        'INSERT INTO oidc_clients (realm, client_id, name, redirect_uris, created_timestamp, organizations_claim) VALUES ($1, $2, $3, $4::jsonb, $5, $6)',
-        [client.realm, client.clientId, client.name, JSON.stringify(client.redirectUris), client.createdTimestamp, client.organizationsClaim],
+        'INSERT INTO oidc_clients (realm, client_id, name, redirect_uris, created_timestamp, secret_hash, organizations_claim) VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7)',
+        [client.realm, client.clientId, client.name, JSON.stringify(client.redirectUris), client.createdTimestamp, client.secretHash, client.organizationsClaim],
       ),
     );
   }

@@ -39,6 +39,7 @@ import { realmRateLimitColumns, rowReaders, JSON_AS_TEXT, REALM_SETTINGS_COLUMNS
 import { RealmCache, checkedRecheckMs } from './realm-cache';
 import { listKey, PageBoundaries, type KeysetQuery } from './page-boundaries';
 import { MembershipChecks, type MembershipQuestion } from './membership-checks';
+import { SqliteSsoStore } from './sqlite-sso-store';
 import { groupRolesByOrganization } from './role-rows';
 
 /**
@@ -130,10 +131,18 @@ export class SqliteStore implements Store {
   private readonly membershipChecks: MembershipChecks;
   /** Versions of this build's migrations (see {@link SqliteStore.pendingMigrations}). */
   private readonly migrationVersions: readonly number[];
+  /** Verified domains, identity providers and brokered sign-ins (sqlite-sso-store.ts). */
+  readonly sso: SqliteSsoStore;
 
   private constructor(db: Database.Database, options: SqliteStoreOptions, migrationVersions: readonly number[]) {
     this.db = db;
     this.migrationVersions = migrationVersions;
+    this.sso = new SqliteSsoStore({
+      db,
+      statement: (sql) => this.statement(sql),
+      insertUser: (user) => this.insertUser(user),
+      mapConflicts,
+    });
     // One read transaction for the batch: the shared lock is taken and released once, not per check.
     const answerChecks = db.transaction((questions: readonly MembershipQuestion[]) => {
       const statement = this.statement(
@@ -507,8 +516,8 @@ export class SqliteStore implements Store {
 
   async createOidcClient(client: OidcClientRecord): Promise<void> {
     mapConflicts(() =>
-      this.statement('INSERT INTO oidc_clients (realm, client_id, name, redirect_uris, created_timestamp, organizations_claim) VALUES (?, ?, ?, ?, ?, ?)')
-        .run(client.realm, client.clientId, client.name, JSON.stringify(client.redirectUris), client.createdTimestamp, client.organizationsClaim ? 1 : 0),
+      this.statement('INSERT INTO oidc_clients (realm, client_id, name, redirect_uris, created_timestamp, secret_hash, organizations_claim) VALUES (?, ?, ?, ?, ?, ?, ?)')
+        .run(client.realm, client.clientId, client.name, JSON.stringify(client.redirectUris), client.createdTimestamp, client.secretHash, client.organizationsClaim ? 1 : 0),
     );
   }
 
