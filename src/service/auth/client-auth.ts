@@ -78,8 +78,8 @@ export const unauthorizedClient = (): ServiceError => new ServiceError(401, 'una
 
 /**
  * Checks an API key's credentials: refused with 429 while this (realm, client id, address) must
- * wait after failures; otherwise the key is read and the secret checked (against a dummy hash
- * when the key does not exist) and the outcome counted by the throttle. Returns the key.
+ * wait after failures; otherwise the attempt is counted, the key is read and the secret checked
+ * (against a dummy hash when the key does not exist), and a success clears the count. Returns the key.
  */
 export async function authenticateApiKey(
   ctx: ServiceContext,
@@ -88,18 +88,13 @@ export async function authenticateApiKey(
   client: PresentedClient,
 ): Promise<ApiKeyRecord> {
   const throttle = throttleKey(realm.name, `client:${client.clientId}`, request.ip);
-  ctx.credentialThrottle.check(throttle);
+  // Counted before the lookup and the hash, so concurrent guesses cannot all pass (credential-throttle.ts).
+  ctx.credentialThrottle.attempt(throttle);
   const found = await ctx.store.getApiKey(client.clientId);
   const key = found && found.realm === realm.name ? found : undefined;
   const secretOk = await ctx.apiKeySecrets.verify(key, client.secret ?? '');
-  if (!key || key.revokedTimestamp !== null) {
-    ctx.credentialThrottle.failure(throttle);
-    throw invalidClient();
-  }
-  if (!client.secret || !secretOk) {
-    ctx.credentialThrottle.failure(throttle);
-    throw unauthorizedClient();
-  }
+  if (!key || key.revokedTimestamp !== null) throw invalidClient();
+  if (!client.secret || !secretOk) throw unauthorizedClient();
   ctx.credentialThrottle.success(throttle);
   return key;
 }

@@ -23,15 +23,13 @@ export async function authenticateUser(
   password: string,
 ): Promise<UserRecord | undefined> {
   const throttle = throttleKey(realm.name, `user:${username.toLowerCase()}`, request.ip);
-  ctx.credentialThrottle.check(throttle);
+  // Counted before the hash, so concurrent guesses cannot all pass (credential-throttle.ts).
+  ctx.credentialThrottle.attempt(throttle);
   // No user the service stores has a control character in its name.
   const found = hasControlCharacter(username) ? undefined : await ctx.store.findUserByUsername(realm.name, username);
   const user = found && found.kind === 'user' && found.enabled ? found : undefined;
   const ok = await verifyPassword(password, user?.passwordHash);
-  if (!ok || !user) {
-    ctx.credentialThrottle.failure(throttle);
-    return undefined;
-  }
+  if (!ok || !user) return undefined;
   ctx.credentialThrottle.success(throttle);
   return user;
 }
