@@ -98,7 +98,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   answerNodeRefusalsInJson(app.server);
   app.setValidatorCompiler(typeboxValidatorCompiler);
   app.setSerializerCompiler(checkedSerializerCompiler);
-  installCompatMode(app, options.compat ?? 'standard');
+  const compat = options.compat ?? 'standard';
+  installCompatMode(app, compat);
   const allowedMethods = new AllowedMethods();
   allowedMethods.track(app);
   const fastPath = options.memberCheckFastPath === true && !options.logger ? new MemberCheckFastPath() : undefined;
@@ -123,6 +124,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     apiKeySecrets,
     revocations: new RevocationList(options.store, now),
     now,
+    compat,
   };
   await app.register(tokenRoutes, { ctx });
   await app.register(discoveryRoutes, { ctx });

@@ -9,6 +9,7 @@ import type { ApiKeySecrets } from './auth/api-key-secrets';
 import type { CredentialThrottle } from './auth/credential-throttle';
 import type { RevocationList } from './auth/revocations';
 import type { VerifiedTokenCache } from './auth/verified-tokens';
+import type { CompatMode } from './compat';
 import type { RateLimiter } from './rate-limit';
 import { ServiceError } from './errors';
 import type { RealmRecord, RealmSettings, Store } from './store/store';
@@ -55,6 +56,8 @@ export interface ServiceContext {
   revocations: RevocationList;
   /** The service's clock: milliseconds since the epoch (injected by tests). */
   now: () => number;
+  /** `standard` (the contract) or `hosted` (the hosted service's quirks, compat.ts). */
+  compat: CompatMode;
 }
 
 /** The service's clock in whole seconds, as JWT claims count time. */

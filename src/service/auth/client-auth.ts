@@ -5,7 +5,10 @@
  *
  * Every check of a presented credential takes the same path whether the client exists or not
  * (one store read, one HMAC, one constant-time comparison), so timing does not tell client ids
- * apart; the error codes stay as the wire contract says (they follow Keycloak).
+ * apart, and in standard mode neither does the answer: an unknown, revoked or other realm's client
+ * and a wrong or missing secret all get the same 401 `invalid_client` (RFC 6749 §5.2). Hosted
+ * compatibility mode answers as Keycloak does: `invalid_client` for an unknown client,
+ * `unauthorized_client` for a wrong or missing secret, one description for both.
  */
 import type { FastifyRequest } from 'fastify';
 import type { RealmSettings, ApiKeyRecord } from '../store/store';
@@ -71,10 +74,21 @@ export function presentedClient(request: FastifyRequest, form: Form): PresentedC
   return { clientId, secret };
 }
 
-/** 401 `invalid_client`: unknown, disabled or revoked client. */
+/** The one refusal of client credentials in standard mode (RFC 6749 §5.2). */
 export const invalidClient = (): ServiceError => new ServiceError(401, 'invalid_client', 'Invalid client or client credentials.');
-/** 401 `unauthorized_client`: wrong or missing secret. */
-export const unauthorizedClient = (): ServiceError => new ServiceError(401, 'unauthorized_client', 'Invalid client secret.');
+
+/** Keycloak's description of both refusals (ClientIdAndSecretAuthenticator), for hosted mode. */
+const KEYCLOAK_CLIENT_REFUSAL = 'Invalid client or Invalid client credentials';
+
+/**
+ * The refusal of client credentials: why (`unknown`: no such client in the realm, or revoked;
+ * `secret`: a wrong or missing secret) shows only in hosted compatibility mode, as Keycloak's
+ * error code; standard mode answers both alike, so a guesser cannot tell which client ids exist.
+ */
+export function refusedClient(ctx: Pick<ServiceContext, 'compat'>, why: 'unknown' | 'secret'): ServiceError {
+  if (ctx.compat !== 'hosted') return invalidClient();
+  return new ServiceError(401, why === 'unknown' ? 'invalid_client' : 'unauthorized_client', KEYCLOAK_CLIENT_REFUSAL);
+}
 
 /**
  * Checks an API key's credentials: refused with 429 while this (realm, client id, address) must
@@ -93,8 +107,8 @@ export async function authenticateApiKey(
   const found = await ctx.store.getApiKey(client.clientId);
   const key = found && found.realm === realm.name ? found : undefined;
   const secretOk = await ctx.apiKeySecrets.verify(key, client.secret ?? '');
-  if (!key || key.revokedTimestamp !== null) throw invalidClient();
-  if (!client.secret || !secretOk) throw unauthorizedClient();
+  if (!key || key.revokedTimestamp !== null) throw refusedClient(ctx, 'unknown');
+  if (!client.secret || !secretOk) throw refusedClient(ctx, 'secret');
   ctx.credentialThrottle.success(throttle);
   return key;
 }

@@ -109,7 +109,7 @@ describe('introspection', () => {
 
   it('needs an authenticated API key: 401 for a wrong secret, an unknown client, the public client', async () => {
     const token = await getToken(svc, 'acme', key.clientId, key.clientSecret);
-    expect((await introspect(token, { clientId: key.clientId, clientSecret: 'wrong' })).json.error).toBe('unauthorized_client');
+    expect((await introspect(token, { clientId: key.clientId, clientSecret: 'wrong' })).json.error).toBe('invalid_client');
     expect((await introspect(token, { clientId: 'key-nobody', clientSecret: 'x' })).json.error).toBe('invalid_client');
     const publicClient = await postForm(svc, introspectionPath('acme'), { token, client_id: 'admin-cli' });
     expect(publicClient.status).toBe(401);
