@@ -12,6 +12,7 @@
  * | the deepest full page of a walk through 10,000 organizations alone (max=100) | the first page of the same walk | ≤ 2× (keyset, no skipping) |
  * | user by email (`?email=…&exact=true`) | user by username | ≥ 0.8× |
  * | creating 10,000 users with emails | 10,000 without | ≤ 2× the time |
+ * | a password sign-in while another address sends 150 password attempts at once | the same sign-in idle | ≤ 3× |
  *
  * Every server, load generator and refresh runs in a process of its own (bench/bare-server.mjs,
  * bench/service-target.mjs, bench/load-generator.mjs, bench/member-refresh.mjs); this process only
@@ -34,8 +35,9 @@
  *   BENCH_ROWS         comma-separated rows to measure (default all): check (membership check),
  *                      limited (membership check in a realm with a rate limit),
  *                      deep (deepest page alone), orgs (organization list walk), paged (checks while
- *                      paged), email (user by email), create (creating users); with only `check` and
- *                      `limited`, the services skip the large setup
+ *                      paged), email (user by email), create (creating users), login (sign-in
+ *                      during a flood); with only `check`, `limited` and `login`, the services skip
+ *                      the large setup
  *   BENCH_BASELINE     another checkout (built, with its node_modules): each store is measured on its
  *                      dist/ too, side by side in the same rounds, as rows marked "(baseline)"
  */
@@ -54,7 +56,9 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const STORES = (process.env.BENCH_STORES ?? 'sqlite,postgres').split(',').map((name) => name.trim());
-const ROW_KINDS = ['check', 'limited', 'deep', 'orgs', 'paged', 'email', 'create'];
+const ROW_KINDS = ['check', 'limited', 'deep', 'orgs', 'paged', 'email', 'create', 'login'];
+/** Password attempts the sign-in row's flood sends at once (issue 27's finding: 150). */
+const LOGIN_FLOOD = 150;
 const ROWS = new Set((process.env.BENCH_ROWS ?? ROW_KINDS.join(',')).split(',').map((name) => name.trim()));
 for (const row of ROWS) if (!ROW_KINDS.includes(row)) throw new Error(`BENCH_ROWS: unknown row ${row} (${ROW_KINDS.join(', ')})`);
 const BASELINE = process.env.BENCH_BASELINE;
@@ -67,6 +71,7 @@ const TARGETS = {
   deepOrganizationPageRatio: 2,
   emailRatio: 0.8,
   createWithEmailsRatio: 2,
+  loginDuringFloodRatio: 3,
 };
 
 /**
@@ -182,7 +187,7 @@ async function runBenchmark() {
     // each on its own database.
     const builds = [{ suffix: '', dist: join(here, '..', 'dist') }];
     if (BASELINE) builds.push({ suffix: ' (baseline)', dist: join(BASELINE, 'dist') });
-    const largeSetup = [...ROWS].some((row) => row !== 'check' && row !== 'limited');
+    const largeSetup = [...ROWS].some((row) => row !== 'check' && row !== 'limited' && row !== 'login');
     const services = [];
     for (const store of STORES) {
       for (const [index, build] of builds.entries()) {
@@ -216,6 +221,15 @@ async function runBenchmark() {
         const { store, label } = service;
         const headers = { authorization: service.authorization };
         const checkUrl = `${service.url}${service.memberPath}`;
+        // A legitimate sign-in while another address floods the token endpoint with password attempts.
+        if (ROWS.has('login')) {
+          const signIn = await startChild('login-flood.mjs', { input: { url: service.url, ...service.login, flood: LOGIN_FLOOD, rounds: 3 } }).answer;
+          const ratio = signIn.floodMs / signIn.idleMs;
+          record(`${label}: sign-in during a ${LOGIN_FLOOD}-attempt flood from another address (floor: the same sign-in idle)`, {
+            value: signIn.floodMs, unit: 'ms', ratio, target: `<= ${TARGETS.loginDuringFloodRatio}`, ok: ratio <= TARGETS.loginDuringFloodRatio,
+            note: `idle ${signIn.idleMs.toFixed(1)} ms; ${signIn.refused.toFixed(0)} of ${LOGIN_FLOOD} refused at once`,
+          });
+        }
         const idle = await measure(`${label} check`, checkUrl, headers, undefined, service.pid);
         if (ROWS.has('check')) {
           record(`${label}: check membership (floor: bare node:http)`, {

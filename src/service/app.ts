@@ -7,6 +7,7 @@ import { Admin } from './admin';
 import { DEFAULT_PORTAL_LINK_LIFETIME_SECONDS } from './admin/organizations';
 import { ApiKeySecrets } from './auth/api-key-secrets';
 import { CredentialThrottle, type CredentialThrottleOptions } from './auth/credential-throttle';
+import { HashGate, type HashGateOptions } from './auth/hash-gate';
 import { RevocationList } from './auth/revocations';
 import { VerifiedTokenCache } from './auth/verified-tokens';
 import { type ServiceContext } from './context';
@@ -63,6 +64,11 @@ export interface AppOptions {
    * failures per realm + client id or username + source address, then 1 s doubling to 15 min).
    */
   credentialThrottle?: Partial<CredentialThrottleOptions>;
+  /**
+   * The bound on slow credential hashes (default `DEFAULT_HASH_GATE`: one at a time and 8 waiting
+   * per source address, one per core up to 4 and 512 waiting overall).
+   */
+  hashGate?: Partial<HashGateOptions>;
   /**
    * The service's clock, milliseconds since the epoch (default `Date.now`): token times, expiry,
    * throttling, rate limits and revocations all read it, so tests step time instead of sleeping.
@@ -121,6 +127,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     rateLimiter: new RateLimiter(options.rateLimit, now),
     verifiedTokens: new VerifiedTokenCache(),
     credentialThrottle: new CredentialThrottle(options.credentialThrottle, now),
+    hashGate: new HashGate(options.hashGate),
     apiKeySecrets,
     revocations: new RevocationList(options.store, now),
     now,

@@ -7,6 +7,7 @@ import type { Permission } from '../api';
 import type { Admin } from './admin';
 import type { ApiKeySecrets } from './auth/api-key-secrets';
 import type { CredentialThrottle } from './auth/credential-throttle';
+import type { HashGate } from './auth/hash-gate';
 import type { RevocationList } from './auth/revocations';
 import type { VerifiedTokenCache } from './auth/verified-tokens';
 import type { CompatMode } from './compat';
@@ -50,6 +51,8 @@ export interface ServiceContext {
   verifiedTokens: VerifiedTokenCache;
   /** Failed-credential throttle (per realm, client id or username, and source address). */
   credentialThrottle: CredentialThrottle;
+  /** The bound on slow credential hashes (scrypt), per source address and overall. */
+  hashGate: HashGate;
   /** API-key secret hashing and checking under the store's server-side key. */
   apiKeySecrets: ApiKeySecrets;
   /** Revoked access tokens (RFC 7009). */

@@ -106,7 +106,8 @@ export async function authenticateApiKey(
   ctx.credentialThrottle.attempt(throttle);
   const found = await ctx.store.getApiKey(client.clientId);
   const key = found && found.realm === realm.name ? found : undefined;
-  const secretOk = await ctx.apiKeySecrets.verify(key, client.secret ?? '');
+  // Keys still stored the legacy way cost a slow hash, under the same bound as passwords.
+  const secretOk = await ctx.apiKeySecrets.verify(key, client.secret ?? '', (work) => ctx.hashGate.run(request.ip, work));
   if (!key || key.revokedTimestamp !== null) throw refusedClient(ctx, 'unknown');
   if (!client.secret || !secretOk) throw refusedClient(ctx, 'secret');
   ctx.credentialThrottle.success(throttle);
