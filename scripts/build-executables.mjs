@@ -1,20 +1,21 @@
 #!/usr/bin/env node
 /**
- * Builds the Terraform provider as self-contained executables (Node.js single executable
- * applications) from dist/provider/terraform-provider-orgadmin.js, into
- * dist/provider/executables/<os>_<arch>/terraform-provider-orgadmin_v<version>.
+ * Builds the Terraform provider as self-contained executables (the provider bundle compiled by Bun)
+ * from dist/provider/terraform-provider-orgadmin.js, into
+ * dist/provider/executables/<os>_<arch>/terraform-provider-orgadmin_v<version>[.exe].
  *
  * Usage:
- *   node scripts/build-sea.mjs                     this machine's platform (what `npm run build` runs);
- *                                                  a warning, not a failure, where it cannot be built
- *                                                  (another OS, or no npm registry to fetch Node.js from)
- *   node scripts/build-sea.mjs --platforms linux_amd64,linux_arm64 [--no-code-cache]
+ *   node scripts/build-executables.mjs                    this machine's platform (what `npm run build` runs);
+ *                                                         a warning, not a failure, where it cannot be built
+ *                                                         (no npm registry to fetch Bun's runtime from)
+ *   node scripts/build-executables.mjs --platforms linux_amd64,windows_amd64 [--no-bytecode]
+ *   node scripts/build-executables.mjs --all              every platform
  *
- * An executable already built from the same bundle, Node.js and options is kept. The platform's
- * Node.js binary comes from the npm registry (`npm pack node-<os>-<arch>@<this Node.js version>`)
- * into ~/.cache/orgadmin/node (ORGADMIN_NODE_CACHE to move it). The logic lives in
- * src/distribution/, which `orgadmin provider release` uses too; it is compiled here on the
- * fly, so this script works before and without `tsc`.
+ * An executable already built from the same bundle, Bun and options is kept. Each target's Bun
+ * runtime comes from the npm registry (`npm pack @oven/bun-<target>@<the bun dev dependency's
+ * version>`) into ~/.cache/orgadmin/bun (ORGADMIN_BUN_CACHE to move it). The logic lives in
+ * src/distribution/, which `orgadmin provider release` uses too; it is compiled here on the fly,
+ * so this script works before and without `tsc`.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -30,17 +31,16 @@ function loadDistribution() {
   const dir = join(root, 'src/distribution');
   const contents = ['executable', 'platforms', 'package-info'].map((name) => `Object.assign(module.exports, require('./${name}'));`).join('\n');
   const result = esbuild.buildSync({
-    stdin: { contents, resolveDir: dir, loader: 'js', sourcefile: 'build-sea-entry.js' },
+    stdin: { contents, resolveDir: dir, loader: 'js', sourcefile: 'build-executables-entry.js' },
     bundle: true,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    external: ['postject'],
     write: false,
     logLevel: 'warning',
   });
   const Module = require('node:module');
-  const file = join(dir, 'build-sea-entry.js');
+  const file = join(dir, 'build-executables-entry.js');
   const mod = new Module(file);
   mod.filename = file;
   mod.paths = Module._nodeModulePaths(dir);
@@ -50,21 +50,22 @@ function loadDistribution() {
 
 async function main(argv) {
   let platformList;
-  let codeCache = true;
+  let bytecode = true;
+  const dist = loadDistribution();
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--platforms') platformList = argv[++i] ?? '';
-    else if (argv[i] === '--no-code-cache') codeCache = false;
+    else if (argv[i] === '--all') platformList = Object.keys(dist.EXECUTABLE_PLATFORMS).join(',');
+    else if (argv[i] === '--no-bytecode') bytecode = false;
     else if (argv[i] === '--help') {
-      process.stdout.write('usage: node scripts/build-sea.mjs [--platforms os_arch,...] [--no-code-cache]\n');
+      process.stdout.write('usage: node scripts/build-executables.mjs [--platforms os_arch,... | --all] [--no-bytecode]\n');
       return;
     } else throw new Error(`unknown option ${argv[i]}`);
   }
-  const dist = loadDistribution();
   let platforms;
   if (platformList === undefined) {
     const host = dist.hostExecutablePlatform();
     if (host === undefined) {
-      process.stdout.write(`build-sea: no self-contained executable for ${process.platform}/${process.arch}; the provider installs as a launcher.\n`);
+      process.stdout.write(`build-executables: no executable for ${process.platform}/${process.arch}; the provider installs as the Node.js launcher there.\n`);
       return;
     }
     platforms = [host];
@@ -79,21 +80,21 @@ async function main(argv) {
     const started = Date.now();
     let built;
     try {
-      built = await dist.buildExecutable({ platform, bundle, version, outDir: dist.defaultExecutablesDir(), codeCache });
+      built = await dist.buildExecutable({ platform, bundle, version, outDir: dist.defaultExecutablesDir(), bytecode });
     } catch (error) {
       // In `npm run build` (no --platforms) an offline machine still gets a working build: the
-      // launcher. Asked for platforms explicitly, failing is the answer.
+      // launcher can be installed. Asked for platforms explicitly, failing is the answer.
       if (platformList !== undefined || error.name !== 'ProviderInstallError') throw error;
-      process.stderr.write(`build-sea: WARNING: no executable for ${platform.name} (${error.message}); orgadmin provider install will install the launcher.\n`);
+      process.stderr.write(`build-executables: WARNING: no executable for ${platform.name} (${error.message}).\n`);
       continue;
     }
     const what = built.reused ? 'up to date' : `built in ${((Date.now() - started) / 1000).toFixed(1)} s`;
     const size = `${(built.size / 1024 / 1024).toFixed(1)} MiB`;
-    process.stdout.write(`build-sea: ${platform.name} ${what}: ${built.path} (${size}, ${built.codeCache ? 'with' : 'without'} code cache)\n`);
+    process.stdout.write(`build-executables: ${platform.name} ${what}: ${built.path} (${size}, Bun ${built.bun}${built.bytecode ? ', bytecode' : ', no bytecode'})\n`);
   }
 }
 
 main(process.argv.slice(2)).catch((error) => {
-  process.stderr.write(`build-sea: ${error.message}\n`);
+  process.stderr.write(`build-executables: ${error.message}\n`);
   process.exit(1);
 });
