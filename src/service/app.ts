@@ -49,7 +49,7 @@ export interface AppOptions {
   /** Public base address for `iss` and links; default: derived from each request's Host and protocol. */
   publicBaseUrl?: string;
   /**
-   * Default rate limit per realm + client (per realm + user for end users of the public client),
+   * Default rate limit per realm + caller (an API key, or an end user: auth/guards.ts rateLimitKey),
    * for realms without their own setting; off when undefined.
    */
   rateLimit?: RateLimitOptions;

@@ -113,7 +113,7 @@ export class MemberCheckFastPath {
       (member) => {
         // Counted here, after the read, so that a check handed to fastify is counted once, by
         // fastify; one over the limit goes to fastify uncounted, which counts and refuses it.
-        if (!member || !ctx.rateLimiter.admit(realm, rateLimitKey(realm.name, caller.azp, caller.sub))) return fastify(request, response);
+        if (!member || !ctx.rateLimiter.admit(realm, rateLimitKey(realm.name, caller.sub))) return fastify(request, response);
         response.writeHead(204);
         response.end();
       },

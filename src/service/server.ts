@@ -22,7 +22,7 @@ export interface ServerOptions {
   port?: number;
   /** The service's DNS domain. Default `localhost`. */
   domain?: string;
-  /** Rate limit per realm + client (per realm + user for end users of the public client); off when undefined. */
+  /** Rate limit per realm + caller (an API key, or an end user; auth/guards.ts rateLimitKey); off when undefined. */
   rateLimit?: RateLimitOptions;
   /** Log requests (JSON lines on stdout). Default off. */
   logger?: boolean;

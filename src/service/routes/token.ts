@@ -73,7 +73,7 @@ export async function tokenRoutes(app: FastifyInstance, opts: { ctx: ServiceCont
           redirectUri: form.redirect_uri,
           codeVerifier: form.code_verifier,
         });
-        ctx.rateLimiter.hit(realm, rateLimitKey(realm.name, client.clientId, user.id));
+        ctx.rateLimiter.hit(realm, rateLimitKey(realm.name, user.id));
         const granted = grantScope(code.scope, permissionsOfUser(user));
         const signing = await signingRealm(ctx, realm);
         const access = issueAccessToken(ctx, request, signing, {
@@ -116,7 +116,7 @@ export async function tokenRoutes(app: FastifyInstance, opts: { ctx: ServiceCont
         held = permissionsOfUser(user);
       }
       // Counted once the credentials are known to be right: failures are the throttle's business.
-      ctx.rateLimiter.hit(realm, rateLimitKey(realm.name, client.clientId, subject));
+      ctx.rateLimiter.hit(realm, rateLimitKey(realm.name, subject));
 
       const granted = grantScope(form.scope, held);
       const access = issueAccessToken(ctx, request, await signingRealm(ctx, realm), {

@@ -25,12 +25,12 @@ type Req = FastifyRequest<{ Params: { realm: string; orgId?: string; userId?: st
 
 /**
  * One operation of the JSON API's rules for the signed-in administrator: counted against the
- * realm's rate limit as the API counts it (client `orgadmin-dashboard`), then run. Gives its value,
+ * realm's rate limit as the API counts it (the administrator's own budget), then run. Gives its value,
  * or the API's refusal (429 included); other failures are thrown on.
  */
 async function operation<T>(ctx: ServiceContext, caller: DashboardCaller, call: () => Promise<T>): Promise<T | ServiceError> {
   try {
-    ctx.rateLimiter.hit(caller.realm, rateLimitKey(caller.realm.name, DASHBOARD_CLIENT_ID, caller.user.id));
+    ctx.rateLimiter.hit(caller.realm, rateLimitKey(caller.realm.name, caller.user.id));
     return await call();
   } catch (error) {
     if (error instanceof ServiceError) return error;
