@@ -29,6 +29,19 @@ export const MAX_URL_LENGTH = 2048;
 /** Longest DNS name (RFC 1035 §2.3.4, without the root dot). */
 export const MAX_DOMAIN_LENGTH = 253;
 
+/**
+ * The most terms one query parameter may hold: `key:value` pairs of an organization list's `q`,
+ * comma-separated terms of a member list's `search`. Each term is one more condition of the
+ * database query, and a few hundred of them exceed what SQLite ("Expression tree is too large")
+ * and PostgreSQL accept; no real filter needs as many.
+ */
+export const MAX_QUERY_TERMS = 100;
+
+/** Why a query parameter with `count` terms is refused (a phrase naming the limit), or undefined. */
+export function queryTermsProblem(count: number): string | undefined {
+  return count > MAX_QUERY_TERMS ? `has ${count} terms; at most ${MAX_QUERY_TERMS} are allowed` : undefined;
+}
+
 /** The most retries a provider configuration may ask for (each may wait up to 10 s). */
 export const MAX_RETRIES_LIMIT = 20;
 

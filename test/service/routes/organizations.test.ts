@@ -1,4 +1,4 @@
-import { orgPath, orgsCountPath, orgsPath } from '../../../src/api';
+import { MAX_QUERY_TERMS, orgPath, orgsCountPath, orgsPath } from '../../../src/api';
 import { attributeMatchesOf } from '../../../src/service/admin/organizations';
 import { normalizeDomains } from '../../../src/service/routes/organizations';
 import { createTestRealm, getToken, type TestService } from '../../helpers/service';
@@ -204,6 +204,17 @@ describe('organizations', () => {
       expect(names(both.json)).toEqual(['bravo']);
       const quoted = await call(svc, { method: 'GET', url: `${orgsPath('list')}?q=${encodeURIComponent('city:"New York"')}`, token: listToken });
       expect(names(quoted.json)).toEqual(['charlie']);
+    });
+
+    it('answers a q of 100 pairs, and 400 invalid_query naming the limit for more (never the database’s expression limit)', async () => {
+      const pairs = (count: number) => encodeURIComponent(Array.from({ length: count }, () => 'tier:gold').join(' '));
+      const atCap = await call(svc, { method: 'GET', url: `${orgsPath('list')}?q=${pairs(MAX_QUERY_TERMS)}`, token: listToken });
+      expect(atCap.status).toBe(200);
+      for (const url of [`${orgsPath('list')}?q=${pairs(990)}`, `${orgsCountPath('list')}?q=${pairs(MAX_QUERY_TERMS + 1)}`]) {
+        const res = await call(svc, { method: 'GET', url, token: listToken });
+        expect(res.status).toBe(400);
+        expect(res.json).toEqual({ error: 'invalid_query', error_description: expect.stringMatching(/^q has \d+ terms; at most 100 are allowed\.$/) });
+      }
     });
 
     it('answers 400 invalid_query for a malformed q', async () => {
