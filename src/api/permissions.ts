@@ -9,6 +9,8 @@ export const PERMISSIONS = [
   'manage-organizations',
   'create-organization',
   'view-users',
+  // RFC 7662 token introspection: what any token of the realm carries is not for every key to read.
+  'introspect-tokens',
 ] as const;
 
 /** One permission name. */

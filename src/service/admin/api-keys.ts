@@ -50,7 +50,7 @@ function apiKeyInfo(key: ApiKeyRecord): ApiKeyInfo {
   };
 }
 
-/** The permissions of an API key: at least one, each one of the four (duplicates dropped). */
+/** The permissions of an API key: at least one, each one of the documented permissions (`PERMISSIONS`) (duplicates dropped). */
 function checkPermissions(keyName: string, permissions: unknown): Permission[] {
   if (!Array.isArray(permissions) || permissions.length === 0) {
     throw new AdminError(`API key "${keyName}" needs at least one permission.`);

@@ -3,14 +3,14 @@
  * Keycloak's paths (listed in discovery):
  * - userinfo (OpenID Connect Core §5.3): the token's subject, for a bearer access token;
  * - token introspection (RFC 7662): whether a token is active and what it carries, for an
- *   authenticated API key (a resource server);
+ *   authenticated API key holding the `introspect-tokens` permission (a resource server);
  * - token revocation (RFC 7009): ends an access token before `exp`, for the client it was issued
  *   to. A revoked token is refused everywhere from then on (auth/revocations.ts).
  * Introspection and revocation authenticate the client like the token endpoint (either method,
  * same throttle, same timing); they answer `Cache-Control: no-store`.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { IntrospectionSchema, introspectionPath, revocationPath, UserinfoSchema, userinfoPath } from '../../api';
+import { hasPermission, IntrospectionSchema, introspectionPath, revocationPath, UserinfoSchema, userinfoPath } from '../../api';
 import { authenticateApiKey, presentedClient, readForm } from '../auth/client-auth';
 import { acceptedAccessToken, bearerTokenOf, invalidToken, realmHook } from '../auth/guards';
 import type { TokenClaims } from '../auth/jwt';
@@ -76,7 +76,11 @@ export async function oidcRoutes(app: FastifyInstance, opts: { ctx: ServiceConte
     if (client.clientId === PUBLIC_CLIENT_ID) {
       throw new ServiceError(401, 'unauthorized_client', 'The public client may not introspect tokens; use an API key.');
     }
-    await authenticateApiKey(ctx, request, realm, client);
+    const key = await authenticateApiKey(ctx, request, realm, client);
+    // What a token carries is the realm's business: only keys trusted with it may ask (RFC 7662 §4).
+    if (!hasPermission(key.permissions, 'introspect-tokens')) {
+      throw new ServiceError(403, 'insufficient_scope', 'The API key lacks the introspect-tokens permission.');
+    }
     if (!form.token) throw new ServiceError(400, 'invalid_request', 'Missing form parameter: token.');
     const claims = await activeClaims(ctx, realm, form.token);
     if (!claims) return { active: false };

@@ -107,6 +107,16 @@ describe('introspection', () => {
     expect((await introspect(expiring)).json).toEqual({ active: false });
   });
 
+  it('needs the introspect-tokens permission: any other key of the realm gets 403 insufficient_scope and learns nothing', async () => {
+    const token = await getToken(svc, 'acme', key.clientId, key.clientSecret);
+    const lookup = await createTestRealm(svc, 'acme', { permissions: ['view-users'] });
+    const refused = await introspect(token, lookup);
+    expect(refused.status).toBe(403);
+    expect(refused.json).toEqual({ error: 'insufficient_scope', error_description: 'The API key lacks the introspect-tokens permission.' });
+    const allowed = await createTestRealm(svc, 'acme', { permissions: ['introspect-tokens'] });
+    expect((await introspect(token, allowed)).json).toMatchObject({ active: true, client_id: key.clientId });
+  });
+
   it('needs an authenticated API key: 401 for a wrong secret, an unknown client, the public client', async () => {
     const token = await getToken(svc, 'acme', key.clientId, key.clientSecret);
     expect((await introspect(token, { clientId: key.clientId, clientSecret: 'wrong' })).json.error).toBe('invalid_client');
