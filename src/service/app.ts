@@ -119,9 +119,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const now = options.now ?? Date.now;
   const apiKeySecrets = new ApiKeySecrets(options.store, now);
   const portalLinkLifetimeSeconds = options.portalLinkLifetimeSeconds ?? DEFAULT_PORTAL_LINK_LIFETIME_SECONDS;
+  const revocations = new RevocationList(options.store, now);
   const ctx: ServiceContext = {
     store: options.store,
-    admin: new Admin(options.store, { apiKeySecrets, now, portalLinkLifetimeSeconds }),
+    admin: new Admin(options.store, { apiKeySecrets, now, portalLinkLifetimeSeconds, onTokensRevoked: () => revocations.recheckNow() }),
     domain: options.domain ?? 'localhost',
     publicBaseUrl: options.publicBaseUrl,
     rateLimiter: new RateLimiter(options.rateLimit, now),
@@ -129,7 +130,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     credentialThrottle: new CredentialThrottle(options.credentialThrottle, now),
     hashGate: new HashGate(options.hashGate),
     apiKeySecrets,
-    revocations: new RevocationList(options.store, now),
+    revocations,
     now,
     compat,
   };

@@ -154,6 +154,6 @@ function admittedCaller(
   } catch {
     return undefined;
   }
-  if (ctx.revocations.knownRevoked(realm.name, claims.jti) !== false) return undefined;
+  if (ctx.revocations.knownRefused(realm.name, claims) !== false) return undefined;
   return permission === undefined || hasPermission(tokenPermissions(claims), permission) ? claims : undefined;
 }

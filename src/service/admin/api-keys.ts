@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { isPermission, MAX_NAME_LENGTH, serviceAccountUsername, type Permission } from '../../api';
 import type { ApiKeySecrets } from '../auth/api-key-secrets';
+import { clientRevocationId, MAX_TOKEN_LIFETIME_MS } from '../auth/revocations';
 import { generateClientId, generateClientSecret } from '../auth/secrets';
 import { hasControlCharacter } from '../text-checks';
 import { newUser, StoreConflictError, type ApiKeyRecord, type Store } from '../store/store';
@@ -21,7 +22,7 @@ export interface ApiKeyInfo {
   /** The id of the service-account user `service-account-<clientId>`. */
   serviceAccountUserId: string;
   createdTimestamp: number;
-  /** True once revoked: no new tokens. */
+  /** True once revoked: no new tokens, and the ones it was given are refused. */
   revoked: boolean;
   revokedTimestamp: number | null;
   /** When the key last got a token (to the minute), or null when never. */
@@ -67,6 +68,8 @@ export class ApiKeyAdmin {
     private readonly store: Store,
     private readonly secrets: ApiKeySecrets,
     private readonly now: () => number = Date.now,
+    /** Called after tokens were revoked in the store: the service re-reads its revocation list. */
+    private readonly onTokensRevoked: () => void = () => {},
   ) {}
 
   /**
@@ -127,14 +130,19 @@ export class ApiKeyAdmin {
   }
 
   /**
-   * Revokes a key (of `realm` when given): no new tokens; tokens already issued stay valid until
-   * they expire.
+   * Revokes a key (of `realm` when given): no new tokens, and the tokens already issued to it are
+   * refused too (auth/revocations.ts: at once by this process's service, within the revocation
+   * recheck time by every other instance on the store). The tokens' revocation is written first,
+   * so a failure between the two writes never leaves a revoked key with living tokens.
    */
   async revoke(clientId: string, realm?: string): Promise<void> {
-    await this.requireApiKey(clientId, realm);
-    if (!(await this.store.revokeApiKey(clientId, this.now()))) {
+    const key = await this.requireApiKey(clientId, realm);
+    const now = this.now();
+    await this.store.revokeToken({ realm: key.realm, jti: clientRevocationId(clientId), expiresTimestamp: now + MAX_TOKEN_LIFETIME_MS, revokedTimestamp: now });
+    if (!(await this.store.revokeApiKey(clientId, now))) {
       throw new AdminError(`API key "${clientId}" does not exist.`);
     }
+    this.onTokensRevoked();
   }
 
   /** Replaces the permissions of an active key of `realm`; tokens issued before keep theirs until they expire. */

@@ -40,6 +40,11 @@ export interface AdminOptions {
   readonly now?: () => number;
   /** Lifetime of admin portal links in seconds. @default {@link DEFAULT_PORTAL_LINK_LIFETIME_SECONDS} */
   readonly portalLinkLifetimeSeconds?: number;
+  /**
+   * Called after tokens were revoked in the store (an API key revoked): the service passes its
+   * revocation list's `recheckNow`, so it refuses them from the next request on.
+   */
+  readonly onTokensRevoked?: () => void;
 }
 
 /**
@@ -63,7 +68,7 @@ export class Admin {
   constructor(store: Store, options: AdminOptions = {}) {
     const now = options.now ?? Date.now;
     this.realms = new RealmAdmin(store, options.signingKeys ?? generateSigningKey, now);
-    this.apiKeys = new ApiKeyAdmin(store, options.apiKeySecrets ?? new ApiKeySecrets(store, now), now);
+    this.apiKeys = new ApiKeyAdmin(store, options.apiKeySecrets ?? new ApiKeySecrets(store, now), now, options.onTokensRevoked);
     this.users = new UserAdmin(store, now);
     this.clients = new OidcClientAdmin(store, now);
     this.organizations = new OrganizationAdmin(store, options.portalLinkLifetimeSeconds ?? DEFAULT_PORTAL_LINK_LIFETIME_SECONDS, now);
@@ -104,7 +109,7 @@ export class Admin {
     return this.apiKeys.list(realm);
   }
 
-  /** Revokes a key (of `realm` when given); tokens already issued stay valid until they expire. */
+  /** Revokes a key (of `realm` when given) and ends the tokens already issued to it ({@link ApiKeyAdmin.revoke}). */
   revokeApiKey(clientId: string, realm?: string): Promise<void> {
     return this.apiKeys.revoke(clientId, realm);
   }

@@ -17,6 +17,8 @@ export interface AccessTokenGrant {
   permissions: Permission[];
   /** The `scope` claim and answer. */
   scope: string;
+  /** The login session the token belongs to (code flow), its `sid` claim: signing out ends it. */
+  sessionId?: string;
 }
 
 /** A signed access token and its lifetime in seconds. */
@@ -44,6 +46,7 @@ export function issueAccessToken(
     exp: now + realm.tokenLifetimeSeconds,
     permissions: grant.permissions,
     scope: grant.scope,
+    ...(grant.sessionId !== undefined ? { sid: grant.sessionId } : {}),
   });
   return { token, expiresIn: realm.tokenLifetimeSeconds };
 }
@@ -53,14 +56,15 @@ export const ID_TOKEN_TYPE = 'ID';
 
 /**
  * Signs an OpenID Connect ID token (Core §2) for `user`, audience the client, with the request's
- * `nonce` and the time of login. Profile claims follow the userinfo endpoint's choice.
+ * `nonce`, the time of login and the login session (`sid`, as OpenID Connect logout specs name
+ * it). Profile claims follow the userinfo endpoint's choice.
  */
 export function issueIdToken(
   ctx: ServiceContext,
   request: FastifyRequest,
   realm: RealmRecord,
   user: UserRecord,
-  opts: { clientId: string; nonce: string | null; authTime: number },
+  opts: { clientId: string; nonce: string | null; authTime: number; sessionId: string },
 ): string {
   const now = nowSeconds(ctx);
   return signJwt(realm, {
@@ -72,6 +76,7 @@ export function issueIdToken(
     iat: now,
     exp: now + realm.tokenLifetimeSeconds,
     auth_time: opts.authTime,
+    sid: opts.sessionId,
     ...(opts.nonce !== null ? { nonce: opts.nonce } : {}),
     preferred_username: user.username,
     ...(user.email !== null ? { email: user.email, email_verified: user.emailVerified } : {}),

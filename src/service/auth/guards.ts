@@ -122,8 +122,9 @@ export function verifiedAccessToken(ctx: ServiceContext, realm: Pick<RealmSettin
 
 /**
  * The claims of an access token that is valid in `realm` now: signature (remembered per token),
- * issuer realm, type, audience, times, and not revoked (read fresh on every use, so the signature
- * cache never hides a revocation). Otherwise 401 `invalid_token` with the RFC 6750 challenge.
+ * issuer realm, type, audience, times, and not revoked: itself, its client (a revoked API key) or
+ * its login session (signed out), read fresh on every use, so the signature cache never hides a
+ * revocation. Otherwise 401 `invalid_token` with the RFC 6750 challenge.
  */
 export async function acceptedAccessToken(
   ctx: ServiceContext,
@@ -131,7 +132,7 @@ export async function acceptedAccessToken(
   token: string,
 ): Promise<TokenClaims> {
   const claims = verifiedAccessToken(ctx, realm, token);
-  if (await ctx.revocations.isRevoked(realm.name, claims.jti)) throw invalidToken(realm.name, 'The access token has been revoked.');
+  if (await ctx.revocations.refuses(realm.name, claims)) throw invalidToken(realm.name, 'The access token has been revoked.');
   return claims;
 }
 

@@ -24,7 +24,8 @@ import { codeFlowClient, isRegisteredRedirect, type CodeFlowClient } from '../au
 import { challengeProblem } from '../auth/pkce';
 import { permissionsOfUser } from '../auth/realm-admin';
 import { grantScope, SUPPORTED_SCOPES } from '../auth/scopes';
-import { csrfMatches, csrfToken, CSRF_FIELD, endSession, readSession, SESSION_COOKIE } from '../auth/sessions';
+import { MAX_TOKEN_LIFETIME_MS } from '../auth/revocations';
+import { csrfMatches, csrfToken, CSRF_FIELD, endLoginSession, endSession, readSession, SESSION_COOKIE } from '../auth/sessions';
 import { authenticateUser } from '../auth/user-auth';
 import { baseUrlOf, realmOf, type ServiceContext } from '../context';
 import { ServiceError } from '../errors';
@@ -202,11 +203,16 @@ export async function authorizeRoutes(app: FastifyInstance, opts: { ctx: Service
       }
       redirect = values.post_logout_redirect_uri;
     }
-    // Without proof that the request comes from the user's own client (an ID token of this realm,
-    // or the confirmation form with its CSRF token), ask first: a link must not sign anyone out.
-    const confirmed = hint !== undefined || (session !== undefined && submitted && (await csrfMatches(ctx, `logout:${session.sid}`, values[CSRF_FIELD])));
+    // A signed-in browser is signed out only with proof that the request comes from that user's own
+    // client: an ID token naming the signed-in user, or the confirmation form with its CSRF token.
+    // Anyone's ID token of the realm is not enough (an attacker's page could link with its own), so
+    // otherwise ask first: a link must not sign anyone out.
+    const confirmed =
+      session === undefined ||
+      hint?.sub === session.sub ||
+      (submitted && (await csrfMatches(ctx, `logout:${session.sid}`, values[CSRF_FIELD])));
     if (session && !confirmed) {
-      const carried = ['client_id', 'post_logout_redirect_uri', 'state'].filter((name) => values[name] !== undefined);
+      const carried = ['client_id', 'id_token_hint', 'post_logout_redirect_uri', 'state'].filter((name) => values[name] !== undefined);
       return sendPage(
         reply,
         submitted ? 403 : 200,
@@ -224,6 +230,8 @@ ${carried.map((name) => html`<input type="hidden" name="${name}" value="${values
       );
     }
     if (session) await endSession(ctx, session);
+    // The login the hint was issued for ends with its tokens: whoever holds its ID token may end it.
+    if (hint?.sid !== undefined) await endLoginSession(ctx, realm.name, hint.sid, ctx.now() + MAX_TOKEN_LIFETIME_MS);
     clearCookie(reply, ctx, request, SESSION_COOKIE, `/realms/${encodeURIComponent(realm.name)}/`);
     if (redirect) return redirectBack(reply, redirect, { state: values.state });
     return sendPage(
@@ -243,13 +251,17 @@ ${carried.map((name) => html`<input type="hidden" name="${name}" value="${values
   );
 }
 
-/** The claims of an ID token this realm signed (expired ones too, as RP-initiated logout allows), or undefined. */
-function idTokenHint(realm: RealmSettings, token: string): { sub: string; aud: string } | undefined {
+/**
+ * The claims of an ID token this realm signed (expired ones too, as RP-initiated logout allows), or
+ * undefined: its user, its client and its login session (absent in ID tokens issued before logins
+ * had one).
+ */
+function idTokenHint(realm: RealmSettings, token: string): { sub: string; aud: string; sid?: string } | undefined {
   try {
     const claims = verifySignature(token, realm);
     if (claims.typ !== ID_TOKEN_TYPE || realmOfIssuer(claims.iss) !== realm.name) return undefined;
     if (typeof claims.sub !== 'string' || typeof claims.aud !== 'string') return undefined;
-    return { sub: claims.sub, aud: claims.aud };
+    return { sub: claims.sub, aud: claims.aud, ...(typeof claims.sid === 'string' && claims.sid !== '' ? { sid: claims.sid } : {}) };
   } catch {
     return undefined;
   }

@@ -67,7 +67,7 @@ export async function tokenRoutes(app: FastifyInstance, opts: { ctx: ServiceCont
 
       if (grantType === 'authorization_code') {
         // Public clients only (PKCE stands in for a secret); the code names the client it is for.
-        const { code, user } = await redeemAuthorizationCode(ctx, realm, {
+        const { code, user, sessionId } = await redeemAuthorizationCode(ctx, realm, {
           code: form.code,
           clientId: client.clientId,
           redirectUri: form.redirect_uri,
@@ -81,8 +81,9 @@ export async function tokenRoutes(app: FastifyInstance, opts: { ctx: ServiceCont
           clientId: client.clientId,
           permissions: granted.permissions,
           scope: granted.scope,
+          sessionId,
         });
-        const idToken = issueIdToken(ctx, request, signing, user, { clientId: client.clientId, nonce: code.nonce, authTime: code.authTime });
+        const idToken = issueIdToken(ctx, request, signing, user, { clientId: client.clientId, nonce: code.nonce, authTime: code.authTime, sessionId });
         return reply.status(200).send({ ...tokenBody(access.token, access.expiresIn, granted.scope), id_token: idToken });
       }
 

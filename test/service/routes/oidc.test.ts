@@ -178,6 +178,23 @@ describe('revocation', () => {
     expect((await call(svc, { method: 'GET', url: orgsMePath('acme'), token: alice })).status).toBe(401);
   });
 
+  it('ends the tokens of a revoked API key: revoked by another process, refused here within the recheck time', async () => {
+    const doomed = await createTestRealm(svc, 'acme');
+    const token = await getToken(svc, 'acme', doomed.clientId, doomed.clientSecret);
+    const survivor = await getToken(svc, 'acme', key.clientId, key.clientSecret);
+    const created = await call(svc, { method: 'POST', url: orgsPath('acme'), token, payload: { name: 'before-revocation' } });
+    expect(created.status).toBe(201);
+    // svc.admin is an Admin of its own over the store, as the command line is.
+    await svc.admin.revokeApiKey(doomed.clientId, 'acme');
+    clock += REVOCATION_RECHECK_MS;
+    const refused = await call(svc, { method: 'POST', url: orgsPath('acme'), token, payload: { name: 'after-revocation' } });
+    expect(refused.status).toBe(401);
+    expect(refused.json.error_description).toBe('The access token has been revoked.');
+    expect((await svc.store.listOrganizations('acme', { search: 'after-revocation' })).length).toBe(0);
+    // Tokens of the realm's other keys are untouched.
+    expect((await call(svc, { method: 'GET', url: orgsPath('acme'), token: survivor })).status).toBe(200);
+  });
+
   it('is seen by a second service on the same database within the recheck time', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'orgadmin-revocation-'));
     let shared = Date.UTC(2026, 0, 1);

@@ -144,15 +144,14 @@ describe('POST /realms/{realm}/protocol/openid-connect/token', () => {
       expect(res.json.error).toBe('invalid_client');
     });
 
-    it('answers 401 invalid_client for a revoked key, while tokens issued before stay valid', async () => {
+    // That the tokens it was given end too is routes/oidc.test.ts's (with a clock to step).
+    it('answers 401 invalid_client for a revoked key', async () => {
       const doomed = await createTestRealm(svc, 'acme');
-      const token = await getToken(svc, 'acme', doomed.clientId, doomed.clientSecret);
+      await getToken(svc, 'acme', doomed.clientId, doomed.clientSecret);
       await svc.admin.revokeApiKey(doomed.clientId);
       const res = await postForm(svc, url, { grant_type: 'client_credentials', client_id: doomed.clientId, client_secret: doomed.clientSecret });
       expect(res.status).toBe(401);
       expect(res.json.error).toBe('invalid_client');
-      const list = await call(svc, { method: 'GET', url: '/realms/acme/orgs', token });
-      expect(list.status).toBe(200);
     });
 
     it('answers an unknown client, a revoked key, a wrong and a missing secret identically: 401 invalid_client (RFC 6749 §5.2)', async () => {
