@@ -4,7 +4,7 @@
  * server-side key ({@link ApiKeySecrets}).
  */
 import { randomUUID } from 'node:crypto';
-import { isPermission, MAX_NAME_LENGTH, serviceAccountUsername, type Permission } from '../../api';
+import { isPermission, MAX_NAME_LENGTH, serviceAccountUsername, spoofingProblem, type Permission } from '../../api';
 import type { ApiKeySecrets } from '../auth/api-key-secrets';
 import { clientRevocationId, MAX_TOKEN_LIFETIME_MS } from '../auth/revocations';
 import { generateClientId, generateClientSecret } from '../auth/secrets';
@@ -83,6 +83,8 @@ export class ApiKeyAdmin {
       throw new AdminError(`API key name "${String(name)}" must be 1 to ${MAX_NAME_LENGTH} characters.`);
     }
     if (hasControlCharacter(name)) throw new AdminError('API key names must not contain control characters (U+0000 to U+001F).');
+    const spoofing = spoofingProblem(name);
+    if (spoofing) throw new AdminError(`API key names ${spoofing}.`);
     const permissions = checkPermissions(name, opts.permissions);
     const existing = await this.store.listApiKeys(realm);
     if (existing.some((key) => key.name === name && key.revokedTimestamp === null)) {
