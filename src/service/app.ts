@@ -14,7 +14,7 @@ import { type ServiceContext } from './context';
 import { AllowedMethods } from './allowed-methods';
 import { installErrorHandling } from './errors';
 import { answerNodeRefusalsInJson, clientErrorHandler, frameworkErrors } from './framework-errors';
-import { requireOneHost } from './host-header';
+import { requireAllowedHost, requireOneHost } from './host-header';
 import { loggerOption } from './request-log';
 import { MemberCheckFastPath } from './member-check-fast-path';
 import { installJsonBodyParser } from './json-body';
@@ -48,6 +48,11 @@ export interface AppOptions {
   domain?: string;
   /** Public base address for `iss` and links; default: derived from each request's Host and protocol. */
   publicBaseUrl?: string;
+  /**
+   * The hosts requests may name in `Host` (`orgs.example.com`, or `*.example.com` for any
+   * subdomain); any other is 400 `invalid_request`. Default: any host.
+   */
+  allowedHosts?: readonly string[];
   /**
    * Default rate limit per realm + caller (an API key, or an end user: auth/guards.ts rateLimitKey),
    * for realms without their own setting; off when undefined.
@@ -114,6 +119,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   installJsonBodyParser(app);
   // First hook of every request (also unknown paths): the Host decides the issuer and the realm pin.
   app.addHook('onRequest', requireOneHost);
+  if (options.allowedHosts !== undefined) app.addHook('onRequest', requireAllowedHost(options.allowedHosts));
   app.addHook('preValidation', refuseControlCharactersInQuery);
 
   const now = options.now ?? Date.now;
@@ -125,6 +131,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     admin: new Admin(options.store, { apiKeySecrets, now, portalLinkLifetimeSeconds, onTokensRevoked: () => revocations.recheckNow() }),
     domain: options.domain ?? 'localhost',
     publicBaseUrl: options.publicBaseUrl,
+    allowedHosts: options.allowedHosts,
     rateLimiter: new RateLimiter(options.rateLimit, now),
     verifiedTokens: new VerifiedTokenCache(),
     credentialThrottle: new CredentialThrottle(options.credentialThrottle, now),

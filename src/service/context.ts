@@ -45,6 +45,8 @@ export interface ServiceContext {
   domain: string;
   /** Fixed public base address (no trailing slash), or undefined to derive it from each request. */
   publicBaseUrl?: string;
+  /** The hosts a request's `Host` may name (host-header.ts `hostAllowed`); undefined: any. */
+  allowedHosts?: readonly string[];
   /** Per-client rate limiter; applies each realm's effective limit (none when neither realm nor service sets one). */
   rateLimiter: RateLimiter;
   /** Bearer tokens whose signature is already checked (per app, so apps never share it). */

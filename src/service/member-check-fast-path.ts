@@ -39,7 +39,7 @@ import type { FastifyInstance } from 'fastify';
 import { hasPermission, type Permission } from '../api';
 import { bearerTokenOf, checkHostPin, checkPathParameters, rateLimitKey, tokenPermissions, verifiedAccessToken } from './auth/guards';
 import type { ServiceContext } from './context';
-import { hostProblem } from './host-header';
+import { hostAllowed, hostProblem } from './host-header';
 import { MEMBER_CHECK_REQUIREMENT } from './routes/memberships';
 import type { RealmSettings } from './store/store';
 
@@ -104,7 +104,7 @@ export class MemberCheckFastPath {
     if (params === undefined) return false;
     const headers = request.headers;
     if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return false;
-    if (hostProblem(request.rawHeaders) !== undefined) return false;
+    if (hostProblem(request.rawHeaders) !== undefined || !hostAllowed(ctx.allowedHosts, headers.host)) return false;
     const realm = acceptedRealm(ctx, params, headers.host);
     if (realm === undefined) return false;
     const caller = admittedCaller(ctx, realm, headers.authorization, MEMBER_CHECK_REQUIREMENT.permission);

@@ -32,6 +32,8 @@ export interface ServerOptions {
    * portal links). Default: each request's own protocol and Host.
    */
   publicBaseUrl?: string;
+  /** The hosts requests may name in `Host` (see `AppOptions.allowedHosts`); default any. */
+  allowedHosts?: readonly string[];
   /** `hosted` reproduces the real hosted service's quirks (`orgadmin serve --compat hosted`); default `standard`. */
   compat?: CompatMode;
 }
@@ -58,6 +60,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       rateLimit: options.rateLimit,
       logger: options.logger ?? false,
       publicBaseUrl: options.publicBaseUrl,
+      allowedHosts: options.allowedHosts,
       compat: options.compat,
       // Nothing adds hooks to this app after it is built (it listens at once), so the hottest
       // request may skip fastify's (member-check-fast-path.ts).

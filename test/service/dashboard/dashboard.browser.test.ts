@@ -190,8 +190,23 @@ it('shows organizations with search and paging, adds a member (the membership ch
 
   await page.click('#create-portal-link-button');
   await page.waitForSelector('#portal-link');
-  expect(await page.textContent('#portal-link')).toContain('/portal');
+  const portalLink = (await page.textContent('#portal-link'))!.trim();
+  expect(portalLink).toContain('/portal');
   await shot('08-organization');
+
+  // The portal page (its token in the URL) opens on its own, but no other page can frame it.
+  const framer = await context.newPage();
+  try {
+    await framer.goto(portalLink);
+    const orgName = (await svc.store.getOrganization('acme', orgId))!.name;
+    expect(await framer.textContent('body')).toContain(orgName);
+    await framer.setContent(`<iframe id="portal" src="${portalLink}"></iframe>`);
+    const frame = await (await framer.waitForSelector('#portal')).contentFrame();
+    await frame!.waitForLoadState();
+    expect(await frame!.content()).not.toContain(orgName);
+  } finally {
+    await framer.close();
+  }
 
   await page.locator('tr[data-username="carol"] button', { hasText: 'Remove' }).click();
   await page.waitForSelector('.notice');
