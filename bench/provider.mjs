@@ -32,12 +32,16 @@
  *       take less than its terraform_data floor plus three starts (of `node -e ''`, of the Node.js
  *       plugin floor, of the executable). Each bound is computed from rows of this run and shown as
  *       a ratio against its floor, next to target 1's 2x;
- *   (h) members named by email against by id, and many users looked up at once (bench/member-names.mjs).
+ *   (h) members named by email against by id, and many users looked up at once (bench/member-names.mjs);
+ *   (i) requests the provider sends per refresh of 100 `orgadmin_organization_member_roles` (one
+ *       member set of 100 users, each with a role set, for_each over the set) and of the role they
+ *       hold, with the executable: target exactly 1.00 per resource.
  *
  * Everything is real: the service from dist/ on a free port with a SQLite file in a temporary
  * directory, the provider installed by dist/distribution/install.js into temporary mirrors, and
  * /usr/local/bin/terraform. Environment: BENCH_PLANS (plans per configuration, default 5),
- * BENCH_SET_SIZES (member set sizes of (f), default 100,1000,10000).
+ * BENCH_SET_SIZES (member set sizes of (f), default 100,1000,10000), BENCH_ONLY=roles (only (i),
+ * with the executable: a minute instead of many).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -199,6 +203,89 @@ resource "terraform_data" "set" {
 `;
 }
 
+/** Member roles of (i): one per member of a set of this many. */
+const ROLE_MEMBERS = 100;
+
+/** The configuration of (i): a member set of `var.user_ids`, one role, and each member's roles. */
+function rolesConfig() {
+  return `terraform {
+  required_providers {
+    orgadmin = { source = "orgadmin/orgadmin" }
+  }
+}
+
+provider "orgadmin" {}
+
+variable "user_ids" {
+  type = list(string)
+}
+
+resource "orgadmin_organization" "org" {
+  name = "bench-roles"
+}
+
+resource "orgadmin_organization_members" "set" {
+  organization_id = orgadmin_organization.org.id
+  user_ids        = var.user_ids
+}
+
+resource "orgadmin_organization_role" "editor" {
+  organization_id = orgadmin_organization.org.id
+  name            = "editor"
+}
+
+resource "orgadmin_organization_member_roles" "member" {
+  for_each        = toset(orgadmin_organization_members.set.user_ids)
+  organization_id = orgadmin_organization_members.set.organization_id
+  user_id         = each.value
+  roles           = [orgadmin_organization_role.editor.name, "view-members"]
+}
+`;
+}
+
+/**
+ * (i): applies {@link rolesConfig} for {@link ROLE_MEMBERS} new users, refreshes it twice (the first
+ * refresh also clears the new organization's creation marker) and classifies the requests of the
+ * second: the table rows, and the working directory (destroyed by the caller).
+ */
+async function rolesRefreshRows({ work, admin, envFor, requests }) {
+  const userIds = [];
+  for (let i = 0; i < ROLE_MEMBERS; i++) userIds.push((await admin.createUser('bench', { username: `roles-user-${i}` })).id);
+  const dir = join(work, 'roles');
+  await mkdir(dir);
+  await writeFile(join(dir, 'main.tf'), rolesConfig());
+  await writeFile(join(dir, 'terraform.tfvars.json'), JSON.stringify({ user_ids: userIds }));
+  await terraform(dir, ['init', '-input=false', '-no-color'], envFor('executable'));
+  process.stderr.write(`applying ${ROLE_MEMBERS} orgadmin_organization_member_roles...\n`);
+  const applyMs = await terraform(dir, ['apply', '-auto-approve', '-input=false', '-no-color'], envFor('executable'));
+  await terraform(dir, ['plan', '-detailed-exitcode', '-input=false', '-no-color'], envFor('executable'));
+  const since = requests.length;
+  const planMs = await terraform(dir, ['plan', '-detailed-exitcode', '-input=false', '-no-color'], envFor('executable'));
+  const refresh = requests.slice(since);
+  const memberRoles = refresh.filter((r) => r.method === 'GET' && /^\/realms\/[^/]+\/users\/[^/]+\/orgs\/[^/]+\/roles$/.test(r.url)).length;
+  const roleGets = refresh.filter((r) => r.method === 'GET' && /^\/realms\/[^/]+\/orgs\/[^/]+\/roles\/[^/]+$/.test(r.url)).length;
+  const memberPages = refresh.filter((r) => r.method === 'GET' && /^\/realms\/[^/]+\/orgs\/[^/]+\/members$/.test(r.url)).length;
+  const perResource = memberRoles / ROLE_MEMBERS;
+  const rows = [
+    [
+      `(i) per orgadmin_organization_member_roles (a member's roles), ${ROLE_MEMBERS} resources`,
+      perResource.toFixed(2),
+      `${memberRoles} for ${ROLE_MEMBERS}; target exactly 1.00: ${memberRoles === ROLE_MEMBERS ? 'met' : 'NOT met'}`,
+    ],
+    ['(i) per orgadmin_organization_role (GET role)', roleGets.toFixed(2), `${roleGets} for 1`],
+    ['(i) the member set of the same refresh (member pages)', String(memberPages), `for ${ROLE_MEMBERS} members`],
+    ['(i) requests per refresh, total', String(refresh.length), `every request of the plan, token and organization included; plan ${(planMs / 1000).toFixed(2)} s, apply ${(applyMs / 1000).toFixed(1)} s`],
+  ];
+  return { rows, dir };
+}
+
+/** Prints the table of `rows` (measure, value, note). */
+function printTable(rows) {
+  const widths = [0, 1, 2].map((c) => Math.max(...rows.map((r) => r[c].length), ['measure', 'value', 'note'][c].length));
+  const line = (cells) => cells.map((cell, c) => cell.padEnd(widths[c])).join(' | ').trimEnd();
+  process.stdout.write(`${line(['measure', 'value', 'note'])}\n${widths.map((w) => '-'.repeat(w)).join('-|-')}\n${rows.map(line).join('\n')}\n`);
+}
+
 /** Names of the 3 provider starts of a plan, in the order Terraform makes them. */
 const START_NAMES = ['schema', 'validate', 'configured run'];
 
@@ -312,12 +399,13 @@ async function main() {
   const { mirrorCliConfig } = fromDist('distribution/install.js');
   const { buildApp } = fromDist('service/app.js');
   const { SqliteStore } = fromDist('service/store/sqlite-store.js');
-  const { Admin } = fromDist('service/admin.js');
+  const { Admin } = fromDist('service/admin/index.js');
   const { PERMISSIONS } = fromDist('api/index.js');
   const baseline = process.env.BENCH_BASELINE ? resolve(process.env.BENCH_BASELINE) : undefined;
   const forms = installationsOf(baseline);
 
   const loadAtStart = loadavg()[0];
+  const onlyRoles = process.env.BENCH_ONLY === 'roles';
   const work = await mkdtemp(join(tmpdir(), 'orgadmin-bench-provider-'));
   const store = SqliteStore.open(join(work, 'service.db'));
   const app = await buildApp({ store, logger: false });
@@ -331,12 +419,24 @@ async function main() {
   try {
     // Each installation in its own mirror.
     const mirrors = {};
-    for (const { form } of forms) {
+    for (const { form } of onlyRoles ? forms.filter((f) => f.form === 'executable') : forms) {
       const dir = join(work, `mirror-${form}`);
       const installed = await install(form, dir, baseline);
       const cliConfig = join(work, `terraform-${form}.rc`);
       await writeFile(cliConfig, mirrorCliConfig(dir));
       mirrors[form] = { path: installed.path, cliConfig };
+    }
+    // (i) alone: the roles refresh with the executable (its set-up is the realm, the key and users).
+    if (onlyRoles) {
+      const admin = new Admin(store);
+      await admin.createRealm('bench', {});
+      const key = await admin.createApiKey('bench', { name: 'bench', permissions: [...PERMISSIONS] });
+      const envFor = () =>
+        cleanEnv({ TF_CLI_CONFIG_FILE: mirrors.executable.cliConfig, ORGADMIN_BASE_URL: baseUrl, ORGADMIN_REALM: 'bench', ORGADMIN_CLIENT_ID: key.clientId, ORGADMIN_CLIENT_SECRET: key.clientSecret });
+      const roles = await rolesRefreshRows({ work, admin, envFor, requests });
+      printTable([...roles.rows, ['machine: cores, 1-min load average at start / end', String(availableParallelism()), `${loadAtStart.toFixed(1)} / ${loadavg()[0].toFixed(1)}`]]);
+      await terraform(roles.dir, ['destroy', '-auto-approve', '-input=false', '-no-color'], envFor());
+      return;
     }
     // The executable built without bytecode, for (a) only: what --bytecode saves.
     process.stderr.write('building the executable without bytecode...\n');
@@ -488,6 +588,9 @@ async function main() {
       for (const config of ['orgadmin', 'terraform_data']) sets[size][config].planMs = median(sets[size][config].plans);
     }
 
+    // (i) the member roles' refresh.
+    const roles = process.env.BENCH_ROWS === undefined || process.env.BENCH_ROWS.includes('i') ? await rolesRefreshRows({ work, admin, envFor, requests }) : undefined;
+
     // (c) classify the requests of one refresh.
     const isToken = (r) => r.method === 'POST' && r.url.endsWith('/protocol/openid-connect/token');
     const isOrgGet = (r) => r.method === 'GET' && /^\/realms\/[^/]+\/orgs\/[^/]+$/.test(r.url);
@@ -637,12 +740,12 @@ async function main() {
     if (process.env.BENCH_ROWS === undefined || process.env.BENCH_ROWS.includes('h')) {
       rows.push(...(await memberNameRows({ work, admin, terraform, env: envFor('executable'), requests, plans: SET_PLANS })));
     }
-    const widths = [0, 1, 2].map((c) => Math.max(...rows.map((r) => r[c].length), ['measure', 'value', 'note'][c].length));
-    const line = (cells) => cells.map((cell, c) => cell.padEnd(widths[c])).join(' | ').trimEnd();
-    process.stdout.write(`${line(['measure', 'value', 'note'])}\n${widths.map((w) => '-'.repeat(w)).join('-|-')}\n${rows.map(line).join('\n')}\n`);
+    if (roles) rows.push(...roles.rows);
+    printTable(rows);
 
     // Leave the service clean: destroy what the orgadmin configuration made.
     await terraform(join(work, 'executable'), ['destroy', '-auto-approve', '-input=false', '-no-color'], envFor('executable'));
+    if (roles) await terraform(roles.dir, ['destroy', '-auto-approve', '-input=false', '-no-color'], envFor('executable'));
   } finally {
     await app.close();
     await store.close();

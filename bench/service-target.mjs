@@ -24,7 +24,8 @@ const require = createRequire(import.meta.url);
 // The build to measure: this checkout's dist/, or another checkout's (BENCH_BASELINE of service.mjs).
 const dist = process.env.ORGADMIN_BENCH_DIST ?? join(here, '..', 'dist');
 const { startServer } = require(join(dist, 'service', 'server.js'));
-const { Admin } = require(join(dist, 'service', 'admin.js'));
+// A folder since the Admin facade was split by area (its index.js).
+const { Admin } = require(join(dist, 'service', 'admin'));
 /** Whether to build the large organization and the users (only the membership check needs neither). */
 const largeSetup = process.env.ORGADMIN_BENCH_LARGE_SETUP !== '0';
 

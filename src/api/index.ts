@@ -10,4 +10,5 @@ export * from './oidc-paths';
 export * from './representations';
 export * from './null-fields';
 export * from './validation';
+export * from './roles';
 export * from './attribute-query';

@@ -6,12 +6,14 @@
 import { Agent, type Dispatcher } from 'undici';
 import type { OrgAdminClient, TokenSource } from '../client';
 import { MemberClaims } from './member-claims';
+import { PlannedMemberships, recordingPlannedMemberships } from './planned-memberships';
 import { PlannedNames } from './planned-names';
 import { UserDirectory } from './user-directory';
 import type { AuthMethod, OrgAdminProviderContext } from './context';
 import { redactSecrets } from './diagnostics';
 import { organizationDataSource } from './data-sources/organization';
 import { organizationMembersDataSource } from './data-sources/organization-members';
+import { organizationRolesDataSource } from './data-sources/organization-roles';
 import { organizationsDataSource } from './data-sources/organizations';
 import { userDataSource } from './data-sources/user';
 import { usersDataSource } from './data-sources/users';
@@ -23,6 +25,8 @@ import type { ProviderDefinition, Resource } from '../tfplugin/framework/types';
 import { membershipResource } from './resources/membership';
 import { organizationResource } from './resources/organization';
 import { organizationMembersResource } from './resources/organization-members';
+import { organizationMemberRolesResource } from './resources/organization-member-roles';
+import { organizationRoleResource } from './resources/organization-role';
 import { providerSchema, resolveProviderSettings, validateProviderConfig, type Environment } from './settings';
 
 /** The provider's type name (`provider "orgadmin" {}`). */
@@ -130,6 +134,7 @@ export function createOrgAdminProvider(options: OrgAdminProviderOptions = {}): P
         secrets,
         plannedNames: new PlannedNames(),
         claims: new MemberClaims(),
+        plannedMemberships: new PlannedMemberships(),
         users: new UserDirectory(client),
         refreshedMembers: new Map(),
         progress: { applied: false },
@@ -139,8 +144,15 @@ export function createOrgAdminProvider(options: OrgAdminProviderOptions = {}): P
       return ctx;
     },
 
-    resources: [organizationResource, membershipResource, organizationMembersResource].map(notingApplies),
-    dataSources: [organizationDataSource, organizationsDataSource, organizationMembersDataSource, userDataSource, usersDataSource],
+    resources: [
+      organizationResource,
+      // The membership resources note the memberships they plan, for the member roles' plan-time check.
+      recordingPlannedMemberships(membershipResource),
+      recordingPlannedMemberships(organizationMembersResource),
+      organizationRoleResource,
+      organizationMemberRolesResource,
+    ].map(notingApplies),
+    dataSources: [organizationDataSource, organizationsDataSource, organizationMembersDataSource, organizationRolesDataSource, userDataSource, usersDataSource],
     ephemeralResources: [portalLinkEphemeralResource, accessTokenEphemeralResource],
     functions: [parseImportIdFunction, realmFromUrlFunction],
 

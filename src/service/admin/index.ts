@@ -5,10 +5,11 @@
  * - api-keys.ts: API keys and their service-account users;
  * - users.ts: end users, passwords, the realm administrator role;
  * - oidc-clients.ts: registered public OpenID Connect clients;
- * - organizations.ts: organizations and memberships, shared with the JSON routes.
+ * - organizations.ts: organizations and memberships, shared with the JSON routes;
+ * - roles.ts: organization roles and their grants, shared with the JSON routes.
  *
- * Every bad input throws {@link AdminError} before anything is written (the organizations area,
- * whose rules are the JSON API's, throws the API's `ServiceError` instead).
+ * Every bad input throws {@link AdminError} before anything is written (the organizations and
+ * roles areas, whose rules are the JSON API's, throw the API's `ServiceError` instead).
  */
 import type { Member } from '../../api';
 import { ApiKeySecrets } from '../auth/api-key-secrets';
@@ -18,6 +19,7 @@ import { ApiKeyAdmin, type ApiKeyInfo, type CreatedApiKey } from './api-keys';
 import { OidcClientAdmin, type ClientInfo } from './oidc-clients';
 import { DEFAULT_PORTAL_LINK_LIFETIME_SECONDS, OrganizationAdmin } from './organizations';
 import { RealmAdmin, type RealmInfo, type RealmInfoUpdate } from './realms';
+import { RoleAdmin } from './roles';
 import { UserAdmin, type NewUserInput, type UserInfo } from './users';
 
 export { AdminError } from './admin-error';
@@ -25,6 +27,7 @@ export { DEFAULT_TOKEN_LIFETIME_SECONDS, MAX_TOKEN_LIFETIME_SECONDS, RealmAdmin,
 export { ApiKeyAdmin, type ApiKeyInfo, type CreatedApiKey } from './api-keys';
 export { UserAdmin, type NewUserInput, type UserInfo } from './users';
 export { OidcClientAdmin, type ClientInfo } from './oidc-clients';
+export { RoleAdmin, type RoleChangeKind, type RoleWithHolders } from './roles';
 export { DEFAULT_PORTAL_LINK_LIFETIME_SECONDS, OrganizationAdmin, type MembersQuery, type OrganizationsQuery, type PortalLinkInput, type PortalLinkIssuer } from './organizations';
 
 /** Options of {@link Admin}. */
@@ -49,7 +52,7 @@ export interface AdminOptions {
 
 /**
  * Administration API over a {@link Store}: one area per kind of thing (`realms`, `apiKeys`,
- * `users`, `clients`, `organizations`), and the methods of the first four by their long-standing
+ * `users`, `clients`, `organizations`, `roles`), and the methods of the first four by their long-standing
  * names (`createRealm`, `createApiKey`, …). The service builds one per app (`buildApp`, on the
  * route context); the command line and tests build their own over a store.
  */
@@ -64,6 +67,8 @@ export class Admin {
   readonly clients: OidcClientAdmin;
   /** Organizations and memberships, by the JSON API's rules (failures are `ServiceError`s). */
   readonly organizations: OrganizationAdmin;
+  /** Organization roles and their grants, by the JSON API's rules (failures are `ServiceError`s). */
+  readonly roles: RoleAdmin;
 
   constructor(store: Store, options: AdminOptions = {}) {
     const now = options.now ?? Date.now;
@@ -72,6 +77,7 @@ export class Admin {
     this.users = new UserAdmin(store, now);
     this.clients = new OidcClientAdmin(store, now);
     this.organizations = new OrganizationAdmin(store, options.portalLinkLifetimeSeconds ?? DEFAULT_PORTAL_LINK_LIFETIME_SECONDS, now);
+    this.roles = new RoleAdmin(store, now);
   }
 
   /** Creates a realm with a fresh RS256 signing key ({@link RealmAdmin.create}). */
@@ -165,8 +171,13 @@ export class Admin {
   }
 
   /** Registers a public OpenID Connect client (authorization code flow with PKCE). */
-  createClient(realm: string, opts: { clientId: string; name?: string; redirectUris: string[] }): Promise<ClientInfo> {
+  createClient(realm: string, opts: { clientId: string; name?: string; redirectUris: string[]; organizationsClaim?: boolean }): Promise<ClientInfo> {
     return this.clients.create(realm, opts);
+  }
+
+  /** Turns the `organizations` claim of a registered client's user tokens on or off. */
+  setClientOrganizationsClaim(realm: string, clientId: string, organizationsClaim: boolean): Promise<ClientInfo> {
+    return this.clients.setOrganizationsClaim(realm, clientId, organizationsClaim);
   }
 
   /** The registered clients of a realm, ordered by client id. */

@@ -11,9 +11,10 @@
  * same throttle, same timing); they answer `Cache-Control: no-store`.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { hasPermission, IntrospectionSchema, introspectionPath, revocationPath, UserinfoSchema, userinfoPath } from '../../api';
+import { hasPermission, IntrospectionSchema, introspectionPath, ORGANIZATIONS_CLAIM, revocationPath, UserinfoSchema, userinfoPath } from '../../api';
 import { authenticateApiKey, presentedClient, readForm, type PresentedClient } from '../auth/client-auth';
 import { acceptedAccessToken, bearerTokenOf, invalidToken, realmHook } from '../auth/guards';
+import { organizationsClaimFor } from '../auth/organizations-claim';
 import type { TokenClaims } from '../auth/jwt';
 import { codeFlowClient } from '../auth/oidc-clients';
 import { PUBLIC_CLIENT_ID } from '../auth/public-client';
@@ -55,6 +56,8 @@ export async function oidcRoutes(app: FastifyInstance, opts: { ctx: ServiceConte
     const user = await ctx.store.getUser(realm.name, claims.sub);
     if (!user || !user.enabled) throw invalidToken(realm.name, 'The user of the access token does not exist or is disabled.');
     const name = [user.firstName, user.lastName].filter((part) => part).join(' ');
+    // As the hosted service's mapper: in userinfo too when the realm or the token's client asks for it.
+    const organizations = user.kind === 'user' ? await organizationsClaimFor(ctx, realm, claims.azp, user.id) : undefined;
     // Standard claims (OpenID Connect Core §5.1); absent values are left out, not null.
     return {
       sub: user.id,
@@ -63,6 +66,7 @@ export async function oidcRoutes(app: FastifyInstance, opts: { ctx: ServiceConte
       ...(user.firstName !== null ? { given_name: user.firstName } : {}),
       ...(user.lastName !== null ? { family_name: user.lastName } : {}),
       ...(name !== '' ? { name } : {}),
+      ...(organizations ? { [ORGANIZATIONS_CLAIM]: organizations } : {}),
     };
   };
   const userinfoOptions = { onRequest: realmHook(ctx), schema: { response: { 200: UserinfoSchema } } };

@@ -118,11 +118,16 @@ describe('the Windows transport, on Linux', () => {
       const apply = await runTerraform(dir, ['apply', '-auto-approve', '-no-color', '-input=false'], env);
       expect(apply.code).toBe(0);
       expect(apply.stdout).toContain('Apply complete! Resources: 1 added, 0 changed, 0 destroyed.');
-      // Every provider start served over TCP (the provider's debug line, in Terraform's log), and
-      // Terraform, which has only the handshake line to go by, got its RPCs through.
+      // The provider served over TCP (its debug line, in Terraform's log), and Terraform, which has
+      // only the handshake line to go by, got its RPCs through. Terraform copies a plugin's stderr
+      // asynchronously and may drop the last lines of a short-lived start, so the lines are at most
+      // one per start, and none names another transport.
       const starts = apply.stderr.match(/provider: starting plugin:/g)?.length ?? 0;
       expect(starts).toBeGreaterThanOrEqual(3);
-      expect(apply.stderr.match(/plugin server listening: .*transport=tcp address=127\.0\.0\.1:\d+ tls=true/g)).toHaveLength(starts);
+      const listening = apply.stderr.match(/plugin server listening: .*/g) ?? [];
+      expect(listening.length).toBeGreaterThanOrEqual(1);
+      expect(listening.length).toBeLessThanOrEqual(starts);
+      for (const line of listening) expect(line).toMatch(/transport=tcp address=127\.0\.0\.1:\d+ tls=true/);
       expect(apply.stderr).not.toMatch(/transport=unix/);
       // The service created it: the provider's POST went through.
       expect(svc.requests.filter((r) => r.method === 'POST' && /\/orgs$/.test(r.url.split('?')[0]!) && r.status === 201)).toHaveLength(1);
