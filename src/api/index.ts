@@ -12,3 +12,4 @@ export * from './null-fields';
 export * from './validation';
 export * from './roles';
 export * from './attribute-query';
+export * from './org-transfer';

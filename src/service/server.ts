@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import type { CompatMode } from './compat';
 import type { RateLimitOptions } from './rate-limit';
+import { closeGracefully, OperationsMetrics, startManagementServer, type ManagementServer, type ShutdownOutcome } from './operations';
 import { openStore } from './store/open-store';
 import type { Store } from './store/store';
 
@@ -24,8 +25,20 @@ export interface ServerOptions {
   domain?: string;
   /** Rate limit per realm + caller (an API key, or an end user; auth/guards.ts rateLimitKey); off when undefined. */
   rateLimit?: RateLimitOptions;
-  /** Log requests (JSON lines on stdout). Default off. */
-  logger?: boolean;
+  /**
+   * Log requests: one JSON line per answered request plus errors (operations/request-observer.ts),
+   * on stdout, or with fastify's logger options (`level`, `stream`). Default off.
+   */
+  logger?: boolean | { level?: string; stream?: { write(line: string): void } };
+  /** Collect Prometheus metrics and serve them at `/metrics` (operations/metrics.ts). Default off. */
+  metrics?: boolean;
+  /**
+   * Serve `/health/*` and `/metrics` on this port of `host` instead of the API's port (0: a free
+   * one); default: on the API's port.
+   */
+  managementPort?: number;
+  /** Bound of a graceful shutdown (ms): after it, open connections are cut (operations/shutdown.ts). Default 10 s. */
+  shutdownTimeoutMs?: number;
   /**
    * The address clients reach the service at (e.g. `https://orgs.example.com` behind a proxy that
    * terminates TLS): the start of every URL the service writes (`iss`, `Location`, discovery,
@@ -44,15 +57,26 @@ export interface RunningServer {
   url: string;
   app: FastifyInstance;
   store: Store;
-  /** Stops listening (finishing in-flight requests), then closes the store. */
-  close(): Promise<void>;
+  /** The management server's base address, when `managementPort` was given. */
+  managementUrl?: string;
+  /** The metrics, when `metrics` is on. */
+  metrics?: OperationsMetrics;
+  /**
+   * Shuts down gracefully (operations/shutdown.ts): readiness goes down, no new connections, the
+   * accepted requests are answered within `shutdownTimeoutMs`; then the store is closed and the
+   * log flushed. Idempotent.
+   */
+  close(): Promise<ShutdownOutcome>;
 }
 
 /** Opens the store, builds the app and listens. */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
   const store = await openStore(options.dataFile);
-  let app: FastifyInstance;
+  const metrics = options.metrics === true ? new OperationsMetrics() : undefined;
+  const separateManagement = options.managementPort !== undefined;
+  let app: FastifyInstance | undefined;
+  let management: ManagementServer | undefined;
   try {
     app = await buildApp({
       store,
@@ -65,26 +89,44 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       // Nothing adds hooks to this app after it is built (it listens at once), so the hottest
       // request may skip fastify's (member-check-fast-path.ts).
       memberCheckFastPath: true,
+      operations: { metrics, endpoints: !separateManagement },
     });
     await app.listen({ host, port: options.port ?? 8080 });
+    if (options.managementPort !== undefined) {
+      management = await startManagementServer({
+        host,
+        port: options.managementPort,
+        readiness: app.operations.readiness,
+        metrics,
+        logger: options.logger ? app.log : undefined,
+      });
+    }
   } catch (error) {
+    await app?.close();
     await store.close();
     throw error;
   }
+  const listening = app;
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : (options.port ?? 8080);
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-  let closing: Promise<void> | undefined;
+  let closing: Promise<ShutdownOutcome> | undefined;
   return {
     url: `http://${shownHost}:${port}`,
-    app,
+    app: listening,
     store,
+    managementUrl: management?.url,
+    metrics,
     close() {
       closing ??= (async () => {
+        // Not ready from now on, so that the load balancer sends new requests elsewhere.
+        listening.operations.readiness.markShuttingDown();
         try {
-          await app.close();
+          return await closeGracefully(listening, options.shutdownTimeoutMs);
         } finally {
+          await management?.close();
           await store.close();
+          (listening.log as { flush?: () => void }).flush?.();
         }
       })();
       return closing;

@@ -218,8 +218,12 @@ export class PostgresStore implements Store {
   /** Membership checks of one turn, put to the database as one query (membership-checks.ts). */
   private readonly membershipChecks = new MembershipChecks((questions) => this.answerMembershipQuestions(questions));
 
-  private constructor(pool: Pool, options: PostgresStoreOptions) {
+  /** Versions of this build's migrations (see {@link PostgresStore.pendingMigrations}). */
+  private readonly migrationVersions: readonly number[];
+
+  private constructor(pool: Pool, options: PostgresStoreOptions, migrationVersions: readonly number[]) {
     this.pool = pool;
+    this.migrationVersions = migrationVersions;
     this.realmCache = new RealmCache(
       {
         changeMark: async () => String((await this.rows('SELECT version FROM realm_changes'))[0]?.version),
@@ -250,7 +254,7 @@ export class PostgresStore implements Store {
     const migrations = readMigrations(options.migrationsDir ?? POSTGRES_MIGRATIONS_DIR);
     const pool = new Pool({ ...options.pool, connectionString });
     pool.on('error', (error) => options.onIdleConnectionError?.(error));
-    const store = new PostgresStore(pool, options);
+    const store = new PostgresStore(pool, options, migrations.map((migration) => migration.version));
     try {
       await store.migrate(migrations);
     } catch (error) {
@@ -313,6 +317,11 @@ export class PostgresStore implements Store {
       version: int(row.version),
       name: String(row.name),
     }));
+  }
+
+  async pendingMigrations(): Promise<number[]> {
+    const applied = new Set((await this.appliedMigrations()).map((migration) => migration.version));
+    return this.migrationVersions.filter((version) => !applied.has(version));
   }
 
   // Realms ---------------------------------------------------------------------------------------

@@ -128,9 +128,12 @@ export class SqliteStore implements Store {
   private readonly userPages = new PageBoundaries<string>();
   /** Membership checks of one turn, read in one transaction (membership-checks.ts). */
   private readonly membershipChecks: MembershipChecks;
+  /** Versions of this build's migrations (see {@link SqliteStore.pendingMigrations}). */
+  private readonly migrationVersions: readonly number[];
 
-  private constructor(db: Database.Database, options: SqliteStoreOptions) {
+  private constructor(db: Database.Database, options: SqliteStoreOptions, migrationVersions: readonly number[]) {
     this.db = db;
+    this.migrationVersions = migrationVersions;
     // One read transaction for the batch: the shared lock is taken and released once, not per check.
     const answerChecks = db.transaction((questions: readonly MembershipQuestion[]) => {
       const statement = this.statement(
@@ -172,7 +175,7 @@ export class SqliteStore implements Store {
       db.close();
       throw error;
     }
-    return new SqliteStore(db, options);
+    return new SqliteStore(db, options, migrations.map((migration) => migration.version));
   }
 
   /** Applies every migration newer than the recorded version, each in its own transaction. */
@@ -214,6 +217,11 @@ export class SqliteStore implements Store {
     return (this.statement('SELECT version, name FROM schema_migrations ORDER BY version').all() as Row[]).map(
       (row) => ({ version: Number(row.version), name: String(row.name) }),
     );
+  }
+
+  async pendingMigrations(): Promise<number[]> {
+    const applied = new Set((await this.appliedMigrations()).map((migration) => migration.version));
+    return this.migrationVersions.filter((version) => !applied.has(version));
   }
 
   // Realms ---------------------------------------------------------------------------------------
