@@ -93,6 +93,20 @@ describe('organizations', () => {
       expect(after.json).toBe(before.json);
     });
 
+    it('answers 409 naming the reason for an id that differs from another only in case, and creates nothing (issue 27, finding 8)', async () => {
+      await create({ id: 'CaseOrg', name: 'case-upper' });
+      const before = await call(svc, { method: 'GET', url: orgsCountPath('acme'), token });
+      const res = await call(svc, { method: 'POST', url: orgs, token, payload: { id: 'caseorg', name: 'case-lower' } });
+      expect(res.status).toBe(409);
+      expect(res.json).toEqual({
+        error: 'conflict',
+        error_description:
+          'Organization id "caseorg" differs only in case from another organization\'s id in this realm; their default admin users (org-admin-caseorg) would share one username, and usernames are compared without case.',
+      });
+      expect((await call(svc, { method: 'GET', url: orgsCountPath('acme'), token })).json).toBe(before.json);
+      expect((await call(svc, { method: 'GET', url: orgPath('acme', 'caseorg'), token })).status).toBe(404);
+    });
+
     it.each([
       ['no name', {}],
       ['an empty name', { name: '' }],
