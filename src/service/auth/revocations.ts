@@ -23,8 +23,8 @@ export const REVOCATION_RECHECK_MS = 1000;
 
 /**
  * The longest any access or ID token lives past its issue (the longest realm token lifetime plus
- * the clock skew a token's times are allowed): how long a revocation of every token of a client or
- * a login session is kept.
+ * the clock skew a token's times are allowed): how long a revocation of every token of a client is
+ * kept. A login session's is kept only until its own tokens expire (routes/authorize.ts).
  */
 export const MAX_TOKEN_LIFETIME_MS = (MAX_TOKEN_LIFETIME_SECONDS + CLOCK_SKEW_SECONDS) * 1000;
 

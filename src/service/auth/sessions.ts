@@ -13,7 +13,7 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ServiceContext } from '../context';
-import { MAX_TOKEN_LIFETIME_MS, sessionRevocationId } from './revocations';
+import { sessionRevocationId } from './revocations';
 import type { Store } from '../store/store';
 
 /** How long a dashboard session lasts after login. */
@@ -108,10 +108,13 @@ export async function endLoginSession(ctx: ServiceContext, realm: string, sid: s
   await ctx.revocations.revoke(realm, sessionRevocationId(sid), until);
 }
 
-/** Signs a dashboard session out everywhere, with the tokens of its login (see {@link endLoginSession}). */
+/**
+ * Signs a dashboard session out everywhere (see {@link endLoginSession}). The dashboard's login
+ * issues no tokens of its own (its code is redeemed by the service), so the revocation is kept
+ * until the session would have expired.
+ */
 export async function endSession(ctx: ServiceContext, session: Session): Promise<void> {
-  // Tokens of the login that started the session live at most a token lifetime past its start.
-  await endLoginSession(ctx, session.realm, session.sid, Math.max(session.exp, ctx.now() + MAX_TOKEN_LIFETIME_MS));
+  await endLoginSession(ctx, session.realm, session.sid, session.exp);
 }
 
 /** The CSRF token of a session (or of any other secret-bound id, such as a login attempt). */

@@ -19,12 +19,11 @@ import { issuer } from '../../api';
 import { ID_TOKEN_TYPE } from '../auth/access-tokens';
 import { issueAuthorizationCode } from '../auth/authorization-codes';
 import { realmHook } from '../auth/guards';
-import { realmOfIssuer, verifySignature } from '../auth/jwt';
+import { CLOCK_SKEW_SECONDS, realmOfIssuer, verifySignature } from '../auth/jwt';
 import { codeFlowClient, isRegisteredRedirect, type CodeFlowClient } from '../auth/oidc-clients';
 import { challengeProblem } from '../auth/pkce';
 import { permissionsOfUser } from '../auth/realm-admin';
 import { grantScope, SUPPORTED_SCOPES } from '../auth/scopes';
-import { MAX_TOKEN_LIFETIME_MS } from '../auth/revocations';
 import { csrfMatches, csrfToken, CSRF_FIELD, endLoginSession, endSession, readSession, SESSION_COOKIE } from '../auth/sessions';
 import { authenticateUser } from '../auth/user-auth';
 import { baseUrlOf, realmOf, type ServiceContext } from '../context';
@@ -231,7 +230,9 @@ ${carried.map((name) => html`<input type="hidden" name="${name}" value="${values
     }
     if (session) await endSession(ctx, session);
     // The login the hint was issued for ends with its tokens: whoever holds its ID token may end it.
-    if (hint?.sid !== undefined) await endLoginSession(ctx, realm.name, hint.sid, ctx.now() + MAX_TOKEN_LIFETIME_MS);
+    // Its access tokens were issued with it and expire with it, so the revocation is kept only that long.
+    const loginEnds = hint?.sid === undefined ? 0 : (hint.exp + CLOCK_SKEW_SECONDS) * 1000;
+    if (hint?.sid !== undefined && loginEnds > ctx.now()) await endLoginSession(ctx, realm.name, hint.sid, loginEnds);
     clearCookie(reply, ctx, request, SESSION_COOKIE, `/realms/${encodeURIComponent(realm.name)}/`);
     if (redirect) return redirectBack(reply, redirect, { state: values.state });
     return sendPage(
@@ -253,15 +254,15 @@ ${carried.map((name) => html`<input type="hidden" name="${name}" value="${values
 
 /**
  * The claims of an ID token this realm signed (expired ones too, as RP-initiated logout allows), or
- * undefined: its user, its client and its login session (absent in ID tokens issued before logins
- * had one).
+ * undefined: its user, its client, its expiry and its login session (absent in ID tokens issued
+ * before logins had one).
  */
-function idTokenHint(realm: RealmSettings, token: string): { sub: string; aud: string; sid?: string } | undefined {
+function idTokenHint(realm: RealmSettings, token: string): { sub: string; aud: string; exp: number; sid?: string } | undefined {
   try {
     const claims = verifySignature(token, realm);
     if (claims.typ !== ID_TOKEN_TYPE || realmOfIssuer(claims.iss) !== realm.name) return undefined;
-    if (typeof claims.sub !== 'string' || typeof claims.aud !== 'string') return undefined;
-    return { sub: claims.sub, aud: claims.aud, ...(typeof claims.sid === 'string' && claims.sid !== '' ? { sid: claims.sid } : {}) };
+    if (typeof claims.sub !== 'string' || typeof claims.aud !== 'string' || typeof claims.exp !== 'number') return undefined;
+    return { sub: claims.sub, aud: claims.aud, exp: claims.exp, ...(typeof claims.sid === 'string' && claims.sid !== '' ? { sid: claims.sid } : {}) };
   } catch {
     return undefined;
   }
