@@ -186,13 +186,16 @@ try {
     permissions: ['view-organizations', 'manage-organizations', 'create-organization', 'view-users'],
   });
   const user = await admin.createUser('acme', { username: 'bench-user', email: 'bench@example.com' });
+  // The sign-in row (bench/login-flood.mjs): an end user with a password.
+  const login = { realm: 'acme', username: 'bench-login', password: 'a long bench password, not a secret' };
+  await admin.createUser('acme', { username: login.username, password: login.password });
   const authorization = await bearerAuthorization(server, 'acme', key);
   const orgId = await createOrganization(server, authorization, 'bench-org');
   const memberPath = await addCheckedMember(server, authorization, 'acme', orgId, user.id);
 
   const metered = await setUpMetered(server, admin);
   const large = largeSetup ? await setUpLarge(server, admin, authorization) : {};
-  process.stdout.write(`${JSON.stringify({ url: server.url, authorization, memberPath, ...metered, ...large })}\n`);
+  process.stdout.write(`${JSON.stringify({ url: server.url, authorization, memberPath, login, ...metered, ...large })}\n`);
   process.stdin.resume();
   await new Promise((resolve) => process.stdin.on('end', resolve));
 } finally {

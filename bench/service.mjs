@@ -12,6 +12,7 @@
  * | the deepest full page of a walk through 10,000 organizations alone (max=100) | the first page of the same walk | ≤ 2× (keyset, no skipping) |
  * | user by email (`?email=…&exact=true`) | user by username | ≥ 0.8× |
  * | creating 10,000 users with emails | 10,000 without | ≤ 2× the time |
+ * | a password sign-in while another address sends 150 password attempts at once | the same sign-in idle | ≤ 3× |
  * | check membership with the request log on (JSON lines to a file) and /metrics scraped every second | the same check with both off (today's startServer defaults) | ≥ 0.9× |
  * | check membership with /metrics scraped every second (no request log) | the same check with metrics off | ≥ 0.95× (scraping costs the check < 5 %) |
  *
@@ -36,9 +37,10 @@
  *   BENCH_ROWS         comma-separated rows to measure (default all): check (membership check),
  *                      limited (membership check in a realm with a rate limit),
  *                      deep (deepest page alone), orgs (organization list walk), paged (checks while
- *                      paged), email (user by email), create (creating users), ops (check with
- *                      logging and metrics), scrape (check with metrics alone); with only `check`,
- *                      `limited`, `ops` and `scrape`, the services skip the large setup
+ *                      paged), email (user by email), create (creating users), login (sign-in
+ *                      during a flood), ops (check with logging and metrics), scrape (check with
+ *                      metrics alone); with only `check`, `limited`, `login`, `ops` and `scrape`,
+ *                      the services skip the large setup
  *   BENCH_BASELINE     another checkout (built, with its node_modules): each store is measured on its
  *                      dist/ too, side by side in the same rounds, as rows marked "(baseline)"
  */
@@ -57,7 +59,9 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const STORES = (process.env.BENCH_STORES ?? 'sqlite,postgres').split(',').map((name) => name.trim());
-const ROW_KINDS = ['check', 'limited', 'deep', 'orgs', 'paged', 'email', 'create', 'ops', 'scrape'];
+const ROW_KINDS = ['check', 'limited', 'deep', 'orgs', 'paged', 'email', 'create', 'login', 'ops', 'scrape'];
+/** Password attempts the sign-in row's flood sends at once (issue 27's finding: 150). */
+const LOGIN_FLOOD = 150;
 const ROWS = new Set((process.env.BENCH_ROWS ?? ROW_KINDS.join(',')).split(',').map((name) => name.trim()));
 for (const row of ROWS) if (!ROW_KINDS.includes(row)) throw new Error(`BENCH_ROWS: unknown row ${row} (${ROW_KINDS.join(', ')})`);
 const BASELINE = process.env.BENCH_BASELINE;
@@ -70,6 +74,7 @@ const TARGETS = {
   deepOrganizationPageRatio: 2,
   emailRatio: 0.8,
   createWithEmailsRatio: 2,
+  loginDuringFloodRatio: 3,
   operationsRatio: 0.9,
   scrapeRatio: 0.95,
 };
@@ -203,7 +208,7 @@ async function runBenchmark() {
     // each on its own database.
     const builds = [{ suffix: '', dist: join(here, '..', 'dist') }];
     if (BASELINE) builds.push({ suffix: ' (baseline)', dist: join(BASELINE, 'dist') });
-    const largeSetup = [...ROWS].some((row) => !['check', 'limited', 'ops', 'scrape'].includes(row));
+    const largeSetup = [...ROWS].some((row) => !['check', 'limited', 'login', 'ops', 'scrape'].includes(row));
     const services = [];
     for (const store of STORES) {
       for (const [index, build] of builds.entries()) {
@@ -250,6 +255,15 @@ async function runBenchmark() {
         const { store, label } = service;
         const headers = { authorization: service.authorization };
         const checkUrl = `${service.url}${service.memberPath}`;
+        // A legitimate sign-in while another address floods the token endpoint with password attempts.
+        if (ROWS.has('login')) {
+          const signIn = await startChild('login-flood.mjs', { input: { url: service.url, ...service.login, flood: LOGIN_FLOOD, rounds: 3 } }).answer;
+          const ratio = signIn.floodMs / signIn.idleMs;
+          record(`${label}: sign-in during a ${LOGIN_FLOOD}-attempt flood from another address (floor: the same sign-in idle)`, {
+            value: signIn.floodMs, unit: 'ms', ratio, target: `<= ${TARGETS.loginDuringFloodRatio}`, ok: ratio <= TARGETS.loginDuringFloodRatio,
+            note: `idle ${signIn.idleMs.toFixed(1)} ms; ${signIn.refused.toFixed(0)} of ${LOGIN_FLOOD} refused at once`,
+          });
+        }
         const idle = await measure(`${label} check`, checkUrl, headers, undefined, service.pid);
         if (ROWS.has('check')) {
           record(`${label}: check membership (floor: bare node:http)`, {

@@ -6,6 +6,8 @@
  * one can express it).
  */
 
+import { queryTermsProblem } from './validation';
+
 /** One exact attribute match: `[key, value]`. */
 export type AttributeMatch = [key: string, value: string];
 
@@ -26,10 +28,14 @@ function formatTerm(what: string, term: string, needsQuotes: RegExp): string {
  * value with spaces (or a key with a colon) is double-quoted (`tier:"gold plus"`).
  *
  * @example formatAttributeQuery({ tier: 'gold plus', region: 'eu' }) // 'tier:"gold plus" region:eu'
- * @throws TypeError when a key or value is empty or contains a double quote (q cannot express either)
+ * @throws TypeError when a key or value is empty or contains a double quote (q cannot express
+ *   either), or when there are more pairs than the service accepts (`MAX_QUERY_TERMS`)
  */
 export function formatAttributeQuery(q: Record<string, string>): string {
-  return Object.entries(q)
+  const entries = Object.entries(q);
+  const tooMany = queryTermsProblem(entries.length);
+  if (tooMany) throw new TypeError(`q ${tooMany}`);
+  return entries
     .map(([key, value]) => {
       if (typeof value !== 'string') throw new TypeError(`q: the value of attribute ${JSON.stringify(key)} must be a string`);
       const k = formatTerm('an attribute name', key, KEY_NEEDS_QUOTES);

@@ -9,6 +9,8 @@ export const PERMISSIONS = [
   'manage-organizations',
   'create-organization',
   'view-users',
+  // RFC 7662 token introspection: what any token of the realm carries is not for every key to read.
+  'introspect-tokens',
 ] as const;
 
 /** One permission name. */
@@ -24,6 +26,7 @@ export const PERMISSION_DESCRIPTIONS: Readonly<Record<Permission, string>> = Obj
   'manage-organizations': 'change and delete organizations, add and remove members, create, change and delete roles, grant and revoke them, create portal links (implies view-organizations)',
   'create-organization': 'create organizations',
   'view-users': 'look users up',
+  'introspect-tokens': 'ask whether a token of the realm is active and what it carries (token introspection)',
 });
 
 /** True when `value` is one of the documented permission names. */

@@ -35,6 +35,19 @@ export const MAX_URL_LENGTH = 2048;
 /** Longest DNS name (RFC 1035 §2.3.4, without the root dot). */
 export const MAX_DOMAIN_LENGTH = 253;
 
+/**
+ * The most terms one query parameter may hold: `key:value` pairs of an organization list's `q`,
+ * comma-separated terms of a member list's `search`. Each term is one more condition of the
+ * database query, and a few hundred of them exceed what SQLite ("Expression tree is too large")
+ * and PostgreSQL accept; no real filter needs as many.
+ */
+export const MAX_QUERY_TERMS = 100;
+
+/** Why a query parameter with `count` terms is refused (a phrase naming the limit), or undefined. */
+export function queryTermsProblem(count: number): string | undefined {
+  return count > MAX_QUERY_TERMS ? `has ${count} terms; at most ${MAX_QUERY_TERMS} are allowed` : undefined;
+}
+
 /** The most retries a provider configuration may ask for (each may wait up to 10 s). */
 export const MAX_RETRIES_LIMIT = 20;
 
@@ -107,20 +120,48 @@ export function attributeKeyProblem(key: string): string | undefined {
   return textProblem(key);
 }
 
+/** DEL and the C1 controls: invisible, and some terminals act on them. */
+const DEL_OR_C1_CONTROL = /[\u007f-\u009f]/;
+/** Characters that change the direction of the text around them (U+202E and its kin). */
+const BIDI_CONTROL = /\p{Bidi_Control}/u;
+/** Text that shows nothing: whitespace and characters rendered without a glyph (zero-width space and joiners, U+FEFF, …). */
+const NOTHING_VISIBLE = /^[\s\p{Default_Ignorable_Code_Point}]*$/u;
+
+/**
+ * Why `text`, shown to people as a name (in the dashboard, the command line, plans), could pass
+ * for another, or undefined: it holds DEL or a C1 control, or a character that changes the text's
+ * direction (so `exe.txt` can show as `txt.exe`), or nothing visible at all (zero-width characters
+ * only). Zero-width joiners between visible characters (emoji sequences, Indic scripts) are fine.
+ * The one rule for names, which the service, the provider (at plan) and the constructs (at synth)
+ * apply alike.
+ */
+export function spoofingProblem(text: string): string | undefined {
+  if (DEL_OR_C1_CONTROL.test(text)) return 'must not contain control characters (U+007F to U+009F)';
+  if (BIDI_CONTROL.test(text)) return 'must not contain characters that change the text direction (such as U+202E)';
+  if (NOTHING_VISIBLE.test(text)) return 'must contain a visible character';
+  return undefined;
+}
+
 /**
  * Why `name` cannot name an organization (or another named object), or undefined: it must hold
- * something other than whitespace and have at most {@link MAX_NAME_LENGTH} characters. Names are
- * compared exactly (`Acme` and `acme` are two names), so nothing is normalized.
+ * something visible and have at most {@link MAX_NAME_LENGTH} characters, with no character that
+ * spoofs another name ({@link spoofingProblem}). Names are compared exactly (`Acme` and `acme` are
+ * two names), so nothing is normalized.
  */
 export function nameProblem(name: string): string | undefined {
   if (name.trim() === '') return 'must not be empty';
   if (name.length > MAX_NAME_LENGTH) return `must be at most ${MAX_NAME_LENGTH} characters`;
-  return textProblem(name);
+  return textProblem(name) ?? spoofingProblem(name);
 }
 
-/** Why `displayName` cannot be an organization's display name (at most {@link MAX_NAME_LENGTH} characters; empty is allowed), or undefined. */
+/**
+ * Why `displayName` cannot be an organization's display name, or undefined: at most
+ * {@link MAX_NAME_LENGTH} characters, blank allowed, otherwise the rule of names ({@link spoofingProblem}).
+ */
 export function displayNameProblem(displayName: string): string | undefined {
-  return displayName.length > MAX_NAME_LENGTH ? `must be at most ${MAX_NAME_LENGTH} characters` : textProblem(displayName);
+  if (displayName.length > MAX_NAME_LENGTH) return `must be at most ${MAX_NAME_LENGTH} characters`;
+  // Blank stays allowed (it means no display name); anything else must show what it says.
+  return textProblem(displayName) ?? (displayName.trim() === '' ? undefined : spoofingProblem(displayName));
 }
 
 /** Why `value` cannot be an organization attribute's value, or undefined. */

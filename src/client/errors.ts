@@ -256,8 +256,8 @@ export interface TokenErrorDetails {
 
 /**
  * The token endpoint refused to issue a token (or answered something that is not a token).
- * `unauthorized_client` means a wrong secret; `invalid_client` an unknown, disabled or revoked
- * API key. Never carries the client secret.
+ * `invalid_client` means an unknown or revoked API key or a wrong secret (the service does not say
+ * which, RFC 6749 §5.2); the hosted service answers a wrong secret with `unauthorized_client`. Never carries the client secret.
  */
 export class TokenError extends OrgAdminError {
   /** The realm whose token endpoint was asked. */

@@ -68,7 +68,7 @@ export function isUnresolved(value: unknown): boolean {
   return Token.isUnresolved(value);
 }
 
-/** Checks an organization name: present, not blank, at most {@link MAX_NAME_LENGTH} characters (`nameProblem`). */
+/** Checks an organization name: present, visible, at most {@link MAX_NAME_LENGTH} characters, nothing that spoofs another name (`nameProblem`). */
 export function checkOrganizationName(name: string | undefined, problems: Problems, prop = 'name'): void {
   if (isUnresolved(name)) return;
   const problem = typeof name === 'string' ? nameProblem(name) : 'must not be empty';
@@ -85,7 +85,7 @@ function checkKnown<T>(value: T | undefined, rule: (value: T) => string | undefi
   if (problem) problems.add(`${prop} ${problem} (got ${describeText(value)})${advice}.`);
 }
 
-/** Checks an optional display name: at most {@link MAX_NAME_LENGTH} characters (`displayNameProblem`). */
+/** Checks an optional display name: at most {@link MAX_NAME_LENGTH} characters, nothing that spoofs another name (`displayNameProblem`). */
 export function checkDisplayName(displayName: string | undefined, problems: Problems, prop = 'displayName'): void {
   checkKnown(displayName, displayNameProblem, problems, prop);
 }

@@ -117,11 +117,13 @@ function adviceForToken(error: TokenError, env: ReportingContext): string {
     case 'unauthorized_client':
       return 'The client_secret is wrong for this client_id. Set the API key\'s secret in `client_secret` (or `ORGADMIN_CLIENT_SECRET`); an administrator can issue a new key if the secret was lost.';
     case 'invalid_client':
+      // The service answers an unknown client and a wrong secret alike (RFC 6749 §5.2); the
+      // hosted service tells them apart (unauthorized_client above).
       if (env.providerRealm !== undefined && env.providerRealm !== env.realm) {
         return `The client_id is unknown in realm "${env.realm}": API keys belong to one realm, and this key is for the provider's realm "${env.providerRealm}". ` +
           `To manage objects in realm "${env.realm}", add a second provider configuration (\`provider "orgadmin" { alias = "${env.realm}" ... }\`) with an API key of that realm and set \`provider = orgadmin.${env.realm}\` on these resources.`;
       }
-      return `The client_id is unknown in realm "${env.realm}", disabled or revoked. Check \`client_id\` (or \`ORGADMIN_CLIENT_ID\`) and \`realm\`.`;
+      return `The client_id is unknown in realm "${env.realm}", revoked, or the client_secret is wrong for it. Check \`client_id\` and \`client_secret\` (or \`ORGADMIN_CLIENT_ID\`, \`ORGADMIN_CLIENT_SECRET\`) and \`realm\`; an administrator can issue a new key if the secret was lost.`;
     case 'access_denied':
       return `Realm "${env.realm}" is disabled. Ask the service's administrator to enable it.`;
     case 'realm_not_found':

@@ -7,6 +7,7 @@ import { Admin } from './admin';
 import { DEFAULT_PORTAL_LINK_LIFETIME_SECONDS } from './admin/organizations';
 import { ApiKeySecrets } from './auth/api-key-secrets';
 import { CredentialThrottle, type CredentialThrottleOptions } from './auth/credential-throttle';
+import { HashGate, type HashGateOptions } from './auth/hash-gate';
 import { RevocationList } from './auth/revocations';
 import { VerifiedTokenCache } from './auth/verified-tokens';
 import { UpstreamClients } from './broker/upstream';
@@ -15,7 +16,7 @@ import { AllowedMethods } from './allowed-methods';
 import { dnsTxtLookup, type TxtLookup } from './domains/txt-lookup';
 import { installErrorHandling } from './errors';
 import { answerNodeRefusalsInJson, clientErrorHandler, frameworkErrors } from './framework-errors';
-import { requireOneHost } from './host-header';
+import { requireAllowedHost, requireOneHost } from './host-header';
 import { loggerOption } from './request-log';
 import { MemberCheckFastPath } from './member-check-fast-path';
 import { installJsonBodyParser } from './json-body';
@@ -57,7 +58,12 @@ export interface AppOptions {
   /** Public base address for `iss` and links; default: derived from each request's Host and protocol. */
   publicBaseUrl?: string;
   /**
-   * Default rate limit per realm + client (per realm + user for end users of the public client),
+   * The hosts requests may name in `Host` (`orgs.example.com`, or `*.example.com` for any
+   * subdomain); any other is 400 `invalid_request`. Default: any host.
+   */
+  allowedHosts?: readonly string[];
+  /**
+   * Default rate limit per realm + caller (an API key, or an end user: auth/guards.ts rateLimitKey),
    * for realms without their own setting; off when undefined.
    */
   rateLimit?: RateLimitOptions;
@@ -75,6 +81,11 @@ export interface AppOptions {
    * failures per realm + client id or username + source address, then 1 s doubling to 15 min).
    */
   credentialThrottle?: Partial<CredentialThrottleOptions>;
+  /**
+   * The bound on slow credential hashes (default `DEFAULT_HASH_GATE`: one at a time and 8 waiting
+   * per source address, one per core up to 4 and 512 waiting overall).
+   */
+  hashGate?: Partial<HashGateOptions>;
   /**
    * The service's clock, milliseconds since the epoch (default `Date.now`): token times, expiry,
    * throttling, rate limits and revocations all read it, so tests step time instead of sleeping.
@@ -126,7 +137,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   answerNodeRefusalsInJson(app.server);
   app.setValidatorCompiler(typeboxValidatorCompiler);
   app.setSerializerCompiler(checkedSerializerCompiler);
-  installCompatMode(app, options.compat ?? 'standard');
+  const compat = options.compat ?? 'standard';
+  installCompatMode(app, compat);
   const allowedMethods = new AllowedMethods();
   allowedMethods.track(app);
   const fastPath = options.memberCheckFastPath === true ? new MemberCheckFastPath() : undefined;
@@ -135,6 +147,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   installJsonBodyParser(app);
   // First hook of every request (also unknown paths): the Host decides the issuer and the realm pin.
   app.addHook('onRequest', requireOneHost);
+  if (options.allowedHosts !== undefined) app.addHook('onRequest', requireAllowedHost(options.allowedHosts));
   app.addHook('preValidation', refuseControlCharactersInQuery);
 
   const operations = await installOperations(app, options.store, Boolean(options.logger), nextRequestId, options.operations);
@@ -142,6 +155,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const now = options.now ?? Date.now;
   const apiKeySecrets = new ApiKeySecrets(store, now);
   const portalLinkLifetimeSeconds = options.portalLinkLifetimeSeconds ?? DEFAULT_PORTAL_LINK_LIFETIME_SECONDS;
+  const revocations = new RevocationList(store, now);
   const ctx: ServiceContext = {
     store,
     admin: new Admin(store, {
@@ -149,16 +163,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       now,
       portalLinkLifetimeSeconds,
       txtLookup: options.txtLookup ?? dnsTxtLookup({ server: options.dnsServer }),
+      onTokensRevoked: () => revocations.recheckNow(),
     }),
     domain: options.domain ?? 'localhost',
     publicBaseUrl: options.publicBaseUrl,
+    allowedHosts: options.allowedHosts,
     rateLimiter: new RateLimiter(options.rateLimit, now),
     verifiedTokens: new VerifiedTokenCache(),
     credentialThrottle: new CredentialThrottle(options.credentialThrottle, now),
+    hashGate: new HashGate(options.hashGate),
     apiKeySecrets,
-    revocations: new RevocationList(store, now),
+    revocations,
     now,
     upstreams: new UpstreamClients(now),
+    compat,
   };
   await app.register(tokenRoutes, { ctx });
   await app.register(discoveryRoutes, { ctx });

@@ -7,9 +7,11 @@ import type { Permission } from '../api';
 import type { Admin } from './admin';
 import type { ApiKeySecrets } from './auth/api-key-secrets';
 import type { CredentialThrottle } from './auth/credential-throttle';
+import type { HashGate } from './auth/hash-gate';
 import type { RevocationList } from './auth/revocations';
 import type { VerifiedTokenCache } from './auth/verified-tokens';
 import type { UpstreamClients } from './broker/upstream';
+import type { CompatMode } from './compat';
 import type { RateLimiter } from './rate-limit';
 import { ServiceError } from './errors';
 import type { RealmRecord, RealmSettings, Store } from './store/store';
@@ -44,12 +46,16 @@ export interface ServiceContext {
   domain: string;
   /** Fixed public base address (no trailing slash), or undefined to derive it from each request. */
   publicBaseUrl?: string;
+  /** The hosts a request's `Host` may name (host-header.ts `hostAllowed`); undefined: any. */
+  allowedHosts?: readonly string[];
   /** Per-client rate limiter; applies each realm's effective limit (none when neither realm nor service sets one). */
   rateLimiter: RateLimiter;
   /** Bearer tokens whose signature is already checked (per app, so apps never share it). */
   verifiedTokens: VerifiedTokenCache;
   /** Failed-credential throttle (per realm, client id or username, and source address). */
   credentialThrottle: CredentialThrottle;
+  /** The bound on slow credential hashes (scrypt), per source address and overall. */
+  hashGate: HashGate;
   /** API-key secret hashing and checking under the store's server-side key. */
   apiKeySecrets: ApiKeySecrets;
   /** Revoked access tokens (RFC 7009). */
@@ -58,6 +64,8 @@ export interface ServiceContext {
   now: () => number;
   /** The service as a client of organizations' upstream identity providers (discovery and key caches). */
   upstreams: UpstreamClients;
+  /** `standard` (the contract) or `hosted` (the hosted service's quirks, compat.ts). */
+  compat: CompatMode;
 }
 
 /** The service's clock in whole seconds, as JWT claims count time. */

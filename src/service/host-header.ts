@@ -44,3 +44,48 @@ export function requireOneHost(request: FastifyRequest, _reply: FastifyReply, do
   const problem = hostProblem(request.raw.rawHeaders);
   done(problem === undefined ? undefined : (new ServiceError(400, 'invalid_request', problem) as unknown as FastifyError));
 }
+
+/**
+ * One entry of an allowed-hosts list: a host name or address, or `*.` and a domain for any of its
+ * subdomains (realms addressed as `acme.DOMAIN`). No port: a host is allowed on every port.
+ */
+const ALLOWED_HOST_ENTRY = /^(?:\*\.)?(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$|^\[[0-9a-f:.]{2,45}\]$/;
+
+/** Why `entry` cannot be in an allowed-hosts list, or undefined. Entries are compared without case. */
+export function allowedHostProblem(entry: string): string | undefined {
+  return ALLOWED_HOST_ENTRY.test(entry.toLowerCase()) ? undefined : 'is not a host name, an address or *.DOMAIN (no scheme, port or path)';
+}
+
+/** The host name of a checked `Host` value: lower case, without port or a trailing dot. */
+function hostNameOf(host: string): string {
+  const trimmed = host.trim().toLowerCase();
+  const name = trimmed.startsWith('[') ? trimmed.slice(0, trimmed.indexOf(']') + 1) : trimmed.replace(/:\d+$/, '');
+  return name.replace(/\.$/, '');
+}
+
+/**
+ * Whether a request's (checked) `Host` names a host of `allowed` (all hosts when `allowed` is
+ * undefined): exactly, or as a subdomain of a `*.DOMAIN` entry. The service builds its issuer,
+ * redirects and links from `Host` unless a public URL is set, so behind a proxy that forwards the
+ * client's `Host`, only the hosts the service really answers for may be named.
+ */
+export function hostAllowed(allowed: readonly string[] | undefined, host: string | undefined): boolean {
+  if (allowed === undefined) return true;
+  if (host === undefined) return false;
+  const name = hostNameOf(host);
+  return allowed.some((entry) => {
+    const lower = entry.toLowerCase();
+    return lower.startsWith('*.') ? name.endsWith(lower.slice(1)) : name === lower;
+  });
+}
+
+/** The refusal of a `Host` outside the allowed hosts: 400 `invalid_request`, as for a bad `Host`. */
+export const hostNotAllowed = (): ServiceError =>
+  new ServiceError(400, 'invalid_request', 'The Host header names a host this service does not answer for.');
+
+/** onRequest hook (after {@link requireOneHost}) that refuses a `Host` outside `allowed`. */
+export function requireAllowedHost(allowed: readonly string[]) {
+  return (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+    done(hostAllowed(allowed, request.headers.host) ? undefined : (hostNotAllowed() as unknown as FastifyError));
+  };
+}

@@ -40,7 +40,7 @@ import type { FastifyInstance } from 'fastify';
 import { hasPermission, type Permission } from '../api';
 import { bearerTokenOf, checkHostPin, checkPathParameters, rateLimitKey, tokenPermissions, verifiedAccessToken } from './auth/guards';
 import type { ServiceContext } from './context';
-import { hostProblem } from './host-header';
+import { hostAllowed, hostProblem } from './host-header';
 import type { RequestObserver } from './operations/request-observer';
 import { MEMBER_CHECK_REQUIREMENT } from './routes/memberships';
 import type { RealmSettings } from './store/store';
@@ -120,7 +120,7 @@ export class MemberCheckFastPath {
     if (params === undefined) return false;
     const headers = request.headers;
     if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return false;
-    if (hostProblem(request.rawHeaders) !== undefined) return false;
+    if (hostProblem(request.rawHeaders) !== undefined || !hostAllowed(ctx.allowedHosts, headers.host)) return false;
     const realm = acceptedRealm(ctx, params, headers.host);
     if (realm === undefined) return false;
     const caller = admittedCaller(ctx, realm, headers.authorization, MEMBER_CHECK_REQUIREMENT.permission);
@@ -129,7 +129,7 @@ export class MemberCheckFastPath {
       (member) => {
         // Counted here, after the read, so that a check handed to fastify is counted once, by
         // fastify; one over the limit goes to fastify uncounted, which counts and refuses it.
-        if (!member || !ctx.rateLimiter.admit(realm, rateLimitKey(realm.name, caller.azp, caller.sub))) return fastify(request, response);
+        if (!member || !ctx.rateLimiter.admit(realm, rateLimitKey(realm.name, caller.sub))) return fastify(request, response);
         // A check read before the app began closing may be answered after: like fastify's answers
         // then, it ends its connection, which a graceful shutdown would otherwise wait for.
         if (this.closing) response.setHeader('connection', 'close');
@@ -174,6 +174,6 @@ function admittedCaller(
   } catch {
     return undefined;
   }
-  if (ctx.revocations.knownRevoked(realm.name, claims.jti) !== false) return undefined;
+  if (ctx.revocations.knownRefused(realm.name, claims) !== false) return undefined;
   return permission === undefined || hasPermission(tokenPermissions(claims), permission) ? claims : undefined;
 }

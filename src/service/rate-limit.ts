@@ -1,6 +1,6 @@
 /**
- * The rate limit: a fixed window per key (realm + client id, or realm + user id for end users of
- * the public client; see `rateLimitKey` in auth/guards.ts). Which limit applies is decided here
+ * The rate limit: a fixed window per key (realm + the token's subject: an API key's service account
+ * or an end user; see `rateLimitKey` in auth/guards.ts). Which limit applies is decided here
  * and nowhere else ({@link effectiveRateLimit}): the realm's own setting, else the service default
  * (`orgadmin serve --rate-limit`), else none. In memory, per process — enough for one service
  * instance; a shared limiter would go with a shared store.

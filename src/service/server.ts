@@ -23,7 +23,7 @@ export interface ServerOptions {
   port?: number;
   /** The service's DNS domain. Default `localhost`. */
   domain?: string;
-  /** Rate limit per realm + client (per realm + user for end users of the public client); off when undefined. */
+  /** Rate limit per realm + caller (an API key, or an end user; auth/guards.ts rateLimitKey); off when undefined. */
   rateLimit?: RateLimitOptions;
   /**
    * Log requests: one JSON line per answered request plus errors (operations/request-observer.ts),
@@ -45,6 +45,8 @@ export interface ServerOptions {
    * portal links). Default: each request's own protocol and Host.
    */
   publicBaseUrl?: string;
+  /** The hosts requests may name in `Host` (see `AppOptions.allowedHosts`); default any. */
+  allowedHosts?: readonly string[];
   /** `hosted` reproduces the real hosted service's quirks (`orgadmin serve --compat hosted`); default `standard`. */
   compat?: CompatMode;
   /** The DNS server domain verification asks, `HOST:PORT` (`orgadmin serve --dns-server`); default the system's resolvers. */
@@ -84,6 +86,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       rateLimit: options.rateLimit,
       logger: options.logger ?? false,
       publicBaseUrl: options.publicBaseUrl,
+      allowedHosts: options.allowedHosts,
       compat: options.compat,
       dnsServer: options.dnsServer,
       // Nothing adds hooks to this app after it is built (it listens at once), so the hottest

@@ -8,6 +8,7 @@ import { App, TerraformStack } from 'cdktf';
 import {
   attributeKeyProblem,
   attributeValueProblem,
+  displayNameProblem,
   domainProblem,
   emailProblem,
   hasLoneSurrogate,
@@ -24,6 +25,7 @@ import {
   realmNameProblem,
   reservedUsernameProblem,
   serviceAccountUsername,
+  spoofingProblem,
   requestTimeoutProblem,
   retriesProblem,
   urlProblem,
@@ -93,6 +95,18 @@ const NAMES: Array<[string, boolean]> = [
   ['nul\u0000', false],
   ['lone \ud800 surrogate', false],
   ['emoji 😀', true],
+  // ZWJ sequences are one visible emoji; a joiner between letters (Indic scripts) is ordinary text.
+  ['family 👩\u200d👩\u200d👧', true],
+  ['क्\u200dष', true],
+  // Look-alikes (issue 27, finding 8): a right-to-left override, invisible-only text, C1 and DEL.
+  ['invoice\u202eexe.pdf', false],
+  ['\u2066isolate\u2069', false],
+  ['mark\u200f', false],
+  ['\u200b', false],
+  ['\u200b\u200c\u2060', false],
+  [' \u200d ', false],
+  ['c1 \u0085 control', false],
+  ['del \u007f', false],
 ];
 
 const REALMS: Array<[string, boolean]> = [
@@ -335,6 +349,24 @@ describe('text the service can store as it was sent', () => {
   ])('refuses %s', (_what, text, problem) => {
     expect(textProblem(text)).toBe(problem);
     expect(nameProblem(text)).toBe(problem);
+  });
+
+  it.each([
+    ['a right-to-left override', 'abc\u202edef', 'must not contain characters that change the text direction (such as U+202E)'],
+    ['zero-width characters only', '\u200b\u2060', 'must contain a visible character'],
+    ['a C1 control', 'a\u009bb', 'must not contain control characters (U+007F to U+009F)'],
+    ['DEL', 'a\u007f', 'must not contain control characters (U+007F to U+009F)'],
+  ])('refuses %s in names and display names, by one rule', (_what, text, problem) => {
+    expect(spoofingProblem(text)).toBe(problem);
+    expect(nameProblem(text)).toBe(problem);
+    expect(displayNameProblem(text)).toBe(problem);
+    // Other text (attribute values) may hold them: it is data, not a name shown in a list.
+    expect(textProblem(text)).toBeUndefined();
+  });
+
+  it('leaves a blank display name allowed (it means none)', () => {
+    expect(displayNameProblem('')).toBeUndefined();
+    expect(displayNameProblem(' ')).toBeUndefined();
   });
 
   it('accepts paired surrogates, accents and other scripts', () => {

@@ -219,7 +219,7 @@ describe('OrgAdminClient against the real service', () => {
     expect(await client.countOrganizations({ search: 'not-allowed' })).toBe(0);
   });
 
-  it('reports a wrong secret as TokenError unauthorized_client, without the secret', async () => {
+  it('reports a wrong secret as TokenError invalid_client (as an unknown client, RFC 6749 §5.2), without the secret', async () => {
     const wrongSecret = `${key.clientSecret}-wrong`;
     const wrong = new OrgAdminClient({
       baseUrl: svc.baseUrl,
@@ -230,7 +230,7 @@ describe('OrgAdminClient against the real service', () => {
       const error = await wrong.listOrganizations().catch((e: unknown) => e);
 
       expect(error).toBeInstanceOf(TokenError);
-      expect(error).toMatchObject({ code: 'ORGADMIN_TOKEN', status: 401, error: 'unauthorized_client', realm: 'acme' });
+      expect(error).toMatchObject({ code: 'ORGADMIN_TOKEN', status: 401, error: 'invalid_client', realm: 'acme' });
       expect((error as Error).message).not.toContain(wrongSecret);
       expect(JSON.stringify(error)).not.toContain(wrongSecret);
     } finally {

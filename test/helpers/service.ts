@@ -11,6 +11,8 @@ import { buildApp, type AppOptions } from '../../src/service/app';
 import { Admin } from '../../src/service/admin';
 import type { Store } from '../../src/service/store/store';
 import { SqliteStore } from '../../src/service/store/sqlite-store';
+import { PostgresStore } from '../../src/service/store/postgres-store';
+import { isPostgresUrl } from '../../src/service/store/open-store';
 
 /** One request the service answered, as {@link TestService.requests} records it. */
 export interface AnsweredRequest {
@@ -30,7 +32,7 @@ export interface TestService {
   store: Store;
   /** Administration API on the same store (realms, API keys, users). */
   admin: Admin;
-  /** The SQLite file. */
+  /** The SQLite file (or the PostgreSQL URL the service was started on). */
   dataFile: string;
   /** The directory that holds the SQLite file. */
   dir: string;
@@ -50,7 +52,8 @@ export interface TestService {
  *
  * When `dataFile` is given the caller owns its directory: `close()` leaves it in place so that a
  * second service can reopen the same file (persistence tests). Otherwise a fresh temporary
- * directory is created and removed by `close()`.
+ * directory is created and removed by `close()`. A `postgres://` URL as `dataFile` runs the
+ * service on that PostgreSQL database instead (test/helpers/postgres.ts makes one).
  */
 export async function startTestService(opts: {
   rateLimit?: { requests: number; windowSeconds: number };
@@ -63,10 +66,12 @@ export async function startTestService(opts: {
   /** Called with the app before it listens (e.g. to add a hook that observes requests). */
   configure?: (app: FastifyInstance) => void;
 } = {}): Promise<TestService> {
-  const ownsDir = opts.dataFile === undefined;
+  const postgres = opts.dataFile !== undefined && isPostgresUrl(opts.dataFile);
+  const ownsDir = opts.dataFile === undefined || postgres;
   const dir = ownsDir ? await mkdtemp(join(tmpdir(), 'orgadmin-service-')) : dirname(opts.dataFile!);
   const dataFile = opts.dataFile ?? join(dir, 'service.db');
-  const store = SqliteStore.open(dataFile, opts.now ? { now: opts.now } : {});
+  const storeOptions = opts.now ? { now: opts.now } : {};
+  const store: Store = postgres ? await PostgresStore.open(dataFile, storeOptions) : SqliteStore.open(dataFile, storeOptions);
   let app: FastifyInstance | undefined;
   try {
     app = await buildApp({ ...opts.app, store, domain: opts.domain, rateLimit: opts.rateLimit, logger: false, now: opts.now });

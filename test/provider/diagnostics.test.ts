@@ -103,7 +103,7 @@ describe('describeError', () => {
     expect(wrongSecret.detail).toContain('HTTP 401 unauthorized_client');
     expect(wrongSecret.detail).toContain('client_secret is wrong');
     const unknownClient = describeError(new TokenError({ realm: 'acme', status: 401, error: 'invalid_client' }), update, env);
-    expect(unknownClient.detail).toContain('client_id is unknown in realm "acme"');
+    expect(unknownClient.detail).toContain('client_id is unknown in realm "acme", revoked, or the client_secret is wrong for it');
   });
 
   it('calls a token request that stayed rate limited or failing a service problem, not a credentials one', () => {

@@ -264,8 +264,8 @@ describe('orgadmin provider', () => {
       const tf = await t.harness({ client_secret: wrongSecret });
       const diagnostics = await lookUpOrganization(tf, 'provider-org');
       expect(errorsOf(diagnostics)).toHaveLength(1);
-      expect(errorsOf(diagnostics)[0]!.detail).toContain('unauthorized_client');
-      expect(errorsOf(diagnostics)[0]!.detail).toContain('client_secret is wrong');
+      expect(errorsOf(diagnostics)[0]!.detail).toContain('invalid_client');
+      expect(errorsOf(diagnostics)[0]!.detail).toContain('the client_secret is wrong for it');
       expect(diagnosticsText(diagnostics)).not.toContain(wrongSecret);
       expect(t.logLines.join('\n')).not.toContain(wrongSecret);
       expect(t.logLines.join('\n')).not.toContain(t.clientSecret);

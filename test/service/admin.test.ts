@@ -100,6 +100,8 @@ describe('Admin', () => {
       ['an empty permission list', 'acme', { name: 'k', permissions: [] }, /at least one permission/],
       ['an empty name', 'acme', { name: '', permissions: ['view-users'] }, /API key name ""/],
       ['a name with a NUL character', 'acme', { name: 'k\u0000', permissions: ['view-users'] }, /API key names must not contain control characters/],
+      ['a name with a right-to-left override', 'acme', { name: 'ci\u202eyek', permissions: ['view-users'] }, /API key names must not contain characters that change the text direction/],
+      ['a name of zero-width characters', 'acme', { name: '\u200b\u200c', permissions: ['view-users'] }, /API key names must contain a visible character/],
     ])('refuses %s and creates nothing', async (_what, realm, opts, message) => {
       const before = (await admin.listApiKeys()).length;
       await expect(admin.createApiKey(realm, opts)).rejects.toThrow(message);
@@ -120,6 +122,19 @@ describe('Admin', () => {
   });
 
   describe('users', () => {
+    it('refuses names that spoof others (DEL, C1, direction overrides) in user and client names, creating nothing', async () => {
+      await expect(admin.createUser('acme', { username: 'spoof', firstName: 'Ann\u202e' })).rejects.toThrow(
+        new AdminError('First name must not contain characters that change the text direction (such as U+202E).'),
+      );
+      await expect(admin.createUser('acme', { username: 'spoof', lastName: 'x\u0085' })).rejects.toThrow(
+        new AdminError('Last name must not contain control characters (U+007F to U+009F).'),
+      );
+      expect(await admin.findUserByUsername('acme', 'spoof')).toBeUndefined();
+      await expect(admin.createClient('acme', { clientId: 'spoof', name: '\u2060', redirectUris: ['https://app.example/cb'] })).rejects.toThrow(
+        new AdminError('Client name must contain a visible character.'),
+      );
+    });
+
     it('creates, lists and finds users', async () => {
       const user = await admin.createUser('acme', { username: 'Zed', email: 'zed@example.com', firstName: 'Zed', lastName: 'Z', password: 'pw' });
       expect(user).toEqual({

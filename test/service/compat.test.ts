@@ -82,10 +82,13 @@ describe('hosted compatibility mode', () => {
   });
 
   it('keeps the OAuth errors of the token endpoint, the realm errors and operation_not_supported', async () => {
+    // Keycloak's codes tell an unknown client from a wrong secret; its description does not.
     const badSecret = await postForm(hosted.svc, tokenPath('acme'), { grant_type: 'client_credentials', client_id: hosted.viewOnlyKey.clientId, client_secret: 'wrong' });
     expect(badSecret.status).toBe(401);
-    expect(badSecret.json.error).toBe('unauthorized_client');
-    expect(badSecret.json.error_description).toEqual(expect.any(String));
+    expect(badSecret.json).toEqual({ error: 'unauthorized_client', error_description: 'Invalid client or Invalid client credentials' });
+    const unknownClient = await postForm(hosted.svc, tokenPath('acme'), { grant_type: 'client_credentials', client_id: 'key-doesnotexist', client_secret: 'wrong' });
+    expect(unknownClient.status).toBe(401);
+    expect(unknownClient.json).toEqual({ error: 'invalid_client', error_description: 'Invalid client or Invalid client credentials' });
     const noRealm = await call(hosted.svc, { method: 'GET', url: orgsPath('nowhere'), token: hosted.token });
     expect(noRealm.json).toEqual({ error: 'realm_not_found', error_description: 'Realm does not exist' });
     // The realm's organization settings (/orgs/config): an operation of the hosted service this one lacks.

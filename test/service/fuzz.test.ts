@@ -31,7 +31,7 @@ function text(): string {
     case 2:
       return String.fromCharCode(...Array.from({ length: 1 + int(8) }, () => int(32)));
     case 3:
-      return pick(['💥', 'ünïcødé', '\u202e', '\ud800', '"\'<>&', '../..', '%', '%00', '__proto__', 'constructor']);
+      return pick(['💥', 'ünïcødé', '\u202e', '\ud800', '"\'<>&', '../..', '%', '%00', '__proto__', 'constructor', '\u200b\u200b', 'a\u0085b', 'a\u007fb', '\u2066x\u2069']);
     case 4:
       return String(pick([-1, 0, 1, 99, 100, 101, 1e9, 2 ** 53, -0.5, NaN, Infinity]));
     default:
@@ -163,9 +163,17 @@ const ROUTES = [
 
 const QUERY_NAMES = ['search', 'q', 'first', 'max', 'exact', 'email', 'username', 'includeOrgs', 'excludeAdminAccounts', 'briefRepresentation', 'token', 'userId'];
 
+/** A long list of query terms: `q` pairs or `search` terms, around and far beyond the service's cap of 100. */
+function termList(): string {
+  const count = pick([99, 100, 101, 990, 5000]);
+  return chance(0.5) ? `q=${encode(Array.from({ length: count }, (_, i) => `k${i % 7}:v`).join(' '))}` : `search=${encode(Array.from({ length: count }, (_, i) => `t${i}`).join(','))}`;
+}
+
 function query(): string {
   if (chance(0.5)) return '';
-  const params = Array.from({ length: 1 + int(4) }, () => `${pick(QUERY_NAMES)}=${pick([encode(text()), '%zz', '%00', '-1', '1e3', 'true', 'maybe', '', 'key:"v w"'])}`);
+  const params = Array.from({ length: 1 + int(4) }, () =>
+    chance(0.1) ? termList() : `${pick(QUERY_NAMES)}=${pick([encode(text()), '%zz', '%00', '-1', '1e3', 'true', 'maybe', '', 'key:"v w"'])}`,
+  );
   return `?${params.join('&')}`;
 }
 

@@ -145,10 +145,9 @@ describe('realmRateLimitProblem', () => {
 });
 
 describe('rateLimitKey', () => {
-  it('keys API keys by realm + client id, and end users of the public client by realm + user id', () => {
-    expect(rateLimitKey('acme', 'key-1', 'service-account-user')).toBe('acme/client/key-1');
-    expect(rateLimitKey('acme', 'admin-cli', 'user-1')).toBe('acme/user/user-1');
-    expect(rateLimitKey('other', 'admin-cli', 'user-1')).toBe('other/user/user-1');
-    expect(rateLimitKey('acme', 'admin-cli')).toBe('acme/client/admin-cli');
+  it('keys every caller by realm + subject: an API key by its service account, an end user by their id', () => {
+    expect(rateLimitKey('acme', 'service-account-user')).toBe('acme/caller/service-account-user');
+    expect(rateLimitKey('acme', 'user-1')).toBe('acme/caller/user-1');
+    expect(rateLimitKey('other', 'user-1')).toBe('other/caller/user-1');
   });
 });

@@ -4,9 +4,10 @@
  * default; "off" lifts the default for one realm; and a change made by another process on the same
  * database applies within the store's realm recheck bound. Clocks are injected: no sleeping.
  */
-import { orgsPath, tokenPath } from '../../src/api';
+import { orgsMePath, orgsPath, tokenPath } from '../../src/api';
 import { DEFAULT_REALM_RECHECK_MS } from '../../src/service/store/sqlite-store';
 import { createTestRealm, getToken, startTestService, type TestService } from '../helpers/service';
+import { codeFlowTokens } from './login/browser-like';
 import { call, postForm } from './support';
 
 describe('a realm with its own rate limit, on a service without a default', () => {
@@ -114,5 +115,40 @@ describe('a rate limit changed by another process on the same database', () => {
     await other.admin.updateRealm('acme', { rateLimit: 'off' });
     clock += DEFAULT_REALM_RECHECK_MS;
     expect((await call(serving, { method: 'GET', url: orgsPath('acme'), token })).status).toBe(200);
+  });
+});
+
+describe('buckets per caller (issue 27, finding 6)', () => {
+  let svc: TestService;
+  const SPA_REDIRECT = 'http://127.0.0.1:9/callback';
+  beforeAll(async () => {
+    svc = await startTestService();
+    await svc.admin.createRealm('buckets');
+    await svc.admin.updateRealm('buckets', { rateLimit: { requests: 3, windowSeconds: 60 } });
+    for (const round of ['dashboard', 'spa']) {
+      await svc.admin.createUser('buckets', { username: `plain-${round}`, password: 'plain-password' });
+      await svc.admin.createUser('buckets', { username: `boss-${round}`, password: 'boss-password', realmAdmin: true });
+    }
+    await svc.admin.createClient('buckets', { clientId: 'spa', redirectUris: [SPA_REDIRECT] });
+  });
+  afterAll(async () => {
+    await svc.close();
+  });
+
+  it('gives every user of a public client a budget of their own: one user spending theirs leaves the others theirs', async () => {
+    // The dashboard's own client, then a registered one, each with users of its own.
+    for (const [round, client] of [['dashboard', undefined], ['spa', { clientId: 'spa', redirectUri: SPA_REDIRECT }]] as const) {
+      // The code exchange counts as the first request of each user's budget.
+      const plain = await codeFlowTokens(svc.baseUrl, 'buckets', { username: `plain-${round}`, password: 'plain-password' }, client);
+      const boss = await codeFlowTokens(svc.baseUrl, 'buckets', { username: `boss-${round}`, password: 'boss-password' }, client);
+      const me = (token: string) => call(svc, { method: 'GET', url: orgsMePath('buckets'), token });
+      expect((await me(plain.accessToken)).status).toBe(200);
+      expect((await me(plain.accessToken)).status).toBe(200);
+      expect((await me(plain.accessToken)).status).toBe(429);
+      // Before: one bucket per client, which the plain user had just spent.
+      expect((await me(boss.accessToken)).status).toBe(200);
+      expect((await call(svc, { method: 'GET', url: orgsPath('buckets'), token: boss.accessToken })).status).toBe(200);
+      expect((await me(boss.accessToken)).status).toBe(429);
+    }
   });
 });

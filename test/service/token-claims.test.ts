@@ -153,6 +153,6 @@ describe('scope: down-scoping a token', () => {
     const key = await createTestRealm(svc, 'scopes');
     const res = await token('scopes', key.clientId, 'wrong', 'admin');
     expect(res.status).toBe(401);
-    expect(res.json.error).toBe('unauthorized_client');
+    expect(res.json.error).toBe('invalid_client');
   });
 });

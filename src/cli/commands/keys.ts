@@ -95,7 +95,7 @@ const list = defineCommand(
 const revoke = defineCommand(
   {
     command: 'keys revoke',
-    summary: 'Revokes an API key: it gets no new tokens (tokens already issued run until they expire).',
+    summary: 'Revokes an API key: it gets no new tokens, and the tokens already issued to it are refused.',
     positionals: [{ name: 'CLIENT_ID', required: true, description: 'Client ID of the key.' }],
     flags: { ...COMMON_FLAGS },
   },

@@ -7,6 +7,7 @@
  * Health probes and Prometheus metrics are served on the API's port, or on `--management-port`.
  */
 import { COMPAT_MODES, isCompatMode, type CompatMode } from '../../service/compat';
+import { allowedHostProblem } from '../../service/host-header';
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS } from '../../service/operations/shutdown';
 import { dnsServerProblem } from '../../service/domains/txt-lookup';
 import { startServer } from '../../service/server';
@@ -25,6 +26,8 @@ export interface ServeOptions {
   rateLimit?: { requests: number; windowSeconds: number };
   /** The public base address for the URLs the service writes; default from each request. */
   publicBaseUrl?: string;
+  /** The hosts requests may name in `Host`; default any. */
+  allowedHosts?: string[];
   /** `hosted`: reproduce the real hosted service's quirks; default `standard`. */
   compat?: CompatMode;
   /** The DNS server domain verification asks (`HOST:PORT`); default the system's resolvers. */
@@ -143,6 +146,38 @@ export function parsePublicUrl(value: string): string {
 }
 
 /**
+ * Parses `--allowed-hosts HOST[,HOST...]`: host names or addresses, or `*.DOMAIN` for every
+ * subdomain, without scheme, port or path.
+ * @throws UsageError otherwise.
+ */
+export function parseAllowedHosts(value: string): string[] {
+  const hosts = value.split(',').map((entry) => entry.trim());
+  for (const host of hosts) {
+    const problem = allowedHostProblem(host);
+    if (problem) throw new UsageError(`--allowed-hosts entry "${host}" ${problem}.`);
+  }
+  return hosts;
+}
+
+/** Whether `host` (an address to listen on) is reachable only from this machine. */
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(host);
+}
+
+/**
+ * Refuses to serve other machines without knowing its own address: the issuer, redirect URIs,
+ * `Location` headers and portal links would otherwise follow whatever `Host` a request names,
+ * which a proxy forwarding the client's `Host` lets anyone choose.
+ * @throws UsageError when `host` is not loopback and neither a public URL nor allowed hosts are set.
+ */
+export function requireKnownAddress(host: string, publicBaseUrl: string | undefined, allowedHosts: string[] | undefined): void {
+  if (isLoopbackHost(host) || publicBaseUrl !== undefined || allowedHosts !== undefined) return;
+  throw new UsageError(
+    `listening on ${host} serves other machines: give --public-url URL (the address clients use) or --allowed-hosts HOST[,HOST...], so that links and the issuer are not taken from the request's Host header.`,
+  );
+}
+
+/**
  * Parses `--compat MODE`: `standard` or `hosted`.
  * @throws UsageError otherwise.
  */
@@ -237,6 +272,12 @@ const serve = defineCommand(
         description:
           'Address clients reach the service at, e.g. https://orgs.example.com behind a TLS proxy; starts every URL the service writes (default: from each request).',
       },
+      'allowed-hosts': {
+        type: 'string',
+        valueName: 'HOST[,HOST...]',
+        description:
+          'Host names requests may use (*.DOMAIN for every subdomain); any other Host header is refused with 400. Required, or --public-url, when --host is not a loopback address (default: any host).',
+      },
       compat: {
         type: 'string',
         valueName: 'MODE',
@@ -272,7 +313,10 @@ const serve = defineCommand(
     const port = flags.port === undefined ? DEFAULT_PORT : parsePort(flags.port);
     const rateLimit = flags['rate-limit'] === undefined ? undefined : parseRateLimit(flags['rate-limit']);
     const publicBaseUrl = flags['public-url'] === undefined ? undefined : parsePublicUrl(flags['public-url']);
+    const allowedHosts = flags['allowed-hosts'] === undefined ? undefined : parseAllowedHosts(flags['allowed-hosts']);
     const compat = flags.compat === undefined ? undefined : parseCompat(flags.compat);
+    const host = flags.host ?? DEFAULT_HOST;
+    requireKnownAddress(host, publicBaseUrl, allowedHosts);
     const logFormat = flags['log-format'] === undefined ? undefined : parseLogFormat(flags['log-format']);
     const logLevel = flags['log-level'] === undefined ? undefined : parseLogLevel(flags['log-level']);
     const managementPort = flags['management-port'] === undefined ? undefined : parsePort(flags['management-port'], '--management-port');
@@ -280,11 +324,12 @@ const serve = defineCommand(
     const dnsServer = flags['dns-server'] === undefined ? undefined : parseDnsServer(flags['dns-server']);
     const options: ServeOptions = {
       dataFile: resolveDataFile(flags.data, io),
-      host: flags.host ?? DEFAULT_HOST,
+      host,
       port,
       domain: flags.domain ?? 'localhost',
       rateLimit,
       publicBaseUrl,
+      allowedHosts,
       compat,
       dnsServer,
       json: flags.json,

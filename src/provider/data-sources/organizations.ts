@@ -5,6 +5,7 @@
 import type { OrgAdminProviderContext } from '../context';
 import { realmFor } from '../context';
 import { reportError, reportingFor } from '../diagnostics';
+import { queryTermsProblem } from '../../api/validation';
 import type { AttributeType, DataSource } from '../../tfplugin/framework/types';
 import { isUnknown } from '../../tfplugin/protocol/unknown';
 import { dataSourceRealmAttribute, validateRealm } from '../realm';
@@ -61,6 +62,8 @@ export const organizationsDataSource: DataSource<OrgAdminProviderContext> = {
   validate(config, diags) {
     const attributes = config['attributes'];
     if (attributes !== null && attributes !== undefined && !isUnknown(attributes) && typeof attributes === 'object' && !Array.isArray(attributes)) {
+      const tooMany = queryTermsProblem(Object.keys(attributes).length);
+      if (tooMany) diags.error('Too many attribute filters', `\`attributes\` ${tooMany} (the service's limit on one query).`, ['attributes']);
       for (const [key, value] of Object.entries(attributes)) {
         if (key === '') diags.error('Invalid attribute filter', 'An attribute name in `attributes` is empty.', ['attributes']);
         if (value === '') diags.error('Invalid attribute filter', `The attribute ${quote(key)} has an empty value; the filter cannot match an empty value.`, ['attributes', key]);

@@ -4,8 +4,9 @@
  * server-side key ({@link ApiKeySecrets}).
  */
 import { randomUUID } from 'node:crypto';
-import { isPermission, MAX_NAME_LENGTH, serviceAccountUsername, type Permission } from '../../api';
+import { isPermission, MAX_NAME_LENGTH, serviceAccountUsername, spoofingProblem, type Permission } from '../../api';
 import type { ApiKeySecrets } from '../auth/api-key-secrets';
+import { clientRevocationId, MAX_TOKEN_LIFETIME_MS } from '../auth/revocations';
 import { generateClientId, generateClientSecret } from '../auth/secrets';
 import { hasControlCharacter } from '../text-checks';
 import { newUser, StoreConflictError, type ApiKeyRecord, type Store } from '../store/store';
@@ -21,7 +22,7 @@ export interface ApiKeyInfo {
   /** The id of the service-account user `service-account-<clientId>`. */
   serviceAccountUserId: string;
   createdTimestamp: number;
-  /** True once revoked: no new tokens. */
+  /** True once revoked: no new tokens, and the ones it was given are refused. */
   revoked: boolean;
   revokedTimestamp: number | null;
   /** When the key last got a token (to the minute), or null when never. */
@@ -50,7 +51,7 @@ function apiKeyInfo(key: ApiKeyRecord): ApiKeyInfo {
   };
 }
 
-/** The permissions of an API key: at least one, each one of the four (duplicates dropped). */
+/** The permissions of an API key: at least one, each one of the documented permissions (`PERMISSIONS`) (duplicates dropped). */
 function checkPermissions(keyName: string, permissions: unknown): Permission[] {
   if (!Array.isArray(permissions) || permissions.length === 0) {
     throw new AdminError(`API key "${keyName}" needs at least one permission.`);
@@ -67,6 +68,8 @@ export class ApiKeyAdmin {
     private readonly store: Store,
     private readonly secrets: ApiKeySecrets,
     private readonly now: () => number = Date.now,
+    /** Called after tokens were revoked in the store: the service re-reads its revocation list. */
+    private readonly onTokensRevoked: () => void = () => {},
   ) {}
 
   /**
@@ -80,6 +83,8 @@ export class ApiKeyAdmin {
       throw new AdminError(`API key name "${String(name)}" must be 1 to ${MAX_NAME_LENGTH} characters.`);
     }
     if (hasControlCharacter(name)) throw new AdminError('API key names must not contain control characters (U+0000 to U+001F).');
+    const spoofing = spoofingProblem(name);
+    if (spoofing) throw new AdminError(`API key names ${spoofing}.`);
     const permissions = checkPermissions(name, opts.permissions);
     const existing = await this.store.listApiKeys(realm);
     if (existing.some((key) => key.name === name && key.revokedTimestamp === null)) {
@@ -127,14 +132,19 @@ export class ApiKeyAdmin {
   }
 
   /**
-   * Revokes a key (of `realm` when given): no new tokens; tokens already issued stay valid until
-   * they expire.
+   * Revokes a key (of `realm` when given): no new tokens, and the tokens already issued to it are
+   * refused too (auth/revocations.ts: at once by this process's service, within the revocation
+   * recheck time by every other instance on the store). The tokens' revocation is written first,
+   * so a failure between the two writes never leaves a revoked key with living tokens.
    */
   async revoke(clientId: string, realm?: string): Promise<void> {
-    await this.requireApiKey(clientId, realm);
-    if (!(await this.store.revokeApiKey(clientId, this.now()))) {
+    const key = await this.requireApiKey(clientId, realm);
+    const now = this.now();
+    await this.store.revokeToken({ realm: key.realm, jti: clientRevocationId(clientId), expiresTimestamp: now + MAX_TOKEN_LIFETIME_MS, revokedTimestamp: now });
+    if (!(await this.store.revokeApiKey(clientId, now))) {
       throw new AdminError(`API key "${clientId}" does not exist.`);
     }
+    this.onTokensRevoked();
   }
 
   /** Replaces the permissions of an active key of `realm`; tokens issued before keep theirs until they expire. */

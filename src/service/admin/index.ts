@@ -53,6 +53,11 @@ export interface AdminOptions {
   readonly portalLinkLifetimeSeconds?: number;
   /** How domain verification looks TXT records up. @default the system's DNS resolvers */
   readonly txtLookup?: TxtLookup;
+  /**
+   * Called after tokens were revoked in the store (an API key revoked): the service passes its
+   * revocation list's `recheckNow`, so it refuses them from the next request on.
+   */
+  readonly onTokensRevoked?: () => void;
 }
 
 /**
@@ -85,7 +90,7 @@ export class Admin {
     const now = options.now ?? Date.now;
     this.realms = new RealmAdmin(store, options.signingKeys ?? generateSigningKey, now);
     const apiKeySecrets = options.apiKeySecrets ?? new ApiKeySecrets(store, now);
-    this.apiKeys = new ApiKeyAdmin(store, apiKeySecrets, now);
+    this.apiKeys = new ApiKeyAdmin(store, apiKeySecrets, now, options.onTokensRevoked);
     this.users = new UserAdmin(store, now);
     this.clients = new OidcClientAdmin(store, apiKeySecrets, now);
     this.organizations = new OrganizationAdmin(store, options.portalLinkLifetimeSeconds ?? DEFAULT_PORTAL_LINK_LIFETIME_SECONDS, now);
@@ -130,7 +135,7 @@ export class Admin {
     return this.apiKeys.list(realm);
   }
 
-  /** Revokes a key (of `realm` when given); tokens already issued stay valid until they expire. */
+  /** Revokes a key (of `realm` when given) and ends the tokens already issued to it ({@link ApiKeyAdmin.revoke}). */
   revokeApiKey(clientId: string, realm?: string): Promise<void> {
     return this.apiKeys.revoke(clientId, realm);
   }

@@ -14,6 +14,7 @@ import {
   orgPath,
   ORGS_PAGE,
   parseAttributeQuery,
+  queryTermsProblem,
   type Member,
   type Organization,
   type PortalLink,
@@ -72,6 +73,8 @@ export interface PortalLinkIssuer {
 export function attributeMatchesOf(q: string): Array<[string, string]> {
   const pairs = parseAttributeQuery(q);
   if (!pairs) throw new ServiceError(400, 'invalid_query', `q "${q}" is not a list of key:value pairs (quote keys or values that contain spaces).`);
+  const tooMany = queryTermsProblem(pairs.length);
+  if (tooMany) throw new ServiceError(400, 'invalid_query', `q ${tooMany}.`);
   return pairs;
 }
 
@@ -82,10 +85,12 @@ function filterOf(query: { search?: string; q?: string }): OrganizationFilter {
   };
 }
 
-/** Comma-separated search terms, blanks dropped. */
+/** Comma-separated search terms, blanks dropped; 400 `invalid_query` beyond `MAX_QUERY_TERMS`. */
 function searchTerms(search: string | undefined): string[] | undefined {
   if (search === undefined) return undefined;
   const terms = search.split(',').map((term) => term.trim()).filter((term) => term !== '');
+  const tooMany = queryTermsProblem(terms.length);
+  if (tooMany) throw new ServiceError(400, 'invalid_query', `search ${tooMany}.`);
   return terms.length > 0 ? terms : undefined;
 }
 

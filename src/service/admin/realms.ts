@@ -3,15 +3,15 @@
  * users of new organizations, the organizations claim of users' tokens, rate limit).
  */
 import { realmNameProblem } from '../../api';
-import { generateSigningKey, type SigningKey } from '../auth/jwt';
+import { generateSigningKey, MAX_TOKEN_LIFETIME_SECONDS, type SigningKey } from '../auth/jwt';
 import { realmRateLimitProblem, type RealmRateLimit } from '../rate-limit';
 import { StoreConflictError, type RealmRecord, type Store } from '../store/store';
 import { AdminError } from './admin-error';
 
 /** Default lifetime of access tokens (docs/guides/service.md). */
 export const DEFAULT_TOKEN_LIFETIME_SECONDS = 300;
-/** Longest token lifetime an administrator may configure (one day). */
-export const MAX_TOKEN_LIFETIME_SECONDS = 86400;
+/** Longest access token lifetime a realm may set (one day); see auth/jwt.ts. */
+export { MAX_TOKEN_LIFETIME_SECONDS } from '../auth/jwt';
 
 /** A realm as administrators see it: the stored realm's settings, never its key material. */
 export type RealmInfo = Pick<RealmRecord, 'name' | 'enabled' | 'tokenLifetimeSeconds' | 'createAdminUser' | 'organizationsClaim' | 'rateLimit' | 'createdTimestamp'>;

@@ -17,6 +17,8 @@ export interface AccessTokenGrant {
   permissions: Permission[];
   /** The `scope` claim and answer. */
   scope: string;
+  /** The login session the token belongs to (code flow), its `sid` claim: signing out ends it. */
+  sessionId?: string;
   /** A user's organizations and roles (auth/organizations-claim.ts), when the realm or client asks for them. */
   organizations?: OrganizationsClaim;
 }
@@ -46,6 +48,7 @@ export function issueAccessToken(
     exp: now + realm.tokenLifetimeSeconds,
     permissions: grant.permissions,
     scope: grant.scope,
+    ...(grant.sessionId !== undefined ? { sid: grant.sessionId } : {}),
     ...(grant.organizations ? { [ORGANIZATIONS_CLAIM]: grant.organizations } : {}),
   });
   return { token, expiresIn: realm.tokenLifetimeSeconds };
@@ -72,14 +75,15 @@ export const ID_TOKEN_TYPE = 'ID';
 
 /**
  * Signs an OpenID Connect ID token (Core §2) for `user`, audience the client, with the request's
- * `nonce` and the time of login, and the user's profile claims ({@link profileClaims}).
+ * `nonce`, the time of login, the login session (`sid`, as OpenID Connect logout specs name
+ * it), and the user's profile claims ({@link profileClaims}).
  */
 export function issueIdToken(
   ctx: ServiceContext,
   request: FastifyRequest,
   realm: RealmRecord,
   user: UserRecord,
-  opts: { clientId: string; nonce: string | null; authTime: number; organizations?: OrganizationsClaim },
+  opts: { clientId: string; nonce: string | null; authTime: number; sessionId: string; organizations?: OrganizationsClaim },
 ): string {
   const now = nowSeconds(ctx);
   return signJwt(realm, {
@@ -91,6 +95,7 @@ export function issueIdToken(
     iat: now,
     exp: now + realm.tokenLifetimeSeconds,
     auth_time: opts.authTime,
+    sid: opts.sessionId,
     ...(opts.nonce !== null ? { nonce: opts.nonce } : {}),
     ...profileClaims(user),
     ...(opts.organizations ? { [ORGANIZATIONS_CLAIM]: opts.organizations } : {}),

@@ -49,10 +49,15 @@ export class ApiKeySecrets {
   /**
    * True when `secret` is the secret of `key`. Without a key (unknown client id) the secret is
    * still hashed and compared, against a hash no secret has, so the answer takes as long as for a
-   * known key. A legacy scrypt hash is checked with scrypt (slow) and, when the secret is right,
-   * replaced by its HMAC form, so each key pays that cost once.
+   * known key. A legacy scrypt hash is checked with scrypt (slow, run through `slow`: the caller's
+   * bound on slow hashes) and, when the secret is right, replaced by its HMAC form, so each key
+   * pays that cost once.
    */
-  async verify(key: ApiKeyRecord | undefined, secret: string): Promise<boolean> {
+  async verify(
+    key: ApiKeyRecord | undefined,
+    secret: string,
+    slow: (work: () => Promise<boolean>) => Promise<boolean> = (work) => work(),
+  ): Promise<boolean> {
     const serverKey = await this.serverKey();
     if (key === undefined || isHmacHash(key.secretHash)) {
       // An unknown key compares against the hash of a value no client can send (it has a NUL).
@@ -60,7 +65,7 @@ export class ApiKeySecrets {
       const stored = key?.secretHash ?? this.unknownHash;
       return verifyHmacSecret(secret, stored, serverKey) && key !== undefined;
     }
-    if (!(await verifySecret(secret, key.secretHash))) return false;
+    if (!(await slow(() => verifySecret(secret, key.secretHash)))) return false;
     await this.store.replaceApiKeySecretHash(key.clientId, key.secretHash, hmacSecret(secret, serverKey));
     return true;
   }

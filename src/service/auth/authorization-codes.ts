@@ -18,6 +18,14 @@ export const AUTHORIZATION_CODE_LIFETIME_MS = 60_000;
 
 const hashOf = (code: string): string => createHash('sha256').update(code).digest('base64url');
 
+/**
+ * The login session a code starts: its id (the `sid` claim of the tokens the code is exchanged
+ * for, and the dashboard session's id) is derived from the code, which is made once per login, so
+ * it needs no column of its own; a hash under its own label, so neither the code nor its stored
+ * hash can be read back from it. Signing out revokes it (auth/revocations.ts).
+ */
+export const sessionIdOf = (code: string): string => createHash('sha256').update('login session\u0000').update(code).digest('base64url').slice(0, 22);
+
 /** What a login grants: to whom, for which client and redirect, under which PKCE challenge (as stored). */
 export type CodeGrant = Pick<AuthorizationCodeRecord, 'clientId' | 'redirectUri' | 'userId' | 'codeChallenge' | 'nonce' | 'scope'>;
 
@@ -46,12 +54,13 @@ const invalidGrant = (description: string): ServiceError => new ServiceError(400
  * Consumes the code and checks it against the exchange: same realm and client, the exact same
  * redirect URI, a code verifier that matches the challenge, not expired, and a user that is still
  * enabled. The code is gone afterwards whatever the outcome (a failed exchange cannot be retried).
+ * Gives the login session it started too ({@link sessionIdOf}).
  */
 export async function redeemAuthorizationCode(
   ctx: ServiceContext,
   realm: RealmSettings,
   exchange: CodeExchange,
-): Promise<{ code: AuthorizationCodeRecord; user: UserRecord }> {
+): Promise<{ code: AuthorizationCodeRecord; user: UserRecord; sessionId: string }> {
   if (!exchange.code) throw new ServiceError(400, 'invalid_request', 'Missing form parameter: code.');
   if (!exchange.codeVerifier) throw new ServiceError(400, 'invalid_request', 'Missing form parameter: code_verifier.');
   const code = await ctx.store.consumeAuthorizationCode(hashOf(exchange.code));
@@ -61,5 +70,5 @@ export async function redeemAuthorizationCode(
   if (!verifierMatches(exchange.codeVerifier, code.codeChallenge)) throw invalidGrant('PKCE verification failed.');
   const user = await ctx.store.getUser(realm.name, code.userId);
   if (!user || user.kind !== 'user' || !user.enabled) throw invalidGrant('The user is disabled or does not exist.');
-  return { code, user };
+  return { code, user, sessionId: sessionIdOf(exchange.code) };
 }

@@ -5,7 +5,10 @@
  *
  * Every check of a presented credential takes the same path whether the client exists or not
  * (one store read, one HMAC, one constant-time comparison), so timing does not tell client ids
- * apart; the error codes stay as the wire contract says (they follow Keycloak).
+ * apart, and in standard mode neither does the answer: an unknown, revoked or other realm's client
+ * and a wrong or missing secret all get the same 401 `invalid_client` (RFC 6749 §5.2). Hosted
+ * compatibility mode answers as Keycloak does: `invalid_client` for an unknown client,
+ * `unauthorized_client` for a wrong or missing secret, one description for both.
  */
 import type { FastifyRequest } from 'fastify';
 import type { RealmSettings, ApiKeyRecord } from '../store/store';
@@ -71,15 +74,26 @@ export function presentedClient(request: FastifyRequest, form: Form): PresentedC
   return { clientId, secret };
 }
 
-/** 401 `invalid_client`: unknown, disabled or revoked client. */
+/** The one refusal of client credentials in standard mode (RFC 6749 §5.2). */
 export const invalidClient = (): ServiceError => new ServiceError(401, 'invalid_client', 'Invalid client or client credentials.');
-/** 401 `unauthorized_client`: wrong or missing secret. */
-export const unauthorizedClient = (): ServiceError => new ServiceError(401, 'unauthorized_client', 'Invalid client secret.');
+
+/** Keycloak's description of both refusals (ClientIdAndSecretAuthenticator), for hosted mode. */
+const KEYCLOAK_CLIENT_REFUSAL = 'Invalid client or Invalid client credentials';
+
+/**
+ * The refusal of client credentials: why (`unknown`: no such client in the realm, or revoked;
+ * `secret`: a wrong or missing secret) shows only in hosted compatibility mode, as Keycloak's
+ * error code; standard mode answers both alike, so a guesser cannot tell which client ids exist.
+ */
+export function refusedClient(ctx: Pick<ServiceContext, 'compat'>, why: 'unknown' | 'secret'): ServiceError {
+  if (ctx.compat !== 'hosted') return invalidClient();
+  return new ServiceError(401, why === 'unknown' ? 'invalid_client' : 'unauthorized_client', KEYCLOAK_CLIENT_REFUSAL);
+}
 
 /**
  * Checks an API key's credentials: refused with 429 while this (realm, client id, address) must
- * wait after failures; otherwise the key is read and the secret checked (against a dummy hash
- * when the key does not exist) and the outcome counted by the throttle. Returns the key.
+ * wait after failures; otherwise the attempt is counted, the key is read and the secret checked
+ * (against a dummy hash when the key does not exist), and a success clears the count. Returns the key.
  */
 export async function authenticateApiKey(
   ctx: ServiceContext,
@@ -88,18 +102,14 @@ export async function authenticateApiKey(
   client: PresentedClient,
 ): Promise<ApiKeyRecord> {
   const throttle = throttleKey(realm.name, `client:${client.clientId}`, request.ip);
-  ctx.credentialThrottle.check(throttle);
+  // Counted before the lookup and the hash, so concurrent guesses cannot all pass (credential-throttle.ts).
+  ctx.credentialThrottle.attempt(throttle);
   const found = await ctx.store.getApiKey(client.clientId);
   const key = found && found.realm === realm.name ? found : undefined;
-  const secretOk = await ctx.apiKeySecrets.verify(key, client.secret ?? '');
-  if (!key || key.revokedTimestamp !== null) {
-    ctx.credentialThrottle.failure(throttle);
-    throw invalidClient();
-  }
-  if (!client.secret || !secretOk) {
-    ctx.credentialThrottle.failure(throttle);
-    throw unauthorizedClient();
-  }
+  // Keys still stored the legacy way cost a slow hash, under the same bound as passwords.
+  const secretOk = await ctx.apiKeySecrets.verify(key, client.secret ?? '', (work) => ctx.hashGate.run(request.ip, work));
+  if (!key || key.revokedTimestamp !== null) throw refusedClient(ctx, 'unknown');
+  if (!client.secret || !secretOk) throw refusedClient(ctx, 'secret');
   ctx.credentialThrottle.success(throttle);
   return key;
 }

@@ -8,22 +8,21 @@
 import type { FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../context';
 import type { RealmSettings } from '../store/store';
-import { unauthorizedClient, type PresentedClient } from './client-auth';
+import { refusedClient, type PresentedClient } from './client-auth';
 import { throttleKey } from './credential-throttle';
 
 /**
  * Checks the secret of a registered confidential client; does nothing for public clients and
- * unknown ones (the code, which names its client, refuses those). 401 `unauthorized_client` for a
- * missing or wrong secret.
+ * unknown ones (the code, which names its client, refuses those). A missing or wrong secret is
+ * refused like any client credential (client-auth.ts: 401 `invalid_client`, Keycloak's code in
+ * hosted mode).
  */
 export async function authenticateCodeFlowClient(ctx: ServiceContext, request: FastifyRequest, realm: RealmSettings, client: PresentedClient): Promise<void> {
   const registered = await ctx.store.getOidcClient(realm.name, client.clientId);
   if (!registered || registered.secretHash === null) return;
   const throttle = throttleKey(realm.name, `client:${client.clientId}`, request.ip);
-  ctx.credentialThrottle.check(throttle);
-  if (!client.secret || !(await ctx.apiKeySecrets.matches(registered.secretHash, client.secret))) {
-    ctx.credentialThrottle.failure(throttle);
-    throw unauthorizedClient();
-  }
+  // Counted before the check, so concurrent guesses cannot all pass (credential-throttle.ts).
+  ctx.credentialThrottle.attempt(throttle);
+  if (!client.secret || !(await ctx.apiKeySecrets.matches(registered.secretHash, client.secret))) throw refusedClient(ctx, 'secret');
   ctx.credentialThrottle.success(throttle);
 }

@@ -5,6 +5,12 @@
  * `rate_limited` with `Retry-After` before any lookup or hash, so a guesser slows down
  * exponentially and a wrong-secret flood costs the service a map lookup per request.
  *
+ * An attempt is counted before the work it protects ({@link CredentialThrottle.attempt}), as a
+ * failure until it succeeds. Why: counting after the check (check, await the hash, record) lets
+ * every attempt that arrives while the first ones are still hashing pass the check, so 120 guesses
+ * sent at once would all be checked. Counted first, concurrent guesses get exactly what
+ * sequential ones get, under any concurrency.
+ *
  * There is no lockout: the key includes the source address, so the legitimate client presenting
  * the right secret from its own address is never refused because someone else guessed. A success
  * clears its entry. Kept in memory per process (bounded), like the optional rate limit.
@@ -42,7 +48,7 @@ export function throttleKey(realm: string, credential: string, address: string |
   return `${realm}\u0000${credential}\u0000${address ?? ''}`;
 }
 
-/** Counts failed credentials per key and refuses attempts while a key must wait. */
+/** Counts credential attempts per key, as failures until they succeed, and refuses attempts while a key must wait. */
 export class CredentialThrottle {
   private readonly entries = new Map<string, Entry>();
   private readonly options: CredentialThrottleOptions;
@@ -57,22 +63,21 @@ export class CredentialThrottle {
     if (!Number.isInteger(maxEntries) || maxEntries < 1) throw new Error(`maxEntries must be a positive integer, got ${maxEntries}.`);
   }
 
-  /** Throws 429 `rate_limited` with `Retry-After` while `key` has to wait; otherwise returns. */
-  check(key: string): void {
-    const entry = this.entries.get(key);
-    if (entry === undefined) return;
-    const now = this.now();
-    if (entry.blockedUntil <= now) return;
-    const retryAfter = Math.max(1, Math.ceil((entry.blockedUntil - now) / 1000));
-    throw new ServiceError(429, 'rate_limited', `Too many failed attempts; retry after ${retryAfter} seconds.`, {
-      'Retry-After': String(retryAfter),
-    });
-  }
-
-  /** Records a failed attempt of `key`, making it wait once past the free failures. */
-  failure(key: string): void {
+  /**
+   * Counts an attempt of `key` before its work is done: throws 429 `rate_limited` with
+   * `Retry-After` while `key` has to wait; otherwise records the attempt as a failure (which makes
+   * `key` wait once past the free failures) and returns. Call {@link success} when the attempt
+   * turns out right; a wrong one needs nothing more.
+   */
+  attempt(key: string): void {
     const now = this.now();
     let entry = this.entries.get(key);
+    if (entry !== undefined && entry.blockedUntil > now) {
+      const retryAfter = Math.max(1, Math.ceil((entry.blockedUntil - now) / 1000));
+      throw new ServiceError(429, 'rate_limited', `Too many failed attempts; retry after ${retryAfter} seconds.`, {
+        'Retry-After': String(retryAfter),
+      });
+    }
     if (entry === undefined || now - entry.lastFailure > this.options.maxDelayMs) {
       entry = { failures: 0, lastFailure: now, blockedUntil: 0 };
       this.remember(key, entry);
@@ -87,7 +92,7 @@ export class CredentialThrottle {
     }
   }
 
-  /** Forgets `key`'s failures after a successful attempt. */
+  /** Forgets `key`'s failures (its own attempt included) after a successful attempt. */
   success(key: string): void {
     this.entries.delete(key);
   }

@@ -10,7 +10,6 @@ import { nowSeconds, type ServiceContext } from '../context';
 import { ServiceError } from '../errors';
 import { hasControlCharacter } from '../text-checks';
 import { realmAudience, TokenError, type TokenClaims } from './jwt';
-import { PUBLIC_CLIENT_ID } from './public-client';
 import type { RealmSettings } from '../store/store';
 
 /** The realm a Host header pins to, or undefined when the host is the bare domain, an IP or foreign. */
@@ -44,11 +43,14 @@ export function checkPathParameters(params: Record<string, unknown>): void {
 }
 
 /**
- * The rate-limit key of a caller: per realm, and per client, except that end users, who all share
- * the public client, each get their own budget (keyed by their user id).
+ * The rate-limit key of a caller: per realm and per subject of the token (`sub`): an API key's
+ * service account, or an end user, whichever client the user signed in through (`admin-cli`, the
+ * dashboard, a registered public client, or an API key's password grant). So every end user has a
+ * budget of their own, shared by their token requests and bearer requests, and no user can spend
+ * another's by using the same public client.
  */
-export function rateLimitKey(realm: string, clientId: string, userId?: string): string {
-  return clientId === PUBLIC_CLIENT_ID && userId !== undefined ? `${realm}/user/${userId}` : `${realm}/client/${clientId}`;
+export function rateLimitKey(realm: string, subject: string): string {
+  return `${realm}/caller/${subject}`;
 }
 
 /**
@@ -120,8 +122,9 @@ export function verifiedAccessToken(ctx: ServiceContext, realm: Pick<RealmSettin
 
 /**
  * The claims of an access token that is valid in `realm` now: signature (remembered per token),
- * issuer realm, type, audience, times, and not revoked (read fresh on every use, so the signature
- * cache never hides a revocation). Otherwise 401 `invalid_token` with the RFC 6750 challenge.
+ * issuer realm, type, audience, times, and not revoked: itself, its client (a revoked API key) or
+ * its login session (signed out), read fresh on every use, so the signature cache never hides a
+ * revocation. Otherwise 401 `invalid_token` with the RFC 6750 challenge.
  */
 export async function acceptedAccessToken(
   ctx: ServiceContext,
@@ -129,7 +132,7 @@ export async function acceptedAccessToken(
   token: string,
 ): Promise<TokenClaims> {
   const claims = verifiedAccessToken(ctx, realm, token);
-  if (await ctx.revocations.isRevoked(realm.name, claims.jti)) throw invalidToken(realm.name, 'The access token has been revoked.');
+  if (await ctx.revocations.refuses(realm.name, claims)) throw invalidToken(realm.name, 'The access token has been revoked.');
   return claims;
 }
 
@@ -170,7 +173,7 @@ export function bearerHook(ctx: ServiceContext, requirement: Requirement): onReq
     const permissions = tokenPermissions(claims);
     request.auth = { userId: claims.sub, clientId: claims.azp, permissions };
     request.clientId = claims.azp;
-    ctx.rateLimiter.hit(realm, rateLimitKey(realm.name, claims.azp, claims.sub));
+    ctx.rateLimiter.hit(realm, rateLimitKey(realm.name, claims.sub));
     const needed = requirement.permission;
     if (needed === undefined || hasPermission(permissions, needed)) return;
     const orgId = (request.params as { orgId?: string }).orgId;

@@ -53,6 +53,9 @@ export interface TokenClaims {
  */
 export const CLOCK_SKEW_SECONDS = 30;
 
+/** Longest access token lifetime a realm may set (one day); ID tokens live as long as their access tokens. */
+export const MAX_TOKEN_LIFETIME_SECONDS = 86400;
+
 /**
  * The audience (`aud`) of a realm's access tokens: the realm's organization API. A URN rather than
  * a URL because tokens stay valid whichever host name a client reaches the service by.

@@ -5,7 +5,7 @@
  * the service keeps in its store (`server_secrets`, shared by every instance on the database), so
  * any instance can check it without a session table. Signing out revokes the session id through
  * the same revocation list as access tokens (auth/revocations.ts), so a copied cookie is refused
- * from then on. The user is read again on every request: disabling a user or taking the
+ * from then on, and so is every token of the login that started the session (their `sid`). The user is read again on every request: disabling a user or taking the
  * administrator role away takes effect at once.
  *
  * The CSRF token of a session is an HMAC of its id under the same key (synchronizer token without
@@ -13,10 +13,12 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ServiceContext } from '../context';
+import { sessionRevocationId } from './revocations';
 import type { Store } from '../store/store';
 
 /** How long a dashboard session lasts after login. */
 export const SESSION_LIFETIME_MS = 8 * 60 * 60 * 1000;
+
 /** Name of the session cookie. */
 export const SESSION_COOKIE = 'orgadmin_session';
 /** Name of the form field that carries the CSRF token. */
@@ -78,11 +80,12 @@ export async function unseal(ctx: ServiceContext, purpose: string, value: string
   }
 }
 
-const revocationId = (sid: string): string => `session:${sid}`;
-
-/** A new session cookie value for `sub` in `realm`. */
-export async function startSession(ctx: ServiceContext, realm: string, sub: string): Promise<string> {
-  const session: Session = { sid: randomBytes(16).toString('base64url'), realm, sub, exp: ctx.now() + SESSION_LIFETIME_MS };
+/**
+ * A new session cookie value for `sub` in `realm`, for login session `sid` (the one its login's
+ * tokens carry, see authorization-codes.ts; a fresh one when not given).
+ */
+export async function startSession(ctx: ServiceContext, realm: string, sub: string, sid: string = randomBytes(16).toString('base64url')): Promise<string> {
+  const session: Session = { sid, realm, sub, exp: ctx.now() + SESSION_LIFETIME_MS };
   return seal(ctx, 'session', session);
 }
 
@@ -93,13 +96,25 @@ export async function readSession(ctx: ServiceContext, realm: string, cookie: st
   const { sid, sub, exp } = payload;
   if (typeof sid !== 'string' || typeof sub !== 'string' || typeof exp !== 'number') return undefined;
   if (payload.realm !== realm || exp <= ctx.now()) return undefined;
-  if (await ctx.revocations.isRevoked(realm, revocationId(sid))) return undefined;
+  if (await ctx.revocations.isRevoked(realm, sessionRevocationId(sid))) return undefined;
   return { sid, realm, sub, exp };
 }
 
-/** Signs a session out everywhere (until it would have expired anyway). */
+/**
+ * Ends login session `sid` of `realm` everywhere: a dashboard session with that id, and every token
+ * issued under it, are refused from now on (until `until`, ms, when they would have expired anyway).
+ */
+export async function endLoginSession(ctx: ServiceContext, realm: string, sid: string, until: number): Promise<void> {
+  await ctx.revocations.revoke(realm, sessionRevocationId(sid), until);
+}
+
+/**
+ * Signs a dashboard session out everywhere (see {@link endLoginSession}). The dashboard's login
+ * issues no tokens of its own (its code is redeemed by the service), so the revocation is kept
+ * until the session would have expired.
+ */
 export async function endSession(ctx: ServiceContext, session: Session): Promise<void> {
-  await ctx.revocations.revoke(session.realm, revocationId(session.sid), session.exp);
+  await endLoginSession(ctx, session.realm, session.sid, session.exp);
 }
 
 /** The CSRF token of a session (or of any other secret-bound id, such as a login attempt). */

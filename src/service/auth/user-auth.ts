@@ -1,7 +1,7 @@
 /**
  * Checking an end user's username and password, the one rule shared by the `password` grant and
- * the login page of the authorization endpoint: under the failed-credential throttle, in the same
- * time whether the user exists or not.
+ * the login page of the authorization endpoint: under the failed-credential throttle and the bound
+ * on slow hashes (hash-gate.ts), in the same time whether the user exists or not.
  */
 import type { FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../context';
@@ -13,7 +13,9 @@ import { verifyPassword } from './secrets';
 /**
  * The enabled end user with this username and password, or undefined. Unknown, disabled and
  * password-less users cost a password hash too (against a dummy), so the answer takes as long as
- * a wrong password. Throws the throttle's 429 while this (realm, username, address) must wait.
+ * a wrong password. Throws 429 while this address has as many hashes waiting as it may
+ * (hash-gate.ts), or while this (realm, username, address) must wait (credential-throttle.ts);
+ * both are decided before any lookup or hash.
  */
 export async function authenticateUser(
   ctx: ServiceContext,
@@ -23,15 +25,19 @@ export async function authenticateUser(
   password: string,
 ): Promise<UserRecord | undefined> {
   const throttle = throttleKey(realm.name, `user:${username.toLowerCase()}`, request.ip);
-  ctx.credentialThrottle.check(throttle);
-  // No user the service stores has a control character in its name.
-  const found = hasControlCharacter(username) ? undefined : await ctx.store.findUserByUsername(realm.name, username);
-  const user = found && found.kind === 'user' && found.enabled ? found : undefined;
-  const ok = await verifyPassword(password, user?.passwordHash);
-  if (!ok || !user) {
-    ctx.credentialThrottle.failure(throttle);
-    return undefined;
+  // The address's place for the hash first: a refusal there is no attempt at this credential.
+  const turn = ctx.hashGate.enter(request.ip);
+  try {
+    // Counted before the hash, so concurrent guesses cannot all pass (credential-throttle.ts).
+    ctx.credentialThrottle.attempt(throttle);
+    // No user the service stores has a control character in its name.
+    const found = hasControlCharacter(username) ? undefined : await ctx.store.findUserByUsername(realm.name, username);
+    const user = found && found.kind === 'user' && found.enabled ? found : undefined;
+    const ok = await turn.run(() => verifyPassword(password, user?.passwordHash));
+    if (!ok || !user) return undefined;
+    ctx.credentialThrottle.success(throttle);
+    return user;
+  } finally {
+    turn.cancel();
   }
-  ctx.credentialThrottle.success(throttle);
-  return user;
 }

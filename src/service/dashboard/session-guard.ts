@@ -149,8 +149,9 @@ export async function dashboardCallback(ctx: ServiceContext, request: FastifyReq
   }
   const client = await codeFlowClient(ctx, request, realm, DASHBOARD_CLIENT_ID);
   let user: UserRecord;
+  let sessionId: string;
   try {
-    ({ user } = await redeemAuthorizationCode(ctx, realm, {
+    ({ user, sessionId } = await redeemAuthorizationCode(ctx, realm, {
       code: typeof query.code === 'string' ? query.code : undefined,
       clientId: DASHBOARD_CLIENT_ID,
       redirectUri: client!.redirectUris[0],
@@ -161,7 +162,7 @@ export async function dashboardCallback(ctx: ServiceContext, request: FastifyReq
     return refusalPage(reply, 400, 'Sign-in failed', error.message, realm);
   }
   clearCookie(reply, ctx, request, LOGIN_COOKIE, dashboardPath(realm.name));
-  setCookie(reply, ctx, request, SESSION_COOKIE, await startSession(ctx, realm.name, user.id), {
+  setCookie(reply, ctx, request, SESSION_COOKIE, await startSession(ctx, realm.name, user.id, sessionId), {
     path: sessionCookiePath(realm.name),
     maxAge: Math.floor(SESSION_LIFETIME_MS / 1000),
     sameSite: 'Lax',

@@ -20,7 +20,7 @@ const SECTIONS: Array<[Section, string]> = [
 
 /** Fixed notices shown after a change (`?done=...`), so no text of the URL ends up on the page. */
 const NOTICES: Record<string, string> = {
-  revoked: 'The API key was revoked. It gets no new tokens.',
+  revoked: 'The API key was revoked: it gets no new tokens, and the tokens it was given are refused.',
   permissions: 'The permissions were saved. Tokens issued before keep theirs until they expire.',
   'user-created': 'The user was created.',
   'user-disabled': 'The user was disabled.',

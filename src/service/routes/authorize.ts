@@ -19,11 +19,11 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ID_TOKEN_TYPE } from '../auth/access-tokens';
 import { realmHook } from '../auth/guards';
-import { realmOfIssuer, verifySignature } from '../auth/jwt';
+import { CLOCK_SKEW_SECONDS, realmOfIssuer, verifySignature } from '../auth/jwt';
 import { codeFlowClient, isRegisteredRedirect, type CodeFlowClient } from '../auth/oidc-clients';
 import { challengeProblem } from '../auth/pkce';
 import { SUPPORTED_SCOPES } from '../auth/scopes';
-import { csrfMatches, csrfToken, CSRF_FIELD, endSession, readSession, SESSION_COOKIE } from '../auth/sessions';
+import { csrfMatches, csrfToken, CSRF_FIELD, endLoginSession, endSession, readSession, SESSION_COOKIE } from '../auth/sessions';
 import { authenticateUser } from '../auth/user-auth';
 import { brokerRedirect } from '../broker/start';
 import { realmOf, type ServiceContext } from '../context';
@@ -191,11 +191,16 @@ export async function authorizeRoutes(app: FastifyInstance, opts: { ctx: Service
       }
       redirect = values.post_logout_redirect_uri;
     }
-    // Without proof that the request comes from the user's own client (an ID token of this realm,
-    // or the confirmation form with its CSRF token), ask first: a link must not sign anyone out.
-    const confirmed = hint !== undefined || (session !== undefined && submitted && (await csrfMatches(ctx, `logout:${session.sid}`, values[CSRF_FIELD])));
+    // A signed-in browser is signed out only with proof that the request comes from that user's own
+    // client: an ID token naming the signed-in user, or the confirmation form with its CSRF token.
+    // Anyone's ID token of the realm is not enough (an attacker's page could link with its own), so
+    // otherwise ask first: a link must not sign anyone out.
+    const confirmed =
+      session === undefined ||
+      hint?.sub === session.sub ||
+      (submitted && (await csrfMatches(ctx, `logout:${session.sid}`, values[CSRF_FIELD])));
     if (session && !confirmed) {
-      const carried = ['client_id', 'post_logout_redirect_uri', 'state'].filter((name) => values[name] !== undefined);
+      const carried = ['client_id', 'id_token_hint', 'post_logout_redirect_uri', 'state'].filter((name) => values[name] !== undefined);
       return sendPage(
         reply,
         submitted ? 403 : 200,
@@ -213,6 +218,10 @@ ${carried.map((name) => html`<input type="hidden" name="${name}" value="${values
       );
     }
     if (session) await endSession(ctx, session);
+    // The login the hint was issued for ends with its tokens: whoever holds its ID token may end it.
+    // Its access tokens were issued with it and expire with it, so the revocation is kept only that long.
+    const loginEnds = hint?.sid === undefined ? 0 : (hint.exp + CLOCK_SKEW_SECONDS) * 1000;
+    if (hint?.sid !== undefined && loginEnds > ctx.now()) await endLoginSession(ctx, realm.name, hint.sid, loginEnds);
     clearCookie(reply, ctx, request, SESSION_COOKIE, `/realms/${encodeURIComponent(realm.name)}/`);
     if (redirect) return redirectBack(reply, redirect, { state: values.state });
     return sendPage(
@@ -232,13 +241,17 @@ ${carried.map((name) => html`<input type="hidden" name="${name}" value="${values
   );
 }
 
-/** The claims of an ID token this realm signed (expired ones too, as RP-initiated logout allows), or undefined. */
-function idTokenHint(realm: RealmSettings, token: string): { sub: string; aud: string } | undefined {
+/**
+ * The claims of an ID token this realm signed (expired ones too, as RP-initiated logout allows), or
+ * undefined: its user, its client, its expiry and its login session (absent in ID tokens issued
+ * before logins had one).
+ */
+function idTokenHint(realm: RealmSettings, token: string): { sub: string; aud: string; exp: number; sid?: string } | undefined {
   try {
     const claims = verifySignature(token, realm);
     if (claims.typ !== ID_TOKEN_TYPE || realmOfIssuer(claims.iss) !== realm.name) return undefined;
-    if (typeof claims.sub !== 'string' || typeof claims.aud !== 'string') return undefined;
-    return { sub: claims.sub, aud: claims.aud };
+    if (typeof claims.sub !== 'string' || typeof claims.aud !== 'string' || typeof claims.exp !== 'number') return undefined;
+    return { sub: claims.sub, aud: claims.aud, exp: claims.exp, ...(typeof claims.sid === 'string' && claims.sid !== '' ? { sid: claims.sid } : {}) };
   } catch {
     return undefined;
   }

@@ -3,19 +3,21 @@
  * Keycloak's paths (listed in discovery):
  * - userinfo (OpenID Connect Core §5.3): the token's subject, for a bearer access token;
  * - token introspection (RFC 7662): whether a token is active and what it carries, for an
- *   authenticated API key (a resource server);
+ *   authenticated API key holding the `introspect-tokens` permission (a resource server);
  * - token revocation (RFC 7009): ends an access token before `exp`, for the client it was issued
- *   to. A revoked token is refused everywhere from then on (auth/revocations.ts).
+ *   to (public clients by their client id alone). A revoked token is refused everywhere from then
+ *   on (auth/revocations.ts).
  * Introspection and revocation authenticate the client like the token endpoint (either method,
  * same throttle, same timing); they answer `Cache-Control: no-store`.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { IntrospectionSchema, introspectionPath, ORGANIZATIONS_CLAIM, revocationPath, UserinfoSchema, userinfoPath } from '../../api';
+import { hasPermission, IntrospectionSchema, introspectionPath, ORGANIZATIONS_CLAIM, revocationPath, UserinfoSchema, userinfoPath } from '../../api';
 import { profileClaims } from '../auth/access-tokens';
-import { authenticateApiKey, presentedClient, readForm } from '../auth/client-auth';
+import { authenticateApiKey, presentedClient, readForm, type PresentedClient } from '../auth/client-auth';
 import { acceptedAccessToken, bearerTokenOf, invalidToken, realmHook } from '../auth/guards';
 import { organizationsClaimFor } from '../auth/organizations-claim';
 import type { TokenClaims } from '../auth/jwt';
+import { codeFlowClient } from '../auth/oidc-clients';
 import { PUBLIC_CLIENT_ID } from '../auth/public-client';
 import { realmOf, type ServiceContext } from '../context';
 import { ServiceError } from '../errors';
@@ -71,7 +73,11 @@ export async function oidcRoutes(app: FastifyInstance, opts: { ctx: ServiceConte
     if (client.clientId === PUBLIC_CLIENT_ID) {
       throw new ServiceError(401, 'unauthorized_client', 'The public client may not introspect tokens; use an API key.');
     }
-    await authenticateApiKey(ctx, request, realm, client);
+    const key = await authenticateApiKey(ctx, request, realm, client);
+    // What a token carries is the realm's business: only keys trusted with it may ask (RFC 7662 §4).
+    if (!hasPermission(key.permissions, 'introspect-tokens')) {
+      throw new ServiceError(403, 'insufficient_scope', 'The API key lacks the introspect-tokens permission.');
+    }
     if (!form.token) throw new ServiceError(400, 'invalid_request', 'Missing form parameter: token.');
     const claims = await activeClaims(ctx, realm, form.token);
     if (!claims) return { active: false };
@@ -92,13 +98,19 @@ export async function oidcRoutes(app: FastifyInstance, opts: { ctx: ServiceConte
     };
   });
 
+  /** Whether the request names a public client of the realm without a secret (an empty one counts as none). */
+  const isPublicClient = async (request: FastifyRequest, realm: RealmSettings, client: PresentedClient): Promise<boolean> =>
+    !client.secret && (client.clientId === PUBLIC_CLIENT_ID || (await codeFlowClient(ctx, request, realm, client.clientId)) !== undefined);
+
   app.post<{ Params: { realm: string } }>(pattern(revocationPath), { onRequest: realmHook(ctx) }, async (request, reply) => {
     const realm = realmOf(request);
     refuseDisabled(realm);
     const form = readForm(request);
     const client = presentedClient(request, form);
-    // The public client has no secret: it may revoke its own (end users') tokens, like Keycloak.
-    if (client.clientId !== PUBLIC_CLIENT_ID) await authenticateApiKey(ctx, request, realm, client);
+    // Public clients have no secret (admin-cli, the dashboard, registered code-flow clients): each
+    // may revoke its own tokens, named by client id alone (RFC 7009 §2.1), as Keycloak allows.
+    // Anything else, or any client presenting a secret, is an API key and must authenticate.
+    if (!(await isPublicClient(request, realm, client))) await authenticateApiKey(ctx, request, realm, client);
     if (!form.token) throw new ServiceError(400, 'invalid_request', 'Missing form parameter: token.');
     const claims = await activeClaims(ctx, realm, form.token);
     // RFC 7009 §2.2: an invalid, expired or already revoked token is not an error.

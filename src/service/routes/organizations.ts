@@ -105,14 +105,23 @@ export function reservedIdProblem(realm: string, id: string): string | undefined
     : undefined;
 }
 
+/**
+ * The 409 of a create or rename that collides. A collision on the default admin user's username
+ * means another organization of the realm has an id that differs from this one only in case
+ * (`org-admin-<id>` usernames are compared without case, as Keycloak's are): said so, rather than
+ * claiming the id itself is taken (issue 27, finding 8). Organization ids are unique across the
+ * service, not per realm, and the message says that too.
+ */
 function conflict(error: StoreConflictError, name: string, id: string): ServiceError {
-  return new ServiceError(
-    409,
-    'conflict',
-    error.what === 'organization name'
-      ? `An organization named "${name}" already exists in this realm.`
-      : `An organization with id "${id}" already exists.`,
-  );
+  if (error.what === 'organization name') return new ServiceError(409, 'conflict', `An organization named "${name}" already exists in this realm.`);
+  if (error.what === 'username') {
+    return new ServiceError(
+      409,
+      'conflict',
+      `Organization id "${id}" differs only in case from another organization's id in this realm; their default admin users (${orgAdminUsername(id)}) would share one username, and usernames are compared without case.`,
+    );
+  }
+  return new ServiceError(409, 'conflict', `An organization with id "${id}" already exists (organization ids are unique across the service).`);
 }
 
 /** Registers the organization routes. */

@@ -113,7 +113,12 @@ export async function portalRoutes(app: FastifyInstance, opts: { ctx: ServiceCon
       const acting = (await store.getUser(realm.name, claims.sub))?.username ?? claims.sub;
       return reply
         .type('text/html; charset=utf-8')
-        .header('Content-Security-Policy', "default-src 'none'")
+        // The link's token is in this page's URL: no framing (clickjacking) and no Referer to
+        // wherever a link on the page leads, so the token never leaves the browser.
+        .header('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
+        .header('X-Frame-Options', 'DENY')
+        .header('Referrer-Policy', 'no-referrer')
+        .header('X-Content-Type-Options', 'nosniff')
         .header('Cache-Control', 'no-store')
         .send(renderPage(org, members, acting));
     },

@@ -71,13 +71,13 @@ export async function tokenRoutes(app: FastifyInstance, opts: { ctx: ServiceCont
         // PKCE for every client; a confidential client proves itself with its secret too. The code
         // names the client it is for.
         await authenticateCodeFlowClient(ctx, request, realm, client);
-        const { code, user } = await redeemAuthorizationCode(ctx, realm, {
+        const { code, user, sessionId } = await redeemAuthorizationCode(ctx, realm, {
           code: form.code,
           clientId: client.clientId,
           redirectUri: form.redirect_uri,
           codeVerifier: form.code_verifier,
         });
-        ctx.rateLimiter.hit(realm, rateLimitKey(realm.name, client.clientId, user.id));
+        ctx.rateLimiter.hit(realm, rateLimitKey(realm.name, user.id));
         const granted = grantScope(code.scope, permissionsOfUser(user));
         const signing = await signingRealm(ctx, realm);
         const organizations = await organizationsClaimFor(ctx, realm, client.clientId, user.id);
@@ -86,9 +86,10 @@ export async function tokenRoutes(app: FastifyInstance, opts: { ctx: ServiceCont
           clientId: client.clientId,
           permissions: granted.permissions,
           scope: granted.scope,
+          sessionId,
           organizations,
         });
-        const idToken = issueIdToken(ctx, request, signing, user, { clientId: client.clientId, nonce: code.nonce, authTime: code.authTime, organizations });
+        const idToken = issueIdToken(ctx, request, signing, user, { clientId: client.clientId, nonce: code.nonce, authTime: code.authTime, sessionId, organizations });
         return reply.status(200).send({ ...tokenBody(access.token, access.expiresIn, granted.scope), id_token: idToken });
       }
 
@@ -125,7 +126,7 @@ export async function tokenRoutes(app: FastifyInstance, opts: { ctx: ServiceCont
         endUser = true;
       }
       // Counted once the credentials are known to be right: failures are the throttle's business.
-      ctx.rateLimiter.hit(realm, rateLimitKey(realm.name, client.clientId, subject));
+      ctx.rateLimiter.hit(realm, rateLimitKey(realm.name, subject));
 
       const granted = grantScope(form.scope, held);
       const access = issueAccessToken(ctx, request, await signingRealm(ctx, realm), {

@@ -13,7 +13,7 @@
 import { createServer as createNetServer, type Server, type Socket } from 'node:net';
 import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
 import { ErrorCode } from './http2/frames';
-import { Http2ServerConnection, type HeaderList, type Http2ServerStream } from './http2/connection';
+import { Http2ServerConnection, type HeaderList, type Http2ServerLimits, type Http2ServerStream } from './http2/connection';
 import type { ProtoCodec, ProtoMessage } from './protobuf';
 import { listenOnUnixSocket } from './unix-listen';
 
@@ -22,6 +22,7 @@ export const GrpcStatus = {
   OK: 0,
   CANCELLED: 1,
   INVALID_ARGUMENT: 3,
+  RESOURCE_EXHAUSTED: 8,
   UNIMPLEMENTED: 12,
   INTERNAL: 13,
   UNAVAILABLE: 14,
@@ -94,7 +95,23 @@ export interface GrpcServerOptions {
   readonly tls?: GrpcTlsOptions;
   /** Reports transport-level problems (never request contents). */
   readonly onTransportError?: (message: string, error: unknown) => void;
+  /**
+   * Connections open at once; more are closed as they arrive. Terraform opens one per provider
+   * process. @default {@link DEFAULT_MAX_CONNECTIONS}
+   */
+  readonly maxConnections?: number;
+  /** Bounds of each connection (header blocks, bodies, streams, idle time); see {@link Http2ServerLimits}. */
+  readonly limits?: Http2ServerLimits;
 }
+
+/** Default {@link GrpcServerOptions.maxConnections}. */
+export const DEFAULT_MAX_CONNECTIONS = 4;
+
+/**
+ * The largest request message once decompressed: a request body is bounded by the connection
+ * (http2/connection.ts), and a compressed one must not grow past the same bound when inflated.
+ */
+export const DEFAULT_MAX_MESSAGE_SIZE = 16 * 1024 * 1024;
 
 const RESPONSE_HEADERS: HeaderList = [
   [':status', '200'],
@@ -116,11 +133,14 @@ export class GrpcServer {
   private readonly connections = new Set<Http2ServerConnection>();
   /** Streams of calls in progress (unary calls not yet answered, server streams not ended). */
   private readonly openStreams = new Set<Http2ServerStream>();
+  /** The largest request message, compressed or not (the connection's body bound, and the inflated size). */
+  private readonly maxMessageSize: number;
 
   constructor(
     private readonly codec: ProtoCodec,
     private readonly options: GrpcServerOptions = {},
   ) {
+    this.maxMessageSize = options.limits?.maxMessageSize ?? DEFAULT_MAX_MESSAGE_SIZE;
     // The client is trusted by pinning, not by a CA chain: the one certificate Terraform handed us.
     // OpenSSL still checks during the handshake that the client holds that certificate's private
     // key; the chain is not verified (`ca: []`), because giving Node a `ca` makes it build its
@@ -154,6 +174,9 @@ export class GrpcServer {
     } else {
       this.server = createNetServer((socket: Socket) => this.serve(socket));
     }
+    // Node closes connections beyond this as they are accepted, before any byte is read.
+    this.server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+    this.server.on('drop', () => this.options.onTransportError?.('a connection over the connection limit was closed', new Error('too many connections')));
   }
 
   /**
@@ -209,11 +232,15 @@ export class GrpcServer {
   }
 
   private serve(socket: Socket): void {
-    const connection = new Http2ServerConnection(socket, {
-      onStream: (stream) => this.dispatch(stream),
-      onError: (message, error) => this.options.onTransportError?.(message, error),
-      onClose: () => this.connections.delete(connection),
-    });
+    const connection = new Http2ServerConnection(
+      socket,
+      {
+        onStream: (stream) => this.dispatch(stream),
+        onError: (message, error) => this.options.onTransportError?.(message, error),
+        onClose: () => this.connections.delete(connection),
+      },
+      { connectionWindow: 2 * this.maxMessageSize, ...this.options.limits },
+    );
     this.connections.add(connection);
   }
 
@@ -233,8 +260,12 @@ export class GrpcServer {
     stream.onEnd = (body) => {
       let request: ProtoMessage;
       try {
-        request = this.codec.decode(route.requestType, unframe(body, compressed));
+        request = this.codec.decode(route.requestType, unframe(body, compressed, this.maxMessageSize));
       } catch (error) {
+        if (error instanceof GrpcError) {
+          this.fail(stream, error.code, `cannot decode ${route.requestType}: ${error.message}`);
+          return;
+        }
         this.fail(stream, GrpcStatus.INVALID_ARGUMENT, `cannot decode ${route.requestType}: ${(error as Error).message}`);
         return;
       }
@@ -328,8 +359,11 @@ export function frame(message: Buffer): Buffer {
   return Buffer.concat([header, message]);
 }
 
-/** Extracts the single message of a unary request body. */
-export function unframe(body: Buffer, encoding: string): Buffer {
+/**
+ * Extracts the single message of a unary request body; a gzip message may inflate to at most
+ * `maxSize` bytes (RESOURCE_EXHAUSTED beyond, decided while inflating, not after).
+ */
+export function unframe(body: Buffer, encoding: string, maxSize: number = DEFAULT_MAX_MESSAGE_SIZE): Buffer {
   if (body.length < 5) throw new GrpcError(GrpcStatus.INVALID_ARGUMENT, 'request has no message');
   const flag = body[0]!;
   const size = body.readUInt32BE(1);
@@ -337,6 +371,15 @@ export function unframe(body: Buffer, encoding: string): Buffer {
   const message = body.subarray(5, 5 + size);
   if (flag === 0) return message;
   // zlib costs milliseconds to load and Terraform never compresses: load it only when needed.
-  if (encoding === 'gzip') return (require('node:zlib') as typeof import('node:zlib')).gunzipSync(message);
+  if (encoding === 'gzip') {
+    try {
+      return (require('node:zlib') as typeof import('node:zlib')).gunzipSync(message, { maxOutputLength: maxSize });
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') {
+        throw new GrpcError(GrpcStatus.RESOURCE_EXHAUSTED, `the message inflates to more than ${maxSize} bytes`);
+      }
+      throw error;
+    }
+  }
   throw new GrpcError(GrpcStatus.UNIMPLEMENTED, `unsupported message encoding ${encoding}`);
 }

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
-import { discoveryPath, orgsPath, tokenPath } from '../../../src/api';
+import { request } from 'undici';
+import { discoveryPath, memberPath, orgsPath, tokenPath } from '../../../src/api';
 import { BIN, childEnv, ensureBuilt } from '../compiled-cli';
 import { explainStartError } from '../../../src/cli/commands/serve';
 import { CliError } from '../../../src/cli/errors';
@@ -117,6 +118,36 @@ describe('orgadmin serve --public-url (in process)', () => {
   });
 });
 
+describe('orgadmin serve --allowed-hosts (in process)', () => {
+  it('answers only requests whose Host it allows, and builds links from that Host', async () => {
+    const { io, out, err, waitForOutput } = captureIO(sandbox.dir);
+    const exit = main(['serve', '--port', '0', '--json', '--log-level', 'silent', '--allowed-hosts', 'orgs.example.com,*.realms.example', '--data', sandbox.dataFile], io);
+    await waitForOutput((stdout) => stdout.endsWith('\n'));
+    try {
+      const { url } = JSON.parse(out()) as { url: string };
+      const get = async (path: string, host: string) => {
+        const answer = await request(`${url}${path}`, { headers: { host } });
+        return { status: answer.statusCode, json: (await answer.body.json()) as Record<string, string> };
+      };
+      const allowed = await get(discoveryPath('acme'), 'orgs.example.com:8443');
+      expect(allowed.status).toBe(200);
+      expect(allowed.json.issuer).toBe('http://orgs.example.com:8443/realms/acme');
+      expect((await get(discoveryPath('acme'), 'ACME.realms.example')).status).toBe(200);
+      for (const host of ['evil.example', 'orgs.example.com.evil.example', 'realms.example.evil', new URL(url).host]) {
+        const refused = await get(discoveryPath('acme'), host);
+        expect(refused).toEqual({ status: 400, json: { error: 'invalid_request', error_description: 'The Host header names a host this service does not answer for.' } });
+      }
+      // Every route, the membership check included.
+      const member = await get(memberPath('acme', 'o1', 'u1'), 'evil.example');
+      expect(member.status).toBe(400);
+    } finally {
+      process.emit('SIGTERM', 'SIGTERM');
+    }
+    expect(await exit).toBe(0);
+    expect(err()).toBe('');
+  });
+});
+
 describe('orgadmin serve --json (in process)', () => {
   it('prints exactly one ready line, a JSON object with the real URL, and serves on it', async () => {
     const { io, out, err, waitForOutput } = captureIO(sandbox.dir);
@@ -170,6 +201,12 @@ describe('orgadmin serve (bad input)', () => {
     [['--public-url', 'https://orgs.example.com/?x=1'], 'orgadmin: --public-url must be an absolute http or https URL without query or fragment (it has a query or fragment), not "https://orgs.example.com/?x=1".\n'],
     [['--compat', 'keycloak'], 'orgadmin: --compat must be one of standard, hosted, not "keycloak".\n'],
     [['--public-url', 'https://orgs.example.com#top'], 'orgadmin: --public-url must be an absolute http or https URL without query or fragment (it has a query or fragment), not "https://orgs.example.com#top".\n'],
+    // Serving other machines without knowing its own address would take links from any Host (issue 27, finding 9).
+    [['--host', '0.0.0.0'], `orgadmin: listening on 0.0.0.0 serves other machines: give --public-url URL (the address clients use) or --allowed-hosts HOST[,HOST...], so that links and the issuer are not taken from the request's Host header.\n`],
+    [['--host', '::', '--rate-limit', '10/60'], `orgadmin: listening on :: serves other machines: give --public-url URL (the address clients use) or --allowed-hosts HOST[,HOST...], so that links and the issuer are not taken from the request's Host header.\n`],
+    [['--allowed-hosts', 'https://orgs.example.com'], 'orgadmin: --allowed-hosts entry "https://orgs.example.com" is not a host name, an address or *.DOMAIN (no scheme, port or path).\n'],
+    [['--allowed-hosts', 'orgs.example.com:8080'], 'orgadmin: --allowed-hosts entry "orgs.example.com:8080" is not a host name, an address or *.DOMAIN (no scheme, port or path).\n'],
+    [['--allowed-hosts', 'a.example,'], 'orgadmin: --allowed-hosts entry "" is not a host name, an address or *.DOMAIN (no scheme, port or path).\n'],
   ])('refuses %j as a usage error before listening', async (flags, message) => {
     const listenersBefore = process.listenerCount('SIGTERM');
     const result = await sandbox.run('serve', ...flags);

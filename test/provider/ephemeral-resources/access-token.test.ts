@@ -29,7 +29,7 @@ describe('orgadmin_access_token ephemeral resource', () => {
     expect(opened.diagnostics).toEqual([]);
     const result = opened.result!;
     expect(result).toMatchObject({ realm: 'acme', token_type: 'Bearer', client_id: null });
-    expect([...(result.permissions as string[])].sort()).toEqual(['create-organization', 'manage-organizations', 'view-organizations', 'view-users']);
+    expect([...(result.permissions as string[])].sort()).toEqual(['create-organization', 'introspect-tokens', 'manage-organizations', 'view-organizations', 'view-users']);
     const expiresAt = Date.parse(String(result.expires_at));
     expect(expiresAt).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000 + 299_000);
     expect(expiresAt).toBeLessThanOrEqual(Date.now() + 301_000);

@@ -11,10 +11,11 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { memberPath, tokenPath } from '../../../src/api';
+import { memberPath, orgsPath, tokenPath, userinfoPath } from '../../../src/api';
 import { ClientCredentialsTokenSource, OrgAdminClient } from '../../../src/client';
 import { createTestRealm, getToken, startTestService, type TestService } from '../../helpers/service';
 import { call } from '../support';
+import { codeFlowTokens } from '../login/browser-like';
 
 jest.setTimeout(60_000);
 
@@ -105,9 +106,15 @@ it('creates an API key, shows its secret once, and the secret works with the SDK
   expect(await row.locator('td').nth(4).textContent()).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/); // last used
   await shot('04-api-keys-list');
 
+  // A token fetched before the revocation: the revocation must end it, not only stop new ones.
+  const held = await getToken(svc, 'acme', clientId, clientSecret);
+  expect((await call(svc, { method: 'GET', url: orgsPath('acme'), token: held })).status).toBe(200);
   await row.locator('button', { hasText: 'Revoke' }).click();
   await page.waitForSelector('.notice');
   expect(await row.locator('td').nth(5).textContent()).toMatch(/^Revoked/);
+  const ended = await call(svc, { method: 'POST', url: orgsPath('acme'), token: held, payload: { name: 'after-revocation' } });
+  expect(ended.status).toBe(401);
+  expect(ended.json.error_description).toBe('The access token has been revoked.');
   const refused = await fetch(`${svc.baseUrl}${tokenPath('acme')}`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -185,8 +192,25 @@ it('shows organizations with search and paging, adds a member (the membership ch
 
   await page.click('#create-portal-link-button');
   await page.waitForSelector('#portal-link');
-  expect(await page.textContent('#portal-link')).toContain('/portal');
+  const portalLink = (await page.textContent('#portal-link'))!.trim();
+  expect(portalLink).toContain('/portal');
   await shot('08-organization');
+
+  // The portal page (its token in the URL) opens on its own, but no other page can frame it.
+  const framer = await context.newPage();
+  try {
+    const orgName = (await svc.store.getOrganization('acme', orgId))!.name;
+    // A page of no origin (about:blank, no CSP of its own) frames the link: the browser refuses.
+    await framer.setContent(`<iframe id="portal" src="${portalLink}"></iframe>`);
+    const frame = await (await framer.waitForSelector('#portal')).contentFrame();
+    await frame!.waitForLoadState();
+    expect(frame!.url()).not.toBe(portalLink);
+    expect(await frame!.content()).not.toContain(orgName);
+    await framer.goto(portalLink);
+    expect(await framer.textContent('body')).toContain(orgName);
+  } finally {
+    await framer.close();
+  }
 
   await page.locator('tr[data-username="carol"] button', { hasText: 'Remove' }).click();
   await page.waitForSelector('.notice');
@@ -291,6 +315,34 @@ it('refuses forged CSRF requests and changes nothing', async () => {
   const foreign = await context.request.post(`${dashboard}/users`, { form: { username: 'eve', _csrf: csrf! }, headers: { origin: 'https://evil.example' } });
   expect(foreign.status()).toBe(403);
   expect(await svc.admin.getUserInfo('acme', 'eve')).toBeUndefined();
+});
+
+it('is not signed out by a link carrying another user’s ID token; a hint naming the administrator signs out and ends that login’s tokens', async () => {
+  await svc.admin.createClient('acme', { clientId: 'spa', name: 'The SPA', redirectUris: ['http://127.0.0.1:9/callback'] });
+  const spa = { clientId: 'spa', redirectUri: 'http://127.0.0.1:9/callback' };
+  const logout = (idToken: string) => `${svc.baseUrl}/realms/acme/protocol/openid-connect/logout?id_token_hint=${encodeURIComponent(idToken)}`;
+  // The attacker's page links to the end-session endpoint with the attacker's own (valid) ID token.
+  const attacker = await codeFlowTokens(svc.baseUrl, 'acme', { username: 'bob', password: 'bob-pw' }, spa);
+  await page.setContent(`<a id="lure" href="${logout(attacker.idToken)}">prize</a>`);
+  await Promise.all([page.waitForURL(/\/logout\?/), page.click('#lure')]);
+  expect(await page.textContent('h1')).toBe('Sign out of acme?');
+  await page.goto(`${dashboard}/api-keys`);
+  expect(await page.textContent('#signed-in-as')).toBe('ada');
+
+  // The administrator's own client signs out with the administrator's ID token: no question asked,
+  // and the access token of that login is refused from then on.
+  const own = await codeFlowTokens(svc.baseUrl, 'acme', { username: 'ada', password: 'ada-pw' }, spa);
+  expect((await call(svc, { method: 'GET', url: orgsPath('acme'), token: own.accessToken })).status).toBe(200);
+  await page.goto(logout(own.idToken));
+  expect(await page.textContent('h1')).toBe('You are signed out');
+  expect((await call(svc, { method: 'GET', url: orgsPath('acme'), token: own.accessToken })).status).toBe(401);
+  // Bob's login is not the one that ended.
+  expect((await call(svc, { method: 'GET', url: userinfoPath('acme'), token: attacker.accessToken })).status).toBe(200);
+
+  await page.goto(`${dashboard}/api-keys`);
+  await page.fill('#username', 'ada');
+  await page.fill('#password', 'ada-pw');
+  await Promise.all([page.waitForURL(`${dashboard}/api-keys`), page.click('#sign-in')]);
 });
 
 it('signs out, and refuses a user who is not an administrator', async () => {

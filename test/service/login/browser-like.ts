@@ -59,3 +59,48 @@ export class Browser {
     return { status: answer.statusCode, location: typeof location === 'string' ? location : undefined, headers: answer.headers, text };
   }
 }
+
+/** What {@link codeFlowTokens} hands back: the token endpoint's answer and the browser that signed in. */
+export interface CodeFlowResult {
+  accessToken: string;
+  idToken: string;
+  browser: Browser;
+}
+
+/**
+ * Signs `username` in through the authorization code flow with PKCE as client `clientId` (the
+ * dashboard's own client by default, whose redirect URI is the service's callback) and exchanges
+ * the code at the token endpoint, as a public client does.
+ */
+export async function codeFlowTokens(
+  baseUrl: string,
+  realm: string,
+  user: { username: string; password: string },
+  client: { clientId: string; redirectUri: string } = { clientId: 'orgadmin-dashboard', redirectUri: `${baseUrl}/realms/${realm}/dashboard/callback` },
+): Promise<CodeFlowResult> {
+  const browser = new Browser(baseUrl);
+  const { verifier, challenge } = pkcePair();
+  const auth = `/realms/${realm}/protocol/openid-connect/auth`;
+  const query = new URLSearchParams({
+    client_id: client.clientId,
+    redirect_uri: client.redirectUri,
+    response_type: 'code',
+    scope: 'openid',
+    state: 'state',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  });
+  const login = await browser.go('GET', `${auth}?${query}`);
+  if (login.status !== 200) throw new Error(`the login page answered ${login.status}`);
+  const signedIn = await browser.go('POST', auth, { ...hiddenFields(login.text), username: user.username, password: user.password });
+  const code = signedIn.location ? new URL(signedIn.location).searchParams.get('code') : null;
+  if (!code) throw new Error(`signing in answered ${signedIn.status} without a code`);
+  const answer = await request(`${baseUrl}/realms/${realm}/protocol/openid-connect/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'authorization_code', client_id: client.clientId, code, redirect_uri: client.redirectUri, code_verifier: verifier }).toString(),
+  });
+  const tokens = (await answer.body.json()) as { access_token?: string; id_token?: string };
+  if (answer.statusCode !== 200 || !tokens.access_token || !tokens.id_token) throw new Error(`the code exchange answered ${answer.statusCode}`);
+  return { accessToken: tokens.access_token, idToken: tokens.id_token, browser };
+}

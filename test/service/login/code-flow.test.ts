@@ -4,7 +4,8 @@
  * checked, exact redirect URIs, single-use and short-lived codes, state round trip, login CSRF).
  * The service clock is injected so that code expiry is tested without waiting.
  */
-import { tokenPath } from '../../../src/api';
+import { orgsPath, revocationPath, tokenPath } from '../../../src/api';
+import { REVOCATION_RECHECK_MS } from '../../../src/service/auth/revocations';
 import { verifyJwt } from '../../../src/service/auth/jwt';
 import { startTestService, type TestService } from '../../helpers/service';
 import { Browser, hiddenFields, pkcePair, type Page } from './browser-like';
@@ -84,9 +85,12 @@ it('exchanges the code once, with the verifier, for an access token with the use
   const body = (await answer.json()) as Record<string, string>;
   const ada = (await svc.admin.findUserByUsername('acme', 'ada'))!;
   const access = verifyJwt(body.access_token, realmKey, { realm: 'acme', typ: 'Bearer', nowSeconds: Math.floor(clock / 1000) });
-  expect(access).toMatchObject({ sub: ada.id, azp: 'spa', scope: 'openid view-organizations manage-organizations create-organization view-users' });
+  expect(access).toMatchObject({ sub: ada.id, azp: 'spa', scope: 'openid view-organizations manage-organizations create-organization view-users introspect-tokens' });
   const id = verifyJwt(body.id_token, realmKey, { realm: 'acme', typ: 'ID', audience: 'spa', nowSeconds: Math.floor(clock / 1000) });
   expect(id).toMatchObject({ sub: ada.id, nonce: 'no-456', preferred_username: 'ada', email: 'ada@example.com', auth_time: Math.floor(clock / 1000) });
+  // Both name the login session (signing out ends it), which reveals neither the code nor its hash.
+  expect(id.sid).toMatch(/^[A-Za-z0-9_-]{22}$/);
+  expect(access.sid).toBe(id.sid);
 
   // A non-administrator's token carries no permission.
   const bob = await signIn('bob', 'bob-pw');
@@ -189,4 +193,60 @@ it('lists the authorization and end-session endpoints in discovery and signs a s
   const back = await browser.go('GET', `/realms/acme/protocol/openid-connect/logout?post_logout_redirect_uri=${encodeURIComponent(REDIRECT)}&client_id=spa&state=bye`);
   expect(back.status).toBe(303);
   expect(back.location).toBe(`${REDIRECT}?state=bye`);
+});
+
+/** Signs `username` in as `spa` and exchanges the code: the login's access and ID tokens. */
+async function spaTokens(username = 'ada', password = `${username}-pw`): Promise<{ access: string; id: string }> {
+  const { back, verifier } = await signIn(username, password);
+  const answer = await exchange({ grant_type: 'authorization_code', client_id: 'spa', code: back!.searchParams.get('code')!, redirect_uri: REDIRECT, code_verifier: verifier });
+  expect(answer.status).toBe(200);
+  const body = (await answer.json()) as Record<string, string>;
+  return { access: body.access_token, id: body.id_token };
+}
+
+const form = (path: string, fields: Record<string, string>) =>
+  fetch(`${svc.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+const orgsStatus = async (token: string): Promise<number> => (await fetch(`${svc.baseUrl}${orgsPath('acme')}`, { headers: { authorization: `Bearer ${token}` } })).status;
+
+it('lets a registered public client revoke its own code-flow token by client id alone, and no other client', async () => {
+  const tokens = await spaTokens();
+  expect(await orgsStatus(tokens.access)).toBe(200);
+  // admin-cli is public too, but the token is not its own.
+  const foreign = await form(revocationPath('acme'), { token: tokens.access, client_id: 'admin-cli' });
+  expect(foreign.status).toBe(400);
+  expect(((await foreign.json()) as { error: string }).error).toBe('unauthorized_client');
+  expect(await orgsStatus(tokens.access)).toBe(200);
+  // An unknown client without a secret is refused like any unauthenticated client.
+  expect((await form(revocationPath('acme'), { token: tokens.access, client_id: 'nobody' })).status).toBe(401);
+  expect((await form(revocationPath('acme'), { token: tokens.access, client_id: 'spa' })).status).toBe(200);
+  expect(await orgsStatus(tokens.access)).toBe(401);
+});
+
+it('ends the login an id_token_hint names, with its access tokens, on every instance within the recheck time', async () => {
+  const first = await spaTokens();
+  const other = await spaTokens();
+  const second = await startTestService({ dataFile: svc.dataFile, now: () => clock });
+  try {
+    expect(await orgsStatus(first.access)).toBe(200);
+    const seenBySecond = async (): Promise<number> =>
+      (await fetch(`${second.baseUrl}${orgsPath('acme')}`, { headers: { authorization: `Bearer ${first.access}` } })).status;
+    expect(await seenBySecond()).toBe(200);
+    // No dashboard session in this browser: the hint alone ends its own login.
+    const out = await new Browser(svc.baseUrl).go('GET', `/realms/acme/protocol/openid-connect/logout?id_token_hint=${encodeURIComponent(first.id)}`);
+    expect(out.status).toBe(200);
+    expect(out.text).toContain('You are signed out');
+    expect(await orgsStatus(first.access)).toBe(401);
+    clock += REVOCATION_RECHECK_MS;
+    expect(await seenBySecond()).toBe(401);
+    // Another login of the same user is not ended.
+    expect(await orgsStatus(other.access)).toBe(200);
+    // An expired hint still signs out (as the spec allows) and stores nothing: its login's tokens are gone anyway.
+    clock += 300_000 + 31_000;
+    const late = await new Browser(svc.baseUrl).go('GET', `/realms/acme/protocol/openid-connect/logout?id_token_hint=${encodeURIComponent(other.id)}`);
+    expect(late.status).toBe(200);
+    const otherSid = (JSON.parse(Buffer.from(other.id.split('.')[1]!, 'base64url').toString()) as { sid: string }).sid;
+    expect((await svc.store.activeRevokedTokens(clock)).map((revocation) => revocation.jti)).not.toContain(`session:${otherSid}`);
+  } finally {
+    await second.close();
+  }
 });

@@ -1,4 +1,4 @@
-import { memberPath, membersCountPath, membersPath, orgPath, orgsMePath, orgsPath, tokenPath } from '../../../src/api';
+import { MAX_QUERY_TERMS, memberPath, membersCountPath, membersPath, orgPath, orgsMePath, orgsPath, tokenPath } from '../../../src/api';
 import { getToken, type TestService } from '../../helpers/service';
 import { call, postForm, startServiceWithToken } from '../support';
 
@@ -135,6 +135,15 @@ describe('memberships', () => {
       expect(usernames(res.json)).toEqual(['alice', 'bob']);
       const byFirst = await call(svc, { method: 'GET', url: `${membersPath('acme', org)}?search=robert`, token });
       expect(usernames(byFirst.json)).toEqual(['bob']);
+    });
+
+    it('answers a search of 100 terms, and 400 invalid_query naming the limit for more (never the database’s expression limit)', async () => {
+      const terms = (count: number) => encodeURIComponent(Array.from({ length: count }, (_, i) => `term${i}`).join(','));
+      const atCap = await call(svc, { method: 'GET', url: `${membersPath('acme', org)}?search=${terms(MAX_QUERY_TERMS)}`, token });
+      expect(atCap.status).toBe(200);
+      const res = await call(svc, { method: 'GET', url: `${membersPath('acme', org)}?search=${terms(990)}`, token });
+      expect(res.status).toBe(400);
+      expect(res.json).toEqual({ error: 'invalid_query', error_description: 'search has 990 terms; at most 100 are allowed.' });
     });
 
     it('fills organizations only with includeOrgs=true', async () => {

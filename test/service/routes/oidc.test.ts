@@ -107,9 +107,19 @@ describe('introspection', () => {
     expect((await introspect(expiring)).json).toEqual({ active: false });
   });
 
+  it('needs the introspect-tokens permission: any other key of the realm gets 403 insufficient_scope and learns nothing', async () => {
+    const token = await getToken(svc, 'acme', key.clientId, key.clientSecret);
+    const lookup = await createTestRealm(svc, 'acme', { permissions: ['view-users'] });
+    const refused = await introspect(token, lookup);
+    expect(refused.status).toBe(403);
+    expect(refused.json).toEqual({ error: 'insufficient_scope', error_description: 'The API key lacks the introspect-tokens permission.' });
+    const allowed = await createTestRealm(svc, 'acme', { permissions: ['introspect-tokens'] });
+    expect((await introspect(token, allowed)).json).toMatchObject({ active: true, client_id: key.clientId });
+  });
+
   it('needs an authenticated API key: 401 for a wrong secret, an unknown client, the public client', async () => {
     const token = await getToken(svc, 'acme', key.clientId, key.clientSecret);
-    expect((await introspect(token, { clientId: key.clientId, clientSecret: 'wrong' })).json.error).toBe('unauthorized_client');
+    expect((await introspect(token, { clientId: key.clientId, clientSecret: 'wrong' })).json.error).toBe('invalid_client');
     expect((await introspect(token, { clientId: 'key-nobody', clientSecret: 'x' })).json.error).toBe('invalid_client');
     const publicClient = await postForm(svc, introspectionPath('acme'), { token, client_id: 'admin-cli' });
     expect(publicClient.status).toBe(401);
@@ -166,6 +176,23 @@ describe('revocation', () => {
     const alice = await userToken('alice', 'alice-pw');
     expect((await revoke(alice, { clientId: 'admin-cli' })).status).toBe(200);
     expect((await call(svc, { method: 'GET', url: orgsMePath('acme'), token: alice })).status).toBe(401);
+  });
+
+  it('ends the tokens of a revoked API key: revoked by another process, refused here within the recheck time', async () => {
+    const doomed = await createTestRealm(svc, 'acme');
+    const token = await getToken(svc, 'acme', doomed.clientId, doomed.clientSecret);
+    const survivor = await getToken(svc, 'acme', key.clientId, key.clientSecret);
+    const created = await call(svc, { method: 'POST', url: orgsPath('acme'), token, payload: { name: 'before-revocation' } });
+    expect(created.status).toBe(201);
+    // svc.admin is an Admin of its own over the store, as the command line is.
+    await svc.admin.revokeApiKey(doomed.clientId, 'acme');
+    clock += REVOCATION_RECHECK_MS;
+    const refused = await call(svc, { method: 'POST', url: orgsPath('acme'), token, payload: { name: 'after-revocation' } });
+    expect(refused.status).toBe(401);
+    expect(refused.json.error_description).toBe('The access token has been revoked.');
+    expect((await svc.store.listOrganizations('acme', { search: 'after-revocation' })).length).toBe(0);
+    // Tokens of the realm's other keys are untouched.
+    expect((await call(svc, { method: 'GET', url: orgsPath('acme'), token: survivor })).status).toBe(200);
   });
 
   it('is seen by a second service on the same database within the recheck time', async () => {

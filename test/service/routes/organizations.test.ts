@@ -1,4 +1,4 @@
-import { orgPath, orgsCountPath, orgsPath } from '../../../src/api';
+import { MAX_QUERY_TERMS, orgPath, orgsCountPath, orgsPath } from '../../../src/api';
 import { attributeMatchesOf } from '../../../src/service/admin/organizations';
 import { normalizeDomains } from '../../../src/service/routes/organizations';
 import { createTestRealm, getToken, type TestService } from '../../helpers/service';
@@ -91,6 +91,20 @@ describe('organizations', () => {
       expect(res.status).toBe(409);
       const after = await call(svc, { method: 'GET', url: orgsCountPath('acme'), token });
       expect(after.json).toBe(before.json);
+    });
+
+    it('answers 409 naming the reason for an id that differs from another only in case, and creates nothing (issue 27, finding 8)', async () => {
+      await create({ id: 'CaseOrg', name: 'case-upper' });
+      const before = await call(svc, { method: 'GET', url: orgsCountPath('acme'), token });
+      const res = await call(svc, { method: 'POST', url: orgs, token, payload: { id: 'caseorg', name: 'case-lower' } });
+      expect(res.status).toBe(409);
+      expect(res.json).toEqual({
+        error: 'conflict',
+        error_description:
+          'Organization id "caseorg" differs only in case from another organization\'s id in this realm; their default admin users (org-admin-caseorg) would share one username, and usernames are compared without case.',
+      });
+      expect((await call(svc, { method: 'GET', url: orgsCountPath('acme'), token })).json).toBe(before.json);
+      expect((await call(svc, { method: 'GET', url: orgPath('acme', 'caseorg'), token })).status).toBe(404);
     });
 
     it.each([
@@ -204,6 +218,17 @@ describe('organizations', () => {
       expect(names(both.json)).toEqual(['bravo']);
       const quoted = await call(svc, { method: 'GET', url: `${orgsPath('list')}?q=${encodeURIComponent('city:"New York"')}`, token: listToken });
       expect(names(quoted.json)).toEqual(['charlie']);
+    });
+
+    it('answers a q of 100 pairs, and 400 invalid_query naming the limit for more (never the database’s expression limit)', async () => {
+      const pairs = (count: number) => encodeURIComponent(Array.from({ length: count }, () => 'tier:gold').join(' '));
+      const atCap = await call(svc, { method: 'GET', url: `${orgsPath('list')}?q=${pairs(MAX_QUERY_TERMS)}`, token: listToken });
+      expect(atCap.status).toBe(200);
+      for (const url of [`${orgsPath('list')}?q=${pairs(990)}`, `${orgsCountPath('list')}?q=${pairs(MAX_QUERY_TERMS + 1)}`]) {
+        const res = await call(svc, { method: 'GET', url, token: listToken });
+        expect(res.status).toBe(400);
+        expect(res.json).toEqual({ error: 'invalid_query', error_description: expect.stringMatching(/^q has \d+ terms; at most 100 are allowed\.$/) });
+      }
     });
 
     it('answers 400 invalid_query for a malformed q', async () => {

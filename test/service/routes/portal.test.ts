@@ -42,6 +42,10 @@ describe('admin portal', () => {
       const page = await call(svc, { method: 'GET', url: linkPath(res.json.redirect) });
       expect(page.status).toBe(200);
       expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+      // Its token is in the URL: never framed, never sent on as a Referer (issue 27, finding 9).
+      expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect(page.headers['x-frame-options']).toBe('DENY');
+      expect(page.headers['referrer-policy']).toBe('no-referrer');
     });
 
     it('names both accepted content types when the body has another one', async () => {

@@ -3,7 +3,7 @@
  * them (sqlite-contract.test.ts, postgres-contract.test.ts), so that the service behaves the same
  * whichever database it is given. Each test gets a fresh, empty store from `open`.
  */
-import { DEFAULT_ORGANIZATION_ROLES, DEFAULT_ORGANIZATION_ROLE_NAMES, type Organization } from '../../../src/api';
+import { DEFAULT_ORGANIZATION_ROLES, DEFAULT_ORGANIZATION_ROLE_NAMES, MAX_QUERY_TERMS, type Organization } from '../../../src/api';
 import { StoreConflictError, type ApiKeyRecord, type RealmRecord, type Store, type UserRecord } from '../../../src/service/store/store';
 
 /** A fresh, empty, migrated store and how to dispose of it. */
@@ -449,6 +449,13 @@ export function describeStoreContract(name: string, open: () => Promise<OpenedSt
         ).toBe(1);
       });
 
+      it('answers filters of as many attribute pairs as the API lets through', async () => {
+        await store.createOrganization(org('acme', 'o1', 'a', { attributes: { tier: ['gold'] } }));
+        const pairs = Array.from({ length: MAX_QUERY_TERMS }, (): [string, string] => ['tier', 'gold']);
+        expect(ids(await store.listOrganizations('acme', { attributes: pairs }))).toEqual(['o1']);
+        expect(await store.countOrganizations('acme', { attributes: pairs })).toBe(1);
+      });
+
       it('counts organizations matching the filter, ignoring first and max', async () => {
         for (let i = 0; i < 5; i += 1) await store.createOrganization(org('acme', `o${i}`, `org-${i}`));
         expect(await store.countOrganizations('acme', { first: 2, max: 1 })).toBe(5);
@@ -616,6 +623,10 @@ export function describeStoreContract(name: string, open: () => Promise<OpenedSt
         expect(ids(await store.listMembers('acme', 'o1', { searchTerms: ['%'] }))).toEqual([]);
         expect(await store.countMembers('acme', 'o1', { searchTerms: ['zoe', 'org-admin'] })).toBe(2);
         expect(await store.countMembers('acme', 'o1', { searchTerms: [''] })).toBe(4);
+        // As many terms as the API lets through.
+        const many = [...Array.from({ length: MAX_QUERY_TERMS - 1 }, (_, i) => `nobody-${i}`), 'MIA'];
+        expect(ids(await store.listMembers('acme', 'o1', { searchTerms: many }))).toEqual(['u3']);
+        expect(await store.countMembers('acme', 'o1', { searchTerms: many })).toBe(1);
       });
 
       it('lists a user’s organizations ordered by name, within the realm', async () => {

@@ -1,6 +1,6 @@
 /**
  * API Keys: the list (name, client ID, permissions, created, last used, status), adding a key as
- * the specification describes (name, permissions among the four, then the client ID and the secret
+ * the specification describes (name, permissions among the five, then the client ID and the secret
  * shown once with copy buttons and a warning), revoking, changing permissions, rotating the secret.
  * Every change goes through the {@link Admin} API, as the command line's.
  */
@@ -19,6 +19,7 @@ const PERMISSION_HELP: Record<Permission, string> = {
   'manage-organizations': 'change organizations and memberships, create portal links',
   'create-organization': 'create organizations',
   'view-users': 'look users up',
+  'introspect-tokens': 'ask whether a token of the realm is active and what it carries (token introspection)',
 };
 
 const checkboxes = (name: string, idPrefix: string, checked: readonly string[]): Html[] =>

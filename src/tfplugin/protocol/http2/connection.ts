@@ -7,8 +7,11 @@
  * its streams cost more CPU per call than the calls' own work (measured in bench/README.md,
  * bench:provider, start-up decisions). What a gRPC server needs of HTTP/2 is small:
  * - frames read from and written to the (TLS) socket, header blocks in HPACK ({@link ./hpack});
- * - flow control both ways: the client's data is taken as it comes, and its windows are given back
- *   once half used; the server's data waits for the client's windows;
+ * - flow control both ways: a stream's window is given back as its data arrives, the connection's
+ *   only once a request body was handed over (or dropped), so the bodies held at once never exceed
+ *   the connection window; the server's data waits for the client's windows;
+ * - bounds on what a client can make the server hold: a header block's size (CONTINUATION frames
+ *   included), a request body's size, streams open at once, and an idle connection's lifetime;
  * - streams refused over the concurrency limit, reset by either side, and a GOAWAY at the end.
  * No server push, no priorities (ignored, as the RFC allows), no upgrade from HTTP/1.1.
  */
@@ -35,17 +38,64 @@ import { encodeHeaderBlock, HpackDecoder, HpackError } from './hpack';
 /** Header fields in order, as [name, value]. */
 export type HeaderList = ReadonlyArray<readonly [string, string]>;
 
-/** Limits the server announces in its SETTINGS. */
+/** The idle timer of a connection: Node's timers by default, a hand-driven one in tests. */
+export interface IdleTimers {
+  /** Calls `onIdle` once `ms` pass without a {@link IdleTimer.refresh}. */
+  start(onIdle: () => void, ms: number): IdleTimer;
+}
+
+/** A running idle timer. */
+export interface IdleTimer {
+  /** Starts the wait again from now. */
+  refresh(): void;
+  /** Stops it for good. */
+  clear(): void;
+}
+
+/** Node's timers, never keeping the process alive. */
+const NODE_IDLE_TIMERS: IdleTimers = {
+  start(onIdle, ms) {
+    const handle = setTimeout(onIdle, ms).unref();
+    return { refresh: () => void handle.refresh(), clear: () => clearTimeout(handle) };
+  },
+};
+
+/** Limits of a connection: what the server announces in its SETTINGS, and what it holds at most. */
 export interface Http2ServerLimits {
-  /** Streams open at once; more are refused (REFUSED_STREAM). @default 1000 */
+  /** Streams open at once; more are refused (REFUSED_STREAM). @default 100 */
   readonly maxConcurrentStreams?: number;
   /** Each stream's receive window. @default 4 MiB */
   readonly streamWindow?: number;
-  /** The connection's receive window. @default 16 MiB */
+  /**
+   * The connection's receive window: the most request-body bytes held at once over all streams
+   * (given back as bodies are handed over). @default 32 MiB
+   */
   readonly connectionWindow?: number;
   /** The largest decoded header list accepted. @default 64 KiB */
   readonly maxHeaderListSize?: number;
+  /**
+   * The largest header block (HEADERS and its CONTINUATION frames, as sent); more ends the
+   * connection with ENHANCE_YOUR_CALM. @default maxHeaderListSize
+   */
+  readonly maxHeaderBlockSize?: number;
+  /**
+   * The largest request body of one stream; a larger one is reset with ENHANCE_YOUR_CALM (gRPC
+   * clients report RESOURCE_EXHAUSTED). At most half the connection window, so that one body can
+   * always arrive whatever the connection window still owes. @default connectionWindow / 2
+   */
+  readonly maxMessageSize?: number;
+  /**
+   * How long a connection may stay without a frame and without an open stream (ms): then it is
+   * closed, gracefully (GOAWAY) once it has begun HTTP/2, at once before. A client that wants the
+   * connection again dials anew (gRPC clients do). @default 5 minutes
+   */
+  readonly idleTimeoutMs?: number;
+  /** The idle timer. @default Node's timers */
+  readonly timers?: IdleTimers;
 }
+
+/** Default {@link Http2ServerLimits.idleTimeoutMs}. */
+export const DEFAULT_IDLE_TIMEOUT_MS = 5 * 60 * 1000;
 
 /** What a connection tells its owner. */
 export interface Http2ConnectionHandlers {
@@ -84,6 +134,8 @@ export class Http2ServerStream {
   sendWindow: number;
   /** @internal Bytes received and not yet given back to the client's window. */
   unacknowledged = 0;
+  /** @internal Body bytes held against the connection window until the body is handed over. */
+  held = 0;
   /** @internal */
   remoteEnded = false;
   /** @internal */
@@ -152,9 +204,11 @@ export class Http2ServerStream {
     this.close(!this.localEnded);
   }
 
-  /** @internal Data of the request body (dropped once the response is complete). */
-  receive(data: Buffer): void {
-    if (data.length > 0 && !this.localEnded) this.chunks.push(data);
+  /** @internal Data of the request body (dropped once the response is complete); whether it was kept. */
+  receive(data: Buffer): boolean {
+    if (this.localEnded) return false;
+    if (data.length > 0) this.chunks.push(data);
+    return true;
   }
 
   /** @internal The client sent END_STREAM. */
@@ -167,6 +221,8 @@ export class Http2ServerStream {
     }
     const body = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks);
     this.chunks = [];
+    // Handed over: the bytes it held go back to the connection window.
+    this.connection.release(this);
     this.onEnd?.(body);
   }
 
@@ -186,6 +242,8 @@ export class Http2ServerStream {
     this.isClosed = true;
     this.queue.length = 0;
     this.trailers = undefined;
+    this.chunks = [];
+    this.connection.release(this);
     this.connection.forget(this);
     this.onClose?.(cancelled);
   }
@@ -199,15 +257,21 @@ export class Http2ServerConnection {
   private readonly maxConcurrentStreams: number;
   private readonly streamWindow: number;
   private readonly connectionWindow: number;
+  private readonly maxHeaderBlockSize: number;
+  private readonly maxMessageSize: number;
+  private readonly idleTimer: IdleTimer;
   private pending: Buffer | undefined;
   private prefaceSeen = false;
   private settingsSeen = false;
   private lastStreamId = 0;
   /** A header block being received: HEADERS seen, CONTINUATION expected. */
-  private partial: { streamId: number; flags: number; pieces: Buffer[] } | undefined;
+  private partial: { streamId: number; flags: number; pieces: Buffer[]; size: number } | undefined;
   private peerInitialWindow = DEFAULT_WINDOW_SIZE;
   private peerMaxFrameSize = DEFAULT_MAX_FRAME_SIZE;
   private connectionSendWindow = DEFAULT_WINDOW_SIZE;
+  /** Bytes the client sent against the connection window and not yet given back. */
+  private connectionReceived = 0;
+  /** Bytes released and not yet given back in a WINDOW_UPDATE. */
   private connectionUnacknowledged = 0;
   private outgoing: Buffer[] = [];
   private flushScheduled = false;
@@ -219,10 +283,13 @@ export class Http2ServerConnection {
     private readonly handlers: Http2ConnectionHandlers,
     limits: Http2ServerLimits = {},
   ) {
-    this.maxConcurrentStreams = limits.maxConcurrentStreams ?? 1000;
+    this.maxConcurrentStreams = limits.maxConcurrentStreams ?? 100;
     this.streamWindow = limits.streamWindow ?? 4 * 1024 * 1024;
-    this.connectionWindow = limits.connectionWindow ?? 16 * 1024 * 1024;
+    this.connectionWindow = limits.connectionWindow ?? 32 * 1024 * 1024;
     const maxHeaderListSize = limits.maxHeaderListSize ?? 64 * 1024;
+    this.maxHeaderBlockSize = limits.maxHeaderBlockSize ?? maxHeaderListSize;
+    this.maxMessageSize = Math.min(limits.maxMessageSize ?? Infinity, Math.floor(this.connectionWindow / 2));
+    this.idleTimer = (limits.timers ?? NODE_IDLE_TIMERS).start(() => this.onIdle(), limits.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
     this.decoder = new HpackDecoder(4096, maxHeaderListSize);
     this.send(
       settingsFrame([
@@ -273,6 +340,41 @@ export class Http2ServerConnection {
     this.flushStreams();
   }
 
+  /**
+   * @internal The body bytes `stream` held are no longer held (handed over or dropped): they go
+   * back to the client's connection window, in updates of at least a quarter of it.
+   */
+  release(stream: Http2ServerStream): void {
+    this.releaseBytes(stream.held);
+    stream.held = 0;
+  }
+
+  /** Gives `bytes` back to the connection window (batched: see {@link release}). */
+  private releaseBytes(bytes: number): void {
+    if (bytes === 0) return;
+    this.connectionUnacknowledged += bytes;
+    if (this.connectionUnacknowledged >= this.connectionWindow / 4) {
+      this.send(windowUpdateFrame(0, this.connectionUnacknowledged));
+      this.connectionReceived -= this.connectionUnacknowledged;
+      this.connectionUnacknowledged = 0;
+    }
+  }
+
+  /** No frame for the idle time: close unless a call is in progress. */
+  private onIdle(): void {
+    if (this.ended) return;
+    if (this.streams.size > 0) {
+      this.idleTimer.refresh();
+      return;
+    }
+    if (!this.settingsSeen) {
+      this.handlers.onError('http2 connection idle before it began', new Error('idle timeout'));
+      this.destroy();
+      return;
+    }
+    this.close();
+  }
+
   /** @internal A stream is over. */
   forget(stream: Http2ServerStream): void {
     this.streams.delete(stream.id);
@@ -282,6 +384,7 @@ export class Http2ServerConnection {
 
   private onData(chunk: Buffer): void {
     if (this.ended) return;
+    this.idleTimer.refresh();
     let data = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
     this.pending = undefined;
     try {
@@ -354,22 +457,29 @@ export class Http2ServerConnection {
     if (streamId === 0) throw new ConnectionError(ErrorCode.PROTOCOL_ERROR, 'DATA on stream 0');
     if (streamId > this.lastStreamId) throw new ConnectionError(ErrorCode.PROTOCOL_ERROR, 'DATA on an idle stream');
     // The whole frame counts against the windows, padding included, even on a closed stream.
-    this.connectionUnacknowledged += payload.length;
-    if (this.connectionUnacknowledged > this.connectionWindow) throw new ConnectionError(ErrorCode.FLOW_CONTROL_ERROR, 'the client overran the connection window');
-    if (this.connectionUnacknowledged >= this.connectionWindow / 2) {
-      this.send(windowUpdateFrame(0, this.connectionUnacknowledged));
-      this.connectionUnacknowledged = 0;
-    }
+    this.connectionReceived += payload.length;
+    if (this.connectionReceived > this.connectionWindow) throw new ConnectionError(ErrorCode.FLOW_CONTROL_ERROR, 'the client overran the connection window');
     const stream = this.streams.get(streamId);
     // Frames of a stream reset or answered already can still be in flight: ignored.
-    if (!stream) return;
+    if (!stream) return this.releaseBytes(payload.length);
     if (stream.remoteEnded) {
+      this.releaseBytes(payload.length);
       stream.reset(ErrorCode.STREAM_CLOSED);
       return;
     }
     stream.unacknowledged += payload.length;
     if (stream.unacknowledged > this.streamWindow) throw new ConnectionError(ErrorCode.FLOW_CONTROL_ERROR, 'the client overran a stream window');
-    stream.receive(unpad(flags, payload));
+    const data = unpad(flags, payload);
+    // Padding is never held; data is, until its body is handed over (or dropped).
+    this.releaseBytes(payload.length - data.length);
+    stream.held += data.length;
+    if (!stream.receive(data)) {
+      this.release(stream);
+    } else if (stream.held > this.maxMessageSize) {
+      this.handlers.onError('http2 request body too large', new Error(`a request body above ${this.maxMessageSize} bytes`));
+      stream.reset(ErrorCode.ENHANCE_YOUR_CALM);
+      return;
+    }
     if ((flags & Flag.END_STREAM) !== 0) {
       stream.remoteEnd();
     } else if (stream.unacknowledged >= this.streamWindow / 2) {
@@ -385,12 +495,20 @@ export class Http2ServerConnection {
       if (fragment.length < 5) throw new ConnectionError(ErrorCode.PROTOCOL_ERROR, 'a malformed HEADERS priority');
       fragment = fragment.subarray(5);
     }
+    this.checkHeaderBlockSize(fragment.length);
     if ((flags & Flag.END_HEADERS) !== 0) this.onHeaderBlock(streamId, flags, fragment);
-    else this.partial = { streamId, flags, pieces: [Buffer.from(fragment)] };
+    else this.partial = { streamId, flags, pieces: [Buffer.from(fragment)], size: fragment.length };
+  }
+
+  /** A header block of `size` bytes so far: over the limit ends the connection before it is held. */
+  private checkHeaderBlockSize(size: number): void {
+    if (size > this.maxHeaderBlockSize) throw new ConnectionError(ErrorCode.ENHANCE_YOUR_CALM, `a header block above ${this.maxHeaderBlockSize} bytes`);
   }
 
   private onContinuation(flags: number, streamId: number, payload: Buffer): void {
     if (!this.partial || this.partial.streamId !== streamId) throw new ConnectionError(ErrorCode.PROTOCOL_ERROR, 'CONTINUATION without HEADERS');
+    this.partial.size += payload.length;
+    this.checkHeaderBlockSize(this.partial.size);
     this.partial.pieces.push(Buffer.from(payload));
     if ((flags & Flag.END_HEADERS) === 0) return;
     const { flags: headerFlags, pieces } = this.partial;
@@ -541,6 +659,7 @@ export class Http2ServerConnection {
 
   private onSocketClose(): void {
     this.ended = true;
+    this.idleTimer.clear();
     for (const stream of [...this.streams.values()]) stream.close(true);
     this.handlers.onClose?.();
   }

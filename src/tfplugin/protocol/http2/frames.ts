@@ -48,6 +48,8 @@ export const ErrorCode = {
   REFUSED_STREAM: 0x7,
   CANCEL: 0x8,
   COMPRESSION_ERROR: 0x9,
+  /** The peer is generating excessive load (a header block or message over the limits). */
+  ENHANCE_YOUR_CALM: 0xb,
 } as const;
 
 /** What every client sends first (RFC 9113 section 3.4). */

@@ -6,7 +6,7 @@
 import * as http2 from 'node:http2';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { ErrorCode, Flag, frame, FrameType, settingsFrame, CLIENT_PREFACE } from '../../../../src/tfplugin/protocol/http2/frames';
-import { Http2ServerConnection, type Http2ServerLimits, type Http2ServerStream } from '../../../../src/tfplugin/protocol/http2/connection';
+import { Http2ServerConnection, type Http2ServerLimits, type Http2ServerStream, type IdleTimers } from '../../../../src/tfplugin/protocol/http2/connection';
 import { encodeHeaderBlock } from '../../../../src/tfplugin/protocol/http2/hpack';
 
 interface Served {
@@ -174,8 +174,8 @@ describe('Http2ServerConnection', () => {
     expect(answer.trailers['x-done']).toBe('yes');
   });
 
-  it('takes a request body larger than its own windows (it gives them back as it reads)', async () => {
-    const served = await started(echo, { streamWindow: 65_535, connectionWindow: 131_072 });
+  it('takes a request body larger than its stream window (it gives it back as it reads)', async () => {
+    const served = await started(echo, { streamWindow: 65_535, connectionWindow: 8 * 1024 * 1024 });
     const session = await clientOf(served);
     const body = Buffer.alloc(2 * 1024 * 1024, 3);
     const answer = await request(session, { ':path': '/upload' }, body);
@@ -306,5 +306,117 @@ describe('Http2ServerConnection', () => {
     const answer = await pending;
     expect(answer.body.toString()).toBe('late');
     await new Promise<void>((resolve) => (session.closed ? resolve() : session.once('close', () => resolve())));
+  });
+
+  describe('bounds on what a client can make it hold (issue 27, finding 11)', () => {
+    /**
+     * Writes `piece` to `socket` again and again, `total` bytes in all, waiting for the socket to
+     * drain, until done or the server closes the connection; answers the bytes written.
+     */
+    async function flood(socket: Socket, piece: Buffer, total: number): Promise<number> {
+      let written = 0;
+      let closed = false;
+      socket.once('close', () => (closed = true));
+      socket.on('error', () => (closed = true));
+      while (!closed && written < total) {
+        written += piece.length;
+        if (!socket.write(piece)) await new Promise((resolve) => { socket.once('drain', resolve); socket.once('close', resolve); });
+      }
+      return written;
+    }
+
+    it('ends the connection with ENHANCE_YOUR_CALM once a header block passes its limit, holding no more (CONTINUATION flood)', async () => {
+      const served = await started(echo);
+      const socket = await rawSocket(served);
+      const frames = readFrames(socket, (seen) => seen.some((f) => f.type === FrameType.GOAWAY));
+      const before = process.memoryUsage().arrayBuffers;
+      socket.write(Buffer.concat([CLIENT_PREFACE, settingsFrame([]), frame(FrameType.HEADERS, 0, 1, encodeHeaderBlock([[':path', '/flood']]))]));
+      // One 16 KiB CONTINUATION frame, sent over and over: 64 MiB unless the server stops it.
+      const written = await flood(socket, frame(FrameType.CONTINUATION, 0, 1, Buffer.alloc(16_384, 0x41)), 64 * 1024 * 1024);
+      const goaway = (await frames).find((f) => f.type === FrameType.GOAWAY);
+      expect(goaway?.payload.readUInt32BE(4)).toBe(ErrorCode.ENHANCE_YOUR_CALM);
+      expect(served.errors.join('\n')).toContain('a header block above 65536 bytes');
+      expect(written).toBeLessThan(64 * 1024 * 1024);
+      expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(16 * 1024 * 1024);
+      expect(served.streams).toEqual([]);
+    });
+
+    it('resets a stream whose body passes the message limit (ENHANCE_YOUR_CALM) and serves the next', async () => {
+      const served = await started(echo, { connectionWindow: 2 * 1024 * 1024, maxMessageSize: 256 * 1024 });
+      const session = await clientOf(served);
+      const refused = request(session, { ':path': '/big' }, Buffer.alloc(300 * 1024, 1));
+      await expect(refused).rejects.toMatchObject({ code: 'ERR_HTTP2_STREAM_ERROR' });
+      expect(served.errors.join('\n')).toContain('a request body above 262144 bytes');
+      const fits = Buffer.alloc(256 * 1024 - 1, 2);
+      const answer = await request(session, { ':path': '/fits' }, fits);
+      expect(answer.trailers['x-length']).toBe(String(fits.length));
+    });
+
+    it('never grants more connection window than the bodies it holds leave: unfinished bodies on many streams end in FLOW_CONTROL_ERROR', async () => {
+      const window = 1024 * 1024;
+      const served = await started(echo, { connectionWindow: window, streamWindow: window });
+      const socket = await rawSocket(served);
+      const frames = readFrames(socket, (seen) => seen.some((f) => f.type === FrameType.GOAWAY));
+      socket.write(Buffer.concat([CLIENT_PREFACE, settingsFrame([])]));
+      // 16 streams, 128 KiB each, never ended: twice the connection window, as a client ignoring the windows sends it.
+      const chunk = Buffer.alloc(16_384, 7);
+      const pieces: Buffer[] = [];
+      for (let stream = 1; stream <= 31; stream += 2) pieces.push(frame(FrameType.HEADERS, Flag.END_HEADERS, stream, encodeHeaderBlock([[':path', `/s${stream}`]])));
+      for (let round = 0; round < 8; round += 1) for (let stream = 1; stream <= 31; stream += 2) pieces.push(frame(FrameType.DATA, 0, stream, chunk));
+      socket.write(Buffer.concat(pieces));
+      const seen = await frames;
+      expect(seen.find((f) => f.type === FrameType.GOAWAY)?.payload.readUInt32BE(4)).toBe(ErrorCode.FLOW_CONTROL_ERROR);
+      // The only connection-level WINDOW_UPDATE is the opening one that announces the window.
+      const connectionUpdates = seen.filter((f) => f.type === FrameType.WINDOW_UPDATE && f.streamId === 0).map((f) => f.payload.readUInt32BE(0));
+      expect(connectionUpdates).toEqual([window - 65_535]);
+      expect(served.streams).toHaveLength(16);
+    });
+
+    it('gives the connection window back once bodies are handed over: many requests, each under the limit, in a row', async () => {
+      const served = await started(echo, { connectionWindow: 1024 * 1024, streamWindow: 1024 * 1024 });
+      const session = await clientOf(served);
+      const body = Buffer.alloc(400 * 1024, 5);
+      for (let i = 0; i < 8; i += 1) expect((await request(session, { ':path': `/r${i}` }, body)).trailers['x-length']).toBe(String(body.length));
+    });
+
+    /** Idle timers the test fires by hand. */
+    function handTimers(): { timers: IdleTimers; fire: () => void; refreshes: () => number } {
+      let onIdle: (() => void) | undefined;
+      let refreshes = 0;
+      return {
+        timers: { start: (callback) => ((onIdle = callback), { refresh: () => void (refreshes += 1), clear: () => (onIdle = undefined) }) },
+        fire: () => onIdle?.(),
+        refreshes: () => refreshes,
+      };
+    }
+
+    it('closes an idle connection: at once before HTTP/2 began, with GOAWAY after; not while a call is open', async () => {
+      const silent = handTimers();
+      const served = await started(echo, { timers: silent.timers });
+      const mute = await rawSocket(served);
+      const muteClosed = new Promise((resolve) => mute.once('close', resolve));
+      mute.resume(); // reads (and drops) the server's SETTINGS, so that its end is seen
+      await until(() => served.connections.length === 1);
+      silent.fire();
+      await muteClosed;
+      expect(served.errors.join('\n')).toContain('idle before it began');
+
+      const idle = handTimers();
+      const held: Http2ServerStream[] = [];
+      const served2 = await started((stream) => held.push(stream), { timers: idle.timers });
+      const socket = await rawSocket(served2);
+      const frames = readFrames(socket, (seen) => seen.some((f) => f.type === FrameType.GOAWAY));
+      socket.write(Buffer.concat([CLIENT_PREFACE, settingsFrame([]), frame(FrameType.HEADERS, Flag.END_HEADERS, 1, encodeHeaderBlock([[':path', '/long-call']]))]));
+      await until(() => held.length === 1 && idle.refreshes() > 0);
+      // A call in progress (a long apply): the connection stays.
+      idle.fire();
+      expect(held[0]!.closed).toBe(false);
+      held[0]!.respond([[':status', '200']], true);
+      socket.write(frame(FrameType.DATA, Flag.END_STREAM, 1, Buffer.alloc(0)));
+      await until(() => held[0]!.closed);
+      idle.fire();
+      const goaway = (await frames).find((f) => f.type === FrameType.GOAWAY);
+      expect(goaway?.payload.readUInt32BE(4)).toBe(ErrorCode.NO_ERROR);
+    });
   });
 });

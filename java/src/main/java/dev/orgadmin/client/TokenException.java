@@ -4,8 +4,9 @@ import java.util.OptionalLong;
 
 /**
  * The token endpoint refused to issue a token, or answered something that is not a token. Code
- * {@link ErrorCode#TOKEN}. {@code unauthorized_client} means a wrong secret; {@code invalid_client}
- * an unknown, disabled or revoked API key. Never carries the client secret.
+ * {@link ErrorCode#TOKEN}. {@code invalid_client} means an unknown or revoked API key or a wrong
+ * secret (the service does not say which, RFC 6749 section 5.2); the hosted service answers a wrong
+ * secret with {@code unauthorized_client}. Never carries the client secret.
  */
 public final class TokenException extends OrgAdminException {
     private static final long serialVersionUID = 1L;

@@ -212,7 +212,8 @@ class IntegrationTest {
         TokenException error = assertThrows(TokenException.class, wrong::listOrganizations);
         assertEquals(ErrorCode.TOKEN, error.getCode());
         assertEquals(401, error.getStatus());
-        assertEquals("unauthorized_client", error.getError());
+        // The service answers a wrong secret like an unknown client (RFC 6749 section 5.2).
+        assertEquals("invalid_client", error.getError());
         assertEquals(ItConfig.realm(), error.getRealm());
         assertFalse(error.getMessage().contains(wrongSecret));
         assertFalse(error.toString().contains(wrongSecret));
