@@ -341,6 +341,7 @@ it('is not signed out by a link carrying another user’s ID token; a hint namin
 
   await page.goto(`${dashboard}/api-keys`);
   await page.fill('#username', 'ada');
+  await Promise.all([page.waitForSelector('#password'), page.click('#next')]);
   await page.fill('#password', 'ada-pw');
   await Promise.all([page.waitForURL(`${dashboard}/api-keys`), page.click('#sign-in')]);
 });

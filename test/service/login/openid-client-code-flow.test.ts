@@ -43,7 +43,7 @@ it('works with openid-client: discovery, PKCE, login form, code exchange with st
   expect(seen.login).toEqual({ status: 303, backToRedirectUri: true });
   expect(seen.tokens).toEqual({
     token_type: 'bearer',
-    scope: 'openid view-organizations manage-organizations create-organization view-users',
+    scope: 'openid view-organizations manage-organizations create-organization view-users introspect-tokens',
     sub: ada.id,
     nonce: expect.any(String),
     aud: 'web-app',
@@ -53,6 +53,7 @@ it('works with openid-client: discovery, PKCE, login form, code exchange with st
   expect(seen.stateMismatch).toEqual({ refused: true, code: 'OAUTH_INVALID_RESPONSE' });
   expect(seen.logout).toEqual({ status: 303, location: `${redirectUri}?state=bye` });
 
-  // The administrator's token from the code flow works against the API.
-  expect((await call(svc, { method: 'GET', url: orgsPath('acme'), token: seen.accessToken })).status).toBe(200);
+  // The access token served userinfo above; the logout with its login's ID token ended that login,
+  // its access token with it (the revocation list is read at once in this process).
+  expect((await call(svc, { method: 'GET', url: orgsPath('acme'), token: seen.accessToken })).status).toBe(401);
 });
