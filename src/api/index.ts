@@ -11,3 +11,5 @@ export * from './representations';
 export * from './null-fields';
 export * from './validation';
 export * from './attribute-query';
+export * from './events';
+export * from './webhooks';

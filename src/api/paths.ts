@@ -32,6 +32,12 @@ export const membersCountPath = (realm: string, orgId: string): string => `${mem
 export const memberPath = (realm: string, orgId: string, userId: string): string =>
   `${membersPath(realm, orgId)}/${seg(userId)}`;
 /** User lookup. */
+/** `/realms/{realm}/webhooks` (the vendor's path) */
+export const webhooksPath = (realm: string): string => `${realmPath(realm)}/webhooks`;
+/** `/realms/{realm}/webhooks/{id}` */
+export const webhookPath = (realm: string, id: string): string => `${webhooksPath(realm)}/${seg(id)}`;
+/** `/admin/realms/{realm}/events`: the audit log */
+export const eventsPath = (realm: string): string => `/admin/realms/${seg(realm)}/events`;
 export const usersPath = (realm: string): string => `/admin/realms/${seg(realm)}/users`;
 /** One user, by id. */
 export const userPath = (realm: string, userId: string): string => `${usersPath(realm)}/${seg(userId)}`;

@@ -1,7 +1,8 @@
 /**
  * Permissions an API key can hold (the wire contract, docs/guides/service.md).
  *
- * `manage-organizations` implies `view-organizations`; use {@link hasPermission} rather than
+ * `manage-organizations` implies `view-organizations` and `manage-events` implies `view-events`
+ * (Keycloak's realm-management roles of the same names guard the vendor's webhooks and events); use {@link hasPermission} rather than
  * checking set membership directly so that the implication lives in one place.
  */
 export const PERMISSIONS = [
@@ -9,6 +10,8 @@ export const PERMISSIONS = [
   'manage-organizations',
   'create-organization',
   'view-users',
+  'view-events',
+  'manage-events',
 ] as const;
 
 /** One permission name. */
@@ -21,9 +24,10 @@ export function isPermission(value: string): value is Permission {
 
 /**
  * True when a holder of `granted` may do what `needed` allows.
- * `manage-organizations` implies `view-organizations`.
+ * `manage-organizations` implies `view-organizations`; `manage-events` implies `view-events`.
  */
 export function hasPermission(granted: readonly string[], needed: Permission): boolean {
   if (granted.includes(needed)) return true;
+  if (needed === 'view-events') return granted.includes('manage-events');
   return needed === 'view-organizations' && granted.includes('manage-organizations');
 }

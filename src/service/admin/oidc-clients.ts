@@ -5,6 +5,7 @@ import { RESERVED_CLIENT_IDS, redirectUriProblem } from '../auth/oidc-clients';
 import { StoreConflictError, type OidcClientRecord, type Store } from '../store/store';
 import { AdminError, optionalText } from './admin-error';
 import { requireRealm } from './realms';
+import { UNKNOWN_ORIGIN, type ChangeOrigin } from '../events/event';
 
 /** A registered public OpenID Connect client (authorization code flow with PKCE). */
 export type ClientInfo = OidcClientRecord;
@@ -17,6 +18,8 @@ export class OidcClientAdmin {
   constructor(
     private readonly store: Store,
     private readonly now: () => number = Date.now,
+    /** Who the changes are made by and from where: written into their events. */
+    private readonly origin: ChangeOrigin = UNKNOWN_ORIGIN,
   ) {}
 
   /**
@@ -40,7 +43,7 @@ export class OidcClientAdmin {
     }
     const client: OidcClientRecord = { realm, clientId, name, redirectUris: [...new Set(opts.redirectUris)], createdTimestamp: this.now() };
     try {
-      await this.store.createOidcClient(client);
+      await this.store.createOidcClient(client, this.origin);
     } catch (error) {
       if (error instanceof StoreConflictError) throw new AdminError(`Realm "${realm}" already has a client "${clientId}".`);
       throw error;
@@ -57,6 +60,6 @@ export class OidcClientAdmin {
   /** Removes a registered client; codes it already got can no longer be exchanged by anyone else. */
   async delete(realm: string, clientId: string): Promise<void> {
     await requireRealm(this.store, realm);
-    if (!(await this.store.deleteOidcClient(realm, clientId))) throw new AdminError(`Realm "${realm}" has no client "${clientId}".`);
+    if (!(await this.store.deleteOidcClient(realm, clientId, this.origin))) throw new AdminError(`Realm "${realm}" has no client "${clientId}".`);
   }
 }

@@ -10,9 +10,15 @@
  *   membership per organization and user, a username and an email per realm, an active API key
  *   name per realm. A violated rule is reported as {@link StoreConflictError}.
  * - Lookups that find nothing return `undefined` (or `false`), never throw.
+ * - Every change records its event (events/changes.ts) in the same transaction: no change without
+ *   its event, no event without its change. A write that changes nothing (a repeated member add, a
+ *   missing row) records nothing. The optional `origin` of a write says who made it and from where
+ *   (default: nobody known); the store stamps the event with its own clock.
  */
 import type { Attributes, Member, Organization, Permission } from '../../api';
+import type { ChangeOrigin } from '../events/event';
 import type { RealmRateLimit } from '../rate-limit';
+import type { EventStore } from './event-store';
 
 /** A realm (tenant) with its signing key. */
 export interface RealmRecord {
@@ -223,7 +229,7 @@ export interface Store {
   // Realms ---------------------------------------------------------------------------------------
 
   /** Inserts a realm. Throws {@link StoreConflictError} (`realm name`) when it exists. */
-  createRealm(realm: RealmRecord): Promise<void>;
+  createRealm(realm: RealmRecord, origin?: ChangeOrigin): Promise<void>;
   /** One realm by name, with its private signing key: read from the database on every call (for the routes that sign). */
   getRealm(name: string): Promise<RealmRecord | undefined>;
   /**
@@ -240,12 +246,12 @@ export interface Store {
   /** All realms ordered by name. */
   listRealms(): Promise<RealmRecord[]>;
   /** Changes the given fields; returns the updated realm, or undefined when it does not exist. */
-  updateRealm(name: string, update: RealmUpdate): Promise<RealmRecord | undefined>;
+  updateRealm(name: string, update: RealmUpdate, origin?: ChangeOrigin): Promise<RealmRecord | undefined>;
 
   // Users ----------------------------------------------------------------------------------------
 
   /** Inserts a user. Throws {@link StoreConflictError} (`username` or `email`) on a duplicate in the realm. */
-  createUser(user: NewUser): Promise<void>;
+  createUser(user: NewUser, origin?: ChangeOrigin): Promise<void>;
   /** One user of a realm by id. */
   getUser(realm: string, id: string): Promise<UserRecord | undefined>;
   /** One user of a realm by username (case-insensitive). */
@@ -254,8 +260,12 @@ export interface Store {
   findUsers(realm: string, filter: UserFilter): Promise<UserRecord[]>;
   /** How many users match the filter (`first`/`max` ignored); service accounts excluded. */
   countUsers(realm: string, filter: UserFilter): Promise<number>;
-  /** Changes the given fields of a user; returns the updated user, or undefined when it does not exist. */
-  updateUser(realm: string, id: string, update: UserUpdate): Promise<UserRecord | undefined>;
+  /**
+   * Changes the given fields of a user; returns the updated user, or undefined when it does not
+   * exist. Records one event: the realm administrator role given or taken when only `realmAdmin`
+   * changes, the password action when only `passwordHash` changes, else the user's update.
+   */
+  updateUser(realm: string, id: string, update: UserUpdate, origin?: ChangeOrigin): Promise<UserRecord | undefined>;
 
   // API keys -------------------------------------------------------------------------------------
 
@@ -263,33 +273,35 @@ export interface Store {
    * Inserts an API key together with its service-account user, atomically.
    * Throws {@link StoreConflictError} (`API key name`) when an active key of the realm has the name.
    */
-  createApiKey(key: NewApiKey, serviceAccount: NewUser): Promise<void>;
+  createApiKey(key: NewApiKey, serviceAccount: NewUser, origin?: ChangeOrigin): Promise<void>;
   /** One API key by client id (revoked keys included). */
   getApiKey(clientId: string): Promise<ApiKeyRecord | undefined>;
   /** API keys of one realm, or of all realms, ordered by realm then creation. */
   listApiKeys(realm?: string): Promise<ApiKeyRecord[]>;
   /** Marks a key revoked (keeps the row). Returns false when there is no such key. */
-  revokeApiKey(clientId: string, revokedTimestamp: number): Promise<boolean>;
+  revokeApiKey(clientId: string, revokedTimestamp: number, origin?: ChangeOrigin): Promise<boolean>;
   /**
    * Replaces a key's secret hash only while it still is `expectedHash` (compare-and-set), so two
    * instances migrating the same key at once cannot undo each other. True when it was replaced.
+   * With `rotatedBy`, the key got a new secret and the rotation is recorded; without, only the
+   * hash's form changed (auth/api-key-secrets.ts) and nothing is recorded.
    */
-  replaceApiKeySecretHash(clientId: string, expectedHash: string, newHash: string): Promise<boolean>;
+  replaceApiKeySecretHash(clientId: string, expectedHash: string, newHash: string, rotatedBy?: ChangeOrigin): Promise<boolean>;
   /** Replaces an active key's permissions. False when there is no such key or it is revoked. */
-  setApiKeyPermissions(clientId: string, permissions: Permission[]): Promise<boolean>;
-  /** Records when a key last got a token. */
+  setApiKeyPermissions(clientId: string, permissions: Permission[], origin?: ChangeOrigin): Promise<boolean>;
+  /** Records when a key last got a token (not a change of the key: no event; the grant's access event tells it). */
   touchApiKey(clientId: string, lastUsedTimestamp: number): Promise<void>;
 
   // OpenID Connect clients and authorization codes -----------------------------------------------
 
   /** Registers a public client. Throws {@link StoreConflictError} (`client id`) when the realm has it. */
-  createOidcClient(client: OidcClientRecord): Promise<void>;
+  createOidcClient(client: OidcClientRecord, origin?: ChangeOrigin): Promise<void>;
   /** One registered client of a realm. */
   getOidcClient(realm: string, clientId: string): Promise<OidcClientRecord | undefined>;
   /** The registered clients of a realm, ordered by client id. */
   listOidcClients(realm: string): Promise<OidcClientRecord[]>;
   /** Removes a registered client. False when there was none. */
-  deleteOidcClient(realm: string, clientId: string): Promise<boolean>;
+  deleteOidcClient(realm: string, clientId: string, origin?: ChangeOrigin): Promise<boolean>;
   /** Stores an issued authorization code; also forgets codes that expired before `nowTimestamp`. */
   saveAuthorizationCode(code: AuthorizationCodeRecord, nowTimestamp: number): Promise<void>;
   /**
@@ -327,7 +339,7 @@ export interface Store {
    * Inserts an organization and, when given, its default admin user and that user's membership,
    * atomically. Throws {@link StoreConflictError} (`organization name` or `organization id`).
    */
-  createOrganization(org: Organization, adminUser?: NewUser, createdTimestamp?: number): Promise<void>;
+  createOrganization(org: Organization, adminUser?: NewUser, createdTimestamp?: number, origin?: ChangeOrigin): Promise<void>;
   /** One organization of a realm. */
   getOrganization(realm: string, id: string): Promise<Organization | undefined>;
   /** Organizations of a realm matching the filter, ordered by name. */
@@ -342,9 +354,10 @@ export interface Store {
     realm: string,
     id: string,
     update: { name: string; displayName: string | null; url: string | null; attributes: Attributes; domains?: string[] },
+    origin?: ChangeOrigin,
   ): Promise<boolean>;
   /** Deletes an organization, its memberships and its default admin user. False when it does not exist. */
-  deleteOrganization(realm: string, id: string): Promise<boolean>;
+  deleteOrganization(realm: string, id: string, origin?: ChangeOrigin): Promise<boolean>;
 
   // Memberships ----------------------------------------------------------------------------------
 
@@ -352,9 +365,9 @@ export interface Store {
    * Makes a user a member; a no-op when it already is (idempotent, safe under concurrency).
    * Returns false when the organization or the user does not exist in the realm.
    */
-  addMember(realm: string, orgId: string, userId: string, createdTimestamp: number): Promise<boolean>;
+  addMember(realm: string, orgId: string, userId: string, createdTimestamp: number, origin?: ChangeOrigin): Promise<boolean>;
   /** Removes a membership. False when there was none. */
-  removeMember(realm: string, orgId: string, userId: string): Promise<boolean>;
+  removeMember(realm: string, orgId: string, userId: string, origin?: ChangeOrigin): Promise<boolean>;
   /** Whether the user is a member of the organization (both in the realm). */
   isMember(realm: string, orgId: string, userId: string): Promise<boolean>;
   /** Members ordered by membership creation. */
@@ -363,6 +376,11 @@ export interface Store {
   countMembers(realm: string, orgId: string, filter: MemberFilter): Promise<number>;
   /** Organizations a user belongs to, ordered by name. */
   listUserOrganizations(realm: string, userId: string): Promise<Organization[]>;
+
+  // Events ---------------------------------------------------------------------------------------
+
+  /** The audit log, webhooks and their delivery outbox (store/event-store.ts). */
+  readonly events: EventStore;
 
   /** Releases the database. Idempotent. */
   close(): Promise<void>;

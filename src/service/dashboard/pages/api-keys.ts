@@ -19,6 +19,8 @@ const PERMISSION_HELP: Record<Permission, string> = {
   'manage-organizations': 'change organizations and memberships, create portal links',
   'create-organization': 'create organizations',
   'view-users': 'look users up',
+  'view-events': 'read the audit log and webhooks',
+  'manage-events': 'create, change and delete webhooks, read their secrets, resend',
 };
 
 const checkboxes = (name: string, idPrefix: string, checked: readonly string[]): Html[] =>
