@@ -31,6 +31,8 @@ import { installCompatMode, type CompatMode } from './compat';
 import { checkedSerializerCompiler } from './response-check';
 import { tokenRoutes } from './routes/token';
 import { userRoutes } from './routes/users';
+import { eventRoutes } from './routes/events';
+import { webhookRoutes } from './routes/webhooks';
 import type { Store } from './store/store';
 import { typeboxValidatorCompiler } from './validation';
 
@@ -75,6 +77,11 @@ export interface AppOptions {
    * while requests are logged, since fastify logs them.
    */
   memberCheckFastPath?: boolean;
+  /**
+   * Whether webhook URLs may reach loopback, link-local and private addresses (`serve
+   * --allow-private-webhooks`). Default off: a webhook could otherwise probe the service's network.
+   */
+  allowPrivateWebhooks?: boolean;
 }
 
 /** Hides secrets that may travel in a URL (portal link tokens, tokens pasted into the path). */
@@ -114,7 +121,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const portalLinkLifetimeSeconds = options.portalLinkLifetimeSeconds ?? DEFAULT_PORTAL_LINK_LIFETIME_SECONDS;
   const ctx: ServiceContext = {
     store: options.store,
-    admin: new Admin(options.store, { apiKeySecrets, now, portalLinkLifetimeSeconds }),
+    admin: new Admin(options.store, { apiKeySecrets, now, portalLinkLifetimeSeconds, allowPrivateWebhooks: options.allowPrivateWebhooks ?? false }),
     domain: options.domain ?? 'localhost',
     publicBaseUrl: options.publicBaseUrl,
     rateLimiter: new RateLimiter(options.rateLimit, now),
@@ -130,6 +137,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(organizationRoutes, { ctx });
   await app.register(membershipRoutes, { ctx });
   await app.register(userRoutes, { ctx });
+  await app.register(webhookRoutes, { ctx });
+  await app.register(eventRoutes, { ctx });
   await app.register(portalRoutes, { ctx });
   await app.register(authorizeRoutes, { ctx });
   await app.register(dashboardRoutes, { ctx });

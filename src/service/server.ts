@@ -8,6 +8,12 @@ import type { CompatMode } from './compat';
 import type { RateLimitOptions } from './rate-limit';
 import { openStore } from './store/open-store';
 import type { Store } from './store/store';
+import { hostname } from 'node:os';
+import { AuditLog } from './admin/audit-log';
+import { httpDeliver } from './events/delivery';
+import { EventPruner } from './events/retention';
+import type { RetryPolicy } from './events/retry-policy';
+import { WebhookDispatcher } from './events/webhook-dispatcher';
 
 /** Options of {@link startServer}. */
 export interface ServerOptions {
@@ -34,6 +40,19 @@ export interface ServerOptions {
   publicBaseUrl?: string;
   /** `hosted` reproduces the real hosted service's quirks (`orgadmin serve --compat hosted`); default `standard`. */
   compat?: CompatMode;
+  /** Let webhooks reach loopback, link-local and private addresses (`serve --allow-private-webhooks`). Default off. */
+  allowPrivateWebhooks?: boolean;
+  /**
+   * This instance's name in webhook delivery leases (default: the host name). Instances sharing a
+   * database need different names; an instance restarted under its name resumes its deliveries at once.
+   */
+  instanceName?: string;
+  /** Backoff of failed webhook sends (default `DEFAULT_RETRY_POLICY` of events/retry-policy.ts). */
+  webhookRetry?: RetryPolicy;
+  /** How often the delivery worker looks for work it was not told about (ms, default 1000). */
+  webhookPollMs?: number;
+  /** How often old events are pruned (ms, default hourly). */
+  pruneIntervalMs?: number;
 }
 
 /** A running service. */
@@ -42,7 +61,9 @@ export interface RunningServer {
   url: string;
   app: FastifyInstance;
   store: Store;
-  /** Stops listening (finishing in-flight requests), then closes the store. */
+  /** This instance's webhook delivery worker; `metrics()` gives the outbox depth and delivery results. */
+  webhooks: WebhookDispatcher;
+  /** Stops listening (finishing in-flight requests) and delivering, then closes the store. */
   close(): Promise<void>;
 }
 
@@ -62,9 +83,27 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       // Nothing adds hooks to this app after it is built (it listens at once), so the hottest
       // request may skip fastify's (member-check-fast-path.ts).
       memberCheckFastPath: true,
+      allowPrivateWebhooks: options.allowPrivateWebhooks,
     });
     await app.listen({ host, port: options.port ?? 8080 });
   } catch (error) {
+    await store.close();
+    throw error;
+  }
+  const delivery = httpDeliver(options.allowPrivateWebhooks ?? false);
+  const webhooks = new WebhookDispatcher(store.events, {
+    owner: options.instanceName ?? hostname(),
+    deliver: delivery.deliver,
+    retry: options.webhookRetry,
+    pollMs: options.webhookPollMs,
+    onError: (error) => app.log.error({ err: error }, 'webhook delivery run failed'),
+  });
+  const pruner = new EventPruner(store.events, new AuditLog(store), (error) => app.log.error({ err: error }, 'event pruning failed'));
+  try {
+    await webhooks.start();
+    pruner.start(options.pruneIntervalMs);
+  } catch (error) {
+    await app.close();
     await store.close();
     throw error;
   }
@@ -76,10 +115,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     url: `http://${shownHost}:${port}`,
     app,
     store,
+    webhooks,
     close() {
       closing ??= (async () => {
         try {
           await app.close();
+          await Promise.all([webhooks.stop(), pruner.stop()]);
+          await delivery.close();
         } finally {
           await store.close();
         }

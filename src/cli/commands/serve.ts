@@ -23,6 +23,10 @@ export interface ServeOptions {
   compat?: CompatMode;
   /** Print the ready line as JSON (`{"url":"http://HOST:PORT"}`) instead of text. */
   json?: boolean;
+  /** Let webhooks reach loopback, link-local and private addresses. */
+  allowPrivateWebhooks?: boolean;
+  /** This instance's name in webhook delivery leases (default: the host name). */
+  instanceName?: string;
 }
 
 /** Interface a foreground service listens on unless `--host` says otherwise. */
@@ -191,6 +195,17 @@ const serve = defineCommand(
         description:
           'standard, or hosted to reproduce the hosted service\'s quirks (401 for a missing permission, Keycloak-style error bodies) for testing clients (default: standard).',
       },
+      'allow-private-webhooks': {
+        type: 'boolean',
+        description:
+          'Let webhook URLs reach loopback, link-local and private addresses (refused by default, so a webhook cannot probe this machine or its network). For tests and closed networks.',
+      },
+      'instance-name': {
+        type: 'string',
+        valueName: 'NAME',
+        description:
+          'This instance\'s name in webhook delivery leases (default: the host name). Instances sharing one PostgreSQL database need different names.',
+      },
       ...COMMON_FLAGS,
     },
   },
@@ -209,6 +224,8 @@ const serve = defineCommand(
       publicBaseUrl,
       compat,
       json: flags.json,
+      allowPrivateWebhooks: flags['allow-private-webhooks'] === true,
+      instanceName: flags['instance-name'],
     };
     const stop = listenForStopSignal();
     try {

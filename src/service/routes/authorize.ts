@@ -26,6 +26,7 @@ import { permissionsOfUser } from '../auth/realm-admin';
 import { grantScope, SUPPORTED_SCOPES } from '../auth/scopes';
 import { csrfMatches, csrfToken, CSRF_FIELD, endSession, readSession, SESSION_COOKIE } from '../auth/sessions';
 import { authenticateUser } from '../auth/user-auth';
+import { recordAccess, type AccessAttempt } from '../events/access-events';
 import { baseUrlOf, realmOf, type ServiceContext } from '../context';
 import { ServiceError } from '../errors';
 import { authorizationPath, dashboardPath, endSessionPath } from '../login-paths';
@@ -158,7 +159,13 @@ export async function authorizeRoutes(app: FastifyInstance, opts: { ctx: Service
       }
       throw error;
     }
-    if (!user) return loginPage(ctx, request, reply, realm, checked, { status: 401, error: 'Invalid username or password.', username });
+    const attempt: AccessAttempt = { type: 'LOGIN', clientId: checked.client.clientId, username, details: { auth_method: 'openid-connect', redirect_uri: checked.params.redirect_uri } };
+    if (!user) {
+      // Keycloak's error of a failed login.
+      await recordAccess(ctx, request, realm.name, attempt, 'invalid_user_credentials');
+      return loginPage(ctx, request, reply, realm, checked, { status: 401, error: 'Invalid username or password.', username });
+    }
+    attempt.userId = user.id;
     let scope: string;
     try {
       scope = grantScope(checked.params.scope, permissionsOfUser(user)).scope;
@@ -174,6 +181,7 @@ export async function authorizeRoutes(app: FastifyInstance, opts: { ctx: Service
       nonce: checked.params.nonce ?? null,
       scope: checked.params.scope ?? scope,
     });
+    await recordAccess(ctx, request, realm.name, attempt);
     clearCookie(reply, ctx, request, LOGIN_COOKIE, authorizationPath(realm.name));
     // RFC 9207: the issuer in the answer lets a client that talks to several servers tell them apart.
     return redirectBack(reply, checked.params.redirect_uri, { code, state: values.state, iss: issuer(baseUrlOf(request, ctx), realm.name) });
