@@ -7,6 +7,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 
+
 /** Keycloak's admin operation types. */
 export const OPERATION_TYPES = ['CREATE', 'UPDATE', 'DELETE', 'ACTION'] as const;
 /** One admin operation type. */
@@ -101,24 +102,6 @@ export const EventSchema = Type.Object({
 export type EventRepresentation = Static<typeof EventSchema>;
 /** A page of the audit log, newest first. */
 export const EventListSchema = Type.Array(EventSchema);
-
-/** The longest event-type filter a webhook may hold. */
-export const MAX_EVENT_TYPE_PATTERN_LENGTH = 255;
-/** Most event-type filters one webhook may hold. */
-export const MAX_EVENT_TYPE_PATTERNS = 100;
-
-/**
- * Why `pattern` cannot be a webhook's event-type filter, or undefined. A filter is an event type
- * with `*` standing for any run of characters: `*`, `admin.*`, `access.*`, `admin.ORGANIZATION-*`,
- * `admin.ORGANIZATION_MEMBERSHIP-CREATE`. (The vendor also tries each filter as a Java regular
- * expression; this service does not run callers' expressions, and `.` is a plain dot.)
- */
-export function eventTypePatternProblem(pattern: string): string | undefined {
-  if (pattern.length === 0) return 'is empty';
-  if (pattern.length > MAX_EVENT_TYPE_PATTERN_LENGTH) return `is longer than ${MAX_EVENT_TYPE_PATTERN_LENGTH} characters`;
-  if (!/^[A-Za-z0-9_.*-]+$/.test(pattern)) return 'may hold only letters, digits, ".", "_", "-" and "*"';
-  return undefined;
-}
 
 /** Whether an event of `type` matches one of a webhook's event-type filters. */
 export function eventTypeMatches(patterns: readonly string[], type: string): boolean {

@@ -5,17 +5,13 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
-import { MAX_EVENT_TYPE_PATTERNS, MAX_EVENT_TYPE_PATTERN_LENGTH } from './events';
-import { MAX_URL_LENGTH } from './validation';
+import { MAX_EVENT_TYPE_PATTERNS, MAX_EVENT_TYPE_PATTERN_LENGTH, MAX_URL_LENGTH, MAX_WEBHOOK_SECRET_LENGTH } from './validation';
 
 /**
  * The header of a delivery's signature: the lowercase hex HMAC-SHA-256 of the request body's exact
  * bytes under the webhook's secret, as the vendor's sender writes it.
  */
 export const WEBHOOK_SIGNATURE_HEADER = 'X-Keycloak-Signature';
-
-/** The longest webhook secret the service accepts. */
-export const MAX_WEBHOOK_SECRET_LENGTH = 1024;
 
 /** The signature of a delivery body under `secret` (lowercase hex HMAC-SHA-256). */
 export function webhookSignature(secret: string, body: string | Buffer): string {

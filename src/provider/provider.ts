@@ -25,6 +25,7 @@ import type { ProviderDefinition, Resource } from '../tfplugin/framework/types';
 import { membershipResource } from './resources/membership';
 import { organizationResource } from './resources/organization';
 import { organizationMembersResource } from './resources/organization-members';
+import { webhookResource } from './resources/webhook';
 import { providerSchema, resolveProviderSettings, validateProviderConfig, type Environment } from './settings';
 
 /** The provider's type name (`provider "orgadmin" {}`). */
@@ -149,7 +150,7 @@ export function createOrgAdminProvider(options: OrgAdminProviderOptions = {}): P
       return ctx;
     },
 
-    resources: [organizationResource, membershipResource, organizationMembersResource].map(notingApplies),
+    resources: [organizationResource, membershipResource, organizationMembersResource, webhookResource].map(notingApplies),
     dataSources: [organizationDataSource, organizationsDataSource, organizationMembersDataSource, userDataSource, usersDataSource],
     ephemeralResources: [portalLinkEphemeralResource, accessTokenEphemeralResource],
     functions: [parseImportIdFunction, realmFromUrlFunction],

@@ -40,6 +40,7 @@ describe('orgadmin provider', () => {
         'orgadmin_membership',
         'orgadmin_organization',
         'orgadmin_organization_members',
+        'orgadmin_webhook',
       ]);
       expect(orgadminProvider.dataSources.map((d) => d.typeName).sort()).toEqual([
         'orgadmin_organization',

@@ -2,6 +2,7 @@
 export * as membership from './membership/index';
 export * as organization from './organization/index';
 export * as organizationMembers from './organization-members/index';
+export * as webhook from './webhook/index';
 export * as dataOrgadminOrganization from './data-orgadmin-organization/index';
 export * as dataOrgadminOrganizationMembers from './data-orgadmin-organization-members/index';
 export * as dataOrgadminOrganizations from './data-orgadmin-organizations/index';

@@ -2,6 +2,7 @@
 export * as membership from './membership';
 export * as organization from './organization';
 export * as organizationMembers from './organization-members';
+export * as webhook from './webhook';
 export * as dataOrgadminOrganization from './data-orgadmin-organization';
 export * as dataOrgadminOrganizationMembers from './data-orgadmin-organization-members';
 export * as dataOrgadminOrganizations from './data-orgadmin-organizations';

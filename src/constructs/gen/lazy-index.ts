@@ -2,6 +2,7 @@
 Object.defineProperty(exports, 'membership', { get: function () { return require('./membership'); } });
 Object.defineProperty(exports, 'organization', { get: function () { return require('./organization'); } });
 Object.defineProperty(exports, 'organizationMembers', { get: function () { return require('./organization-members'); } });
+Object.defineProperty(exports, 'webhook', { get: function () { return require('./webhook'); } });
 Object.defineProperty(exports, 'dataOrgadminOrganization', { get: function () { return require('./data-orgadmin-organization'); } });
 Object.defineProperty(exports, 'dataOrgadminOrganizationMembers', { get: function () { return require('./data-orgadmin-organization-members'); } });
 Object.defineProperty(exports, 'dataOrgadminOrganizations', { get: function () { return require('./data-orgadmin-organizations'); } });
