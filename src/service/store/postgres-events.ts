@@ -44,14 +44,18 @@ export function eventCtes(add: (value: unknown) => string, event: NewEvent, only
       WHERE EXISTS (SELECT 1 FROM webhooks WHERE webhooks.realm = recorded_event.realm AND webhooks.enabled))`;
 }
 
-/** Writes `event` (and its outbox row) on `db`; inside a transaction, it commits with the change. */
+/**
+ * Writes `event` (and its outbox row) on `db`; inside a transaction, it commits with the change.
+ * The statement's text is the same for every event, so it is a named prepared statement: each
+ * connection plans it once instead of at every change (bench/events.mjs measures the difference).
+ */
 export async function writePostgresEvent(db: Pool | PoolClient, event: NewEvent): Promise<void> {
   const values: unknown[] = [];
   const add = (value: unknown): string => {
     values.push(value);
     return `$${values.length}`;
   };
-  await db.query(`WITH ${eventCtes(add, event)} SELECT 1`, values);
+  await db.query({ name: 'orgadmin_record_event', text: `WITH ${eventCtes(add, event)} SELECT 1`, values });
 }
 
 const SEND_COLUMNS = 's.*, e.id AS event_id';

@@ -773,20 +773,18 @@ export class PostgresStore implements Store {
     assertStorable('organization', org.id, org.realm, org.name, org.displayName, org.url);
     await mapConflicts(() =>
       this.transaction(async (client) => {
-        await client.query(
-          `INSERT INTO organizations (id, realm, name, display_name, url, domains, attributes, created_timestamp)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-          [
-            org.id,
-            org.realm,
-            org.name,
-            org.displayName,
-            org.url,
-            JSON.stringify(org.domains),
-            JSON.stringify(org.attributes),
-            createdTimestamp,
-          ],
+        // The event rides in the organization's own statement: one round trip less per create
+        // (bench/events.mjs, writes with events on against off).
+        const params = new Params();
+        const values = [org.id, org.realm, org.name, org.displayName, org.url, JSON.stringify(org.domains), JSON.stringify(org.attributes), createdTimestamp].map((value) =>
+          params.add(value),
         );
+        const change = `created AS (
+            INSERT INTO organizations (id, realm, name, display_name, url, domains, attributes, created_timestamp)
+            VALUES (${values.join(', ')}) RETURNING 1)`;
+        const text = `${this.withEvent(params, org.realm, change, 'created', organizationChange('CREATE', org), origin)} SELECT 1`;
+        // The text is the same for every create (with events on, or off): prepared once per connection.
+        await client.query({ name: this.recordEvents ? 'orgadmin_create_organization' : 'orgadmin_create_organization_quiet', text, values: params.values });
         if (adminUser) {
           await this.insertUser(client, adminUser);
           await client.query('INSERT INTO memberships (organization_id, user_id, created_timestamp) VALUES ($1, $2, $3)', [
@@ -795,7 +793,6 @@ export class PostgresStore implements Store {
             createdTimestamp,
           ]);
         }
-        await this.recordChange(client, org.realm, organizationChange('CREATE', org), origin);
       }),
     );
     this.recorded();
