@@ -929,11 +929,11 @@ export class PostgresStore implements Store {
                 SELECT org.id, member.id, ${t} FROM org, member
                 ON CONFLICT (organization_id, user_id) DO NOTHING RETURNING 1)`;
     try {
-      const [row] = await this.rows(
-        `${this.withEvent(params, realm, change, 'added', membershipChange('CREATE', orgId, userId), origin)}
-         SELECT EXISTS (SELECT 1 FROM org) AND EXISTS (SELECT 1 FROM member) AS found`,
-        params.values,
-      );
+      const text = `${this.withEvent(params, realm, change, 'added', membershipChange('CREATE', orgId, userId), origin)}
+         SELECT EXISTS (SELECT 1 FROM org) AND EXISTS (SELECT 1 FROM member) AS found`;
+      // The text is the same for every add (with events on, or off): prepared once per connection.
+      const { rows } = await this.pool.query({ name: this.recordEvents ? 'orgadmin_add_member' : 'orgadmin_add_member_quiet', text, values: params.values });
+      const [row] = rows;
       this.recorded();
       return row?.found === true;
     } catch (error) {
