@@ -167,7 +167,7 @@ describe('orgadmin realms update', () => {
     [['--rate-limit', 'fast'], '--rate-limit must be REQUESTS/SECONDS (e.g. 100/60), "off" or "default", not "fast".'],
     [['--admin-user', 'yes'], '--admin-user must be "on" or "off", not "yes".'],
     [['--token-lifetime', '0'], '--token-lifetime must be a whole number of seconds from 1 to 86400, not "0".'],
-    [[], 'realms update needs at least one of --token-lifetime, --admin-user, --rate-limit.'],
+    [[], 'realms update needs at least one of --token-lifetime, --admin-user, --rate-limit, --event-retention.'],
   ])('exits 2 on %j with one sentence and changes nothing', async (flags, message) => {
     await sandbox.run('realms', 'create', 'acme');
     const before = await storedRealm('acme');
