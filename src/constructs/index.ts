@@ -1,7 +1,7 @@
 /**
  * Constructs for orgadmin, in the AWS CDK style: `OrgAdminProvider`, `Organization` (with additive
- * `addMember` or an authoritative member set), `Membership`, and `User` look-ups by email or
- * username. The same module is `orgadmin/constructs` for CDK for Terraform (cdktf) and, built with
+ * `addMember` or an authoritative member set), `Membership`, `User` look-ups by email or
+ * username, and `Webhook`. The same module is `orgadmin/constructs` for CDK for Terraform (cdktf) and, built with
  * its toolkit module pointed at CDK Terrain, `orgadmin/cdktn` (see ./toolkit.ts).
  *
  * The generated, one-to-one bindings of every resource and data source (for the same toolkit) are under `gen`
@@ -19,6 +19,7 @@ export {
 } from './organization';
 export { Membership, type MembershipProps } from './membership';
 export { User, type IUser, type UserLookupOptions } from './users';
+export { Webhook, type WebhookProps } from './webhook';
 export { ConstructValidationError } from './validation';
 /** The bindings generated from the provider's schema (never edited by hand). */
 export * as gen from './gen';
