@@ -7,10 +7,11 @@
  * (`ORGADMIN_TEST_COMPAT=hosted`, read by test/e2e/helpers/fixture.ts). That mode changes error
  * answers only (src/service/compat.ts: Keycloak's bodies, 401 for a missing permission), so the
  * second run covers the files that meet them: errors (diagnostics built from error answers, the
- * permission case) and provider (the whole lifecycle, with drift read from 404 answers). The others
- * meet no error answer (import: its one refusal is the provider's own) or decide by status alone
- * (faults, cancel, examples, rate-limit, state-upgrade: 429, 5xx, 404, 409 are the same in both
- * modes) and run once. `npx jest --selectProjects default` skips the second run.
+ * permission case), provider (the whole lifecycle, with drift read from 404 answers) and roles (a
+ * grant to a non-member, told without the service's error code). The others meet no error answer
+ * (import: its one refusal is the provider's own) or decide by status alone (faults, cancel,
+ * examples, rate-limit, state-upgrade: 429, 5xx, 404, 409 are the same in both modes) and run
+ * once. `npx jest --selectProjects default` skips the second run.
  *
  * `npm test` runs both projects. `npm run test:quick` (jest.quick.config.js) runs the default
  * project without the tests that drive real toolchains and browsers or read the build, which
@@ -33,7 +34,7 @@ module.exports = {
       ...shared,
       displayName: 'e2e-hosted',
       roots: ['<rootDir>/test/e2e'],
-      testMatch: ['**/e2e/errors.test.ts', '**/e2e/provider.test.ts'],
+      testMatch: ['**/e2e/errors.test.ts', '**/e2e/provider.test.ts', '**/e2e/roles.test.ts'],
       setupFiles: ['<rootDir>/test/e2e/helpers/hosted-mode.js'],
     },
   ],

@@ -12,8 +12,7 @@
  *   certificate module: Node.js has no X.509 builder), printed in the handshake line;
  * - makes the TLS server that asks for Terraform's client certificate (`ca: []`, so Node.js does
  *   not build its root store, as the provider does);
- * - listens on a unix socket in a fresh directory (without loading `node:cluster`, as the provider
- *   does: src/tfplugin/protocol/unix-listen.ts) and prints the handshake line.
+ * - listens on a unix socket in a fresh directory and prints the handshake line.
  * It serves nothing and exits on SIGTERM.
  *
  * With ORGADMIN_FLOOR_TRANSPORT=http2 (bench/provider-startup.mjs bundles that variant with the

@@ -10,18 +10,17 @@
  *   With EXECUTABLEs: measures each (the first is the "provider" row unless LABEL= names it),
  *   interleaved with `node -e ''`.
  *   Without: installs dist/provider/terraform-provider-orgadmin.js (built first when missing) into
- *   a temporary filesystem mirror with src/distribution/install.ts, as `orgadmin provider install`
- *   does, and measures the installed launcher (with its V8 code cache: what Terraform starts) as
- *   the "provider" row, next to the self-contained executable of this platform when
- *   `npm run build` built one (dist/provider/executables/<os>_<arch>/), the bundle run
- *   directly (no code cache), and the floor.
+ *   a temporary filesystem mirror with src/distribution/install.ts as the Node.js launcher, as
+ *   `orgadmin provider install --launcher` does, and measures it as the "provider" row, next to the
+ *   self-contained executable of this platform when `npm run build` built one
+ *   (dist/provider/executables/<os>_<arch>/), and the floor.
  *   The floor (always without EXECUTABLEs, with them when `--floor` is given): what any Node.js
  *   provider must do before its handshake and nothing else (bench/plugin-server-floor.mjs), run
  *   by its `#!/usr/bin/env node` line. It shows how far below the provider's start Node.js itself
  *   allows to go. A second floor does the same on `node:http2`: what a provider built on Node.js's
  *   own HTTP/2 could not go below.
  * Every executable is executed directly, as Terraform starts a provider: its own `#!` line picks
- * the interpreter and its flags (the installed launcher's `#!/usr/bin/env -S node --use-openssl-ca`),
+ * the interpreter and its flags (the launcher's `#!/usr/bin/env -S node --use-openssl-ca`),
  * so what the flags and `/usr/bin/env` cost or save is measured too. With `--node-arg FLAG`, each
  * executable is started as `node FLAG... FILE` instead (`#!` line ignored), for trying out flags.
  * Every process gets only the variables Terraform's handshake needs, PATH and TMPDIR, plus those
@@ -156,14 +155,13 @@ async function main() {
       const { installProvider } = await loadSourceModule('src/distribution/install.ts');
       const mirror = mkdtempSync(join(tmpdir(), 'provider-bench-mirror-'));
       cleanups.push(() => rmSync(mirror, { recursive: true, force: true }));
-      const installed = await installProvider({ dir: mirror, bundlePath: bundle.path });
+      const installed = await installProvider({ dir: mirror, launcher: true, bundlePath: bundle.path });
       targets.push({ label: 'provider, spawn to handshake (TLS)', path: installed.path });
       const { hostExecutablePlatform } = await loadSourceModule('src/distribution/platforms.ts');
       const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
       const host = hostExecutablePlatform();
       const executable = host && join(root, 'dist/provider/executables', host.name, `terraform-provider-orgadmin_v${version}`);
       if (executable && existsSync(executable)) targets.push({ label: 'self-contained executable', path: executable });
-      targets.push({ label: 'bundle run directly (no code cache)', path: bundle.path });
     }
     if (executables.length === 0 || withFloor) {
       for (const [transport, label] of Object.entries(FLOOR_LABELS)) {

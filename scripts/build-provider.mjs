@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
- * Builds the Terraform provider executable: one self-contained, minified CommonJS file that
- * Terraform can start directly (`#!/usr/bin/env node`), so start-up reads one file and
- * `terraform init`'s package hash covers all the code.
+ * Builds the Terraform provider bundle: one self-contained, minified CommonJS file holding the
+ * provider and everything it uses from npm (undici among them), which Bun compiles into the
+ * executables (scripts/build-executables.mjs) and which the Node.js launcher is made of.
  *
  * Usage:
  *   node scripts/build-provider.mjs [ENTRY] [--out FILE] [--no-minify]
@@ -53,112 +53,24 @@ const STDOUT_GUARD =
   "Object.defineProperty(process,'stdout',{configurable:true,enumerable:true,get:()=>process.stderr});";
 
 /**
- * Packages whose loading is deferred until the provider first uses them. Terraform starts the
- * provider three times per command and two of those processes only ask for the schema or
- * validate, so a dependency that only RPCs after ConfigureProvider need should not be paid for at
- * start-up. Measured here: loading undici (the SDK's HTTP client) costs ~65 ms, more than
- * everything else from spawn to handshake together.
+ * What undici is bundled from in the provider: scripts/provider-undici.cjs, the part of undici the
+ * SDK and the provider use, instead of undici's index, which evaluates much the provider never
+ * runs (see that file).
  */
-const LAZY_MODULES = ['undici'];
+const UNDICI_ENTRY = join(root, 'scripts/provider-undici.cjs');
 
-/**
- * What a lazy package is bundled from, when not its own index: undici's index evaluates much the
- * provider never runs (see scripts/provider-undici.cjs).
- */
-const LAZY_ENTRIES = { undici: join(root, 'scripts/provider-undici.cjs') };
-
-/**
- * An esbuild plugin that replaces `import { X } from 'pkg'` in the project's sources by a shim
- * whose exports are proxies loading `pkg` on first use (call, `new`, property read, `extends`,
- * `instanceof`). The package is bundled separately and embedded, base64-encoded, in a comment
- * inside a holder function appended to the bundle (`sources` collects them for the footer): V8
- * skips a comment almost for free, while pre-parsing half a megabyte of functions (or scanning a
- * string literal of them) costs milliseconds at every start. The holders follow a marker line: the
- * launcher and the executable compile the bundle without them and hand a source over when the
- * package is first needed (LAZY_SOURCES_MARKER in src/distribution/bundle-loader.ts); run
- * as a plain script, the bundle reads the comment through `Function#toString`. The executable stays
- * one self-contained file. A package with an entry in LAZY_ENTRIES is bundled from that file
- * instead of its own index.
- */
-function lazyModulesPlugin(esbuild, modules, sources, contract) {
-  return {
-    name: 'lazy-modules',
-    setup(build) {
-      const filter = new RegExp(`^(${modules.map((m) => m.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})$`);
-      build.onResolve({ filter }, (args) => {
-        if (args.importer.includes('/node_modules/')) return undefined;
-        return { path: args.path, namespace: 'lazy-module' };
-      });
-      build.onLoad({ filter: /.*/, namespace: 'lazy-module' }, async (args) => {
-        const entry = LAZY_ENTRIES[args.path] ?? args.path;
-        const names = Object.keys(require(entry)).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default');
-        const packaged = await esbuild.build({
-          stdin: { contents: `module.exports = require(${JSON.stringify(entry)});`, resolveDir: root, loader: 'js' },
-          bundle: true,
-          platform: 'node',
-          target: 'node20',
-          format: 'cjs',
-          minify: true,
-          legalComments: 'none',
-          write: false,
-          logLevel: 'warning',
-        });
-        const holder = `__lazySource_${args.path.replace(/[^A-Za-z0-9_$]/g, '_')}`;
-        sources.set(holder, Buffer.from(packaged.outputFiles[0].text, 'utf8').toString('base64'));
-        const contents = [
-          'let real;',
-          'function load() {',
-          '  if (!real) {',
-          // The loaders hand the source over (they compile the bundle without its footer); run as a
-          // plain script, the bundle reads its holder.
-          `    const text = typeof ${contract.LAZY_SOURCE_PARAMETER} === 'function' ? null : ${holder}.toString();`,
-          `    const base64 = text === null ? ${contract.LAZY_SOURCE_PARAMETER}(${JSON.stringify(holder)}) : text.slice(text.indexOf('/*') + 2, text.lastIndexOf('*/'));`,
-          "    const code = Buffer.from(base64, 'base64').toString('utf8');",
-          '    const module = { exports: {} };',
-          `    new Function('module', 'exports', 'require', '__filename', '__dirname', code)(module, module.exports, require, __filename + ${JSON.stringify(`#${args.path}`)}, __dirname);`,
-          '    real = module.exports;',
-          '  }',
-          '  return real;',
-          '}',
-          'function lazy(name) {',
-          '  const resolve = () => load()[name];',
-          '  const proxy = new Proxy(function () {}, {',
-          '    get: (_t, key) => resolve()[key],',
-          '    set: (_t, key, value) => { resolve()[key] = value; return true; },',
-          '    has: (_t, key) => key in resolve(),',
-          '    apply: (_t, self, args) => Reflect.apply(resolve(), self, args),',
-          '    construct: (_t, args, newTarget) => Reflect.construct(resolve(), args, newTarget === proxy ? resolve() : newTarget),',
-          '    getPrototypeOf: () => Object.getPrototypeOf(resolve()),',
-          '  });',
-          '  return proxy;',
-          '}',
-          ...names.map((name) => `export const ${name} = lazy(${JSON.stringify(name)});`),
-          'export default new Proxy({}, { get: (_t, key) => load()[key] });',
-        ].join('\n');
-        return { contents, loader: 'js', resolveDir: root };
-      });
-    },
-  };
-}
-
-/**
- * LAZY_SOURCES_MARKER and LAZY_SOURCE_PARAMETER of src/distribution/bundle-loader.ts, the
- * loaders' side of the footer's contract, read from there (compiled by esbuild; it imports nothing).
- */
-function loadLazySourcesContract(esbuild) {
-  const file = join(root, 'src/distribution/bundle-loader.ts');
-  const { code } = esbuild.transformSync(readFileSync(file, 'utf8'), { loader: 'ts', format: 'cjs' });
-  const module = { exports: {} };
-  new Function('module', 'exports', code)(module, module.exports);
-  return module.exports;
-}
+/** An esbuild plugin that resolves `undici`, imported by the project's sources, to {@link UNDICI_ENTRY}. */
+const undiciSelection = {
+  name: 'undici-selection',
+  setup(build) {
+    build.onResolve({ filter: /^undici$/ }, (args) => (args.importer.includes('/node_modules/') ? undefined : { path: UNDICI_ENTRY }));
+  },
+};
 
 async function bundle(entry, outfile, minify = true) {
   const esbuild = require('esbuild');
   mkdirSync(dirname(outfile), { recursive: true });
-  const lazySources = new Map();
-  const contract = loadLazySourcesContract(esbuild);
-  const result = await esbuild.build({
+  await esbuild.build({
     entryPoints: [entry],
     outfile,
     bundle: true,
@@ -169,15 +81,8 @@ async function bundle(entry, outfile, minify = true) {
     legalComments: 'none',
     banner: { js: `#!/usr/bin/env node\n${STDOUT_GUARD}` },
     logLevel: 'warning',
-    write: false,
-    plugins: [lazyModulesPlugin(esbuild, LAZY_MODULES, lazySources, contract)],
+    plugins: [undiciSelection],
   });
-  // Holder functions go after the minified code (a footer is never minified, so the comments
-  // survive); function declarations are hoisted, so the shims can reach them.
-  // The footer starts with the marker the loaders cut the bundle at (LAZY_SOURCES_MARKER).
-  const holders = [...lazySources].map(([holder, base64]) => `function ${holder}(){/*${base64}*/}`).join('\n');
-  const code = result.outputFiles[0].text.replace(/\n$/, '');
-  writeFileSync(outfile, lazySources.size > 0 ? `${code}${contract.LAZY_SOURCES_MARKER}${holders}\n` : `${code}\n`);
   chmodSync(outfile, 0o755);
 }
 

@@ -4,9 +4,11 @@
  * Runs `terraform plan -detailed-exitcode` in the stack's directory and exits like it does:
  * 0 no drift, 2 drift (or unapplied changes), 1 the check itself failed. On drift it prints a
  * readable summary built from `terraform show -json` of the saved plan: what changed outside
- * Terraform (a member removed by hand, a renamed organization) and what an apply would do, each
- * resource named by its Terraform address and its construct path, and each user by email (or
- * username) when the credentials may look users up (`view-users`), by id otherwise.
+ * Terraform (a member removed by hand, a renamed organization, a role granted or revoked by hand)
+ * and what an apply would do, each resource named by its Terraform address and its construct path,
+ * each user by email (or username) when the credentials may look users up (`view-users`), by id
+ * otherwise, and a member's roles by member and role (`revoked outside Terraform: "billing"`,
+ * `grant "billing" to alice@example.com`).
  *
  * ```sh
  * node --require ./examples/register.js examples/gitops/drift-check.ts cdktf.out/stacks/gitops
@@ -227,11 +229,46 @@ function attributeDifferences(change: ResourceChange['change'], users: UserNames
   return phrases;
 }
 
+/** The resource type holding one member's roles: its changes are told by member and role. */
+const MEMBER_ROLES_TYPE = 'orgadmin_organization_member_roles';
+
+/** The role names of a member's roles value (`roles`), or none. */
+const roleNames = (values: Record<string, unknown> | null): string[] =>
+  Array.isArray(values?.roles) ? (values!.roles as unknown[]).filter((role): role is string => typeof role === 'string') : [];
+
+/**
+ * The lines under a change of one member's roles: who the member is, and each role granted or
+ * revoked, outside Terraform (`outside`) or by the apply.
+ */
+function memberRolesLines(change: ResourceChange['change'], outside: boolean, users: UserNames): string[] {
+  const values = change.after ?? change.before ?? {};
+  const member = briefValue('user_id', values.user_id, users);
+  const where = `in organization ${brief(values.organization_id)}`;
+  const before = roleNames(change.before);
+  const after = roleNames(change.after);
+  const granted = after.filter((role) => !before.includes(role)).map(brief);
+  const revoked = before.filter((role) => !after.includes(role)).map(brief);
+  if (outside) {
+    const lines = [`      member ${member} ${where}`];
+    if (change.after === null) lines.push(`      held ${before.length > 0 ? before.map(brief).join(', ') : 'no role'}; a removed member loses their roles`);
+    if (granted.length > 0) lines.push(`      granted outside Terraform: ${granted.join(', ')}`);
+    if (revoked.length > 0) lines.push(`      revoked outside Terraform: ${revoked.join(', ')}`);
+    return lines;
+  }
+  return [...granted.map((role) => `      grant ${role} to ${member} ${where}`), ...revoked.map((role) => `      revoke ${role} from ${member} ${where}`)];
+}
+
 /** One resource of the summary: address, construct path and what happened to it. */
 function describeChange(change: ResourceChange, paths: ReadonlyMap<string, string>, outside: boolean, users: UserNames): string[] {
   const { symbol, verb } = describeActions(change.change.actions);
   const path = paths.get(change.address);
   const name = `${change.address}${path !== undefined ? ` (${path})` : ''}`;
+  if (change.type === MEMBER_ROLES_TYPE && verb !== 'read') {
+    const head = outside
+      ? `  ${symbol} ${name}: ${verb === 'delete' ? "member's roles gone outside Terraform" : "member's roles changed outside Terraform"}`
+      : `  ${symbol} ${verb} ${name}`;
+    return [head, ...memberRolesLines(change.change, outside, users)];
+  }
   const head = outside
     ? `  ${symbol} ${name}: ${verb === 'delete' ? 'deleted outside Terraform' : verb === 'update' ? 'changed outside Terraform' : verb}`
     : `  ${symbol} ${verb} ${name}`;

@@ -1,5 +1,5 @@
 /**
- * The GitOps example: organizations and their members declared as data (`organizations.json`,
+ * The GitOps example: organizations, their members and the members' roles declared as data (`organizations.json`,
  * changed through reviewed pull requests), Terraform state in PostgreSQL so that every pipeline
  * run shares it and runs are serialized by the backend's lock.
  */
@@ -24,6 +24,14 @@ export interface OrganizationDeclaration {
    * organization's members, `additive` when others (the admin portal) add members too.
    */
   readonly members?: { readonly authoritative: string[] } | { readonly additive: string[] };
+  /**
+   * Roles of members, by email: every role each one holds in the organization (default roles such
+   * as `manage-members`, or roles named in `customRoles`). Members not listed here keep whatever
+   * roles they have.
+   */
+  readonly memberRoles?: Record<string, string[]>;
+  /** The organization's own roles, by name, with their descriptions. */
+  readonly customRoles?: Record<string, string>;
 }
 
 /** The content of `organizations.json`. */
@@ -81,8 +89,13 @@ export class GitopsStack extends TerraformStack {
         attributes: declaration.attributes,
         members: members !== undefined && 'authoritative' in members ? { authoritative: members.authoritative.map(user) } : undefined,
       });
+      for (const [roleName, description] of Object.entries(declaration.customRoles ?? {})) organization.addRole(roleName, { description });
+      const roles = declaration.memberRoles ?? {};
       if (members !== undefined && 'additive' in members) {
-        for (const email of members.additive) organization.addMember(user(email));
+        for (const email of members.additive) organization.addMember(user(email), roles[email] ? { roles: roles[email] } : undefined);
+      } else {
+        // Members of the authoritative set (or of an organization whose members are not declared).
+        for (const [email, names] of Object.entries(roles)) organization.grantRoles(user(email), names);
       }
     }
   }

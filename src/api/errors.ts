@@ -30,6 +30,8 @@ export const ERROR_CODES = [
   'payload_too_large',
   'conflict',
   'forbidden',
+  // A role granted to a user who is not a member of the role's organization (400).
+  'not_member',
   // Limits and failures.
   'rate_limited',
   'internal_error',

@@ -10,6 +10,7 @@ export * from './oidc-paths';
 export * from './representations';
 export * from './null-fields';
 export * from './validation';
+export * from './roles';
 export * from './attribute-query';
 export * from './events';
 export * from './webhooks';

@@ -1,14 +1,15 @@
 /**
- * The one rule about empty fields: on the wire an organization's `displayName` and `url`, and a
- * member's `email`, `firstName` and `lastName`, are left out when they have no value (the real
- * service does so, and the vendor spec types them as plain strings); in memory they are `null`.
+ * The one rule about empty fields: on the wire an organization's `displayName` and `url`, a
+ * member's `email`, `firstName` and `lastName`, and a role's `description` are left out when they
+ * have no value (the real service does so, and the vendor spec types them as plain strings); in
+ * memory they are `null`.
  * The service converts with the `…ToWire` functions before answering, the SDK with the
  * `…FromWire` functions after checking an answer, so nobody else tests for a missing field.
  */
-import type { Member, MemberRepresentation, Organization, OrganizationRepresentation } from './representations';
+import type { Member, MemberRepresentation, Organization, OrganizationRepresentation, Role, RoleRepresentation } from './representations';
 
 /** The fields that are left out on the wire when they have no value. */
-const OPTIONAL_STRING_FIELDS = ['displayName', 'url', 'email', 'firstName', 'lastName'] as const;
+const OPTIONAL_STRING_FIELDS = ['displayName', 'url', 'email', 'firstName', 'lastName', 'description'] as const;
 
 /**
  * A tolerant reader's first step: an answer (an object, or an array of objects) with these fields
@@ -68,4 +69,14 @@ export function memberToWire(member: Member): MemberRepresentation {
 /** A member as the SDK returns it: fields the wire left out are `null`. */
 export function memberFromWire(rep: MemberRepresentation): Member {
   return { ...rep, email: rep.email ?? null, firstName: rep.firstName ?? null, lastName: rep.lastName ?? null };
+}
+
+/** A role as the service sends it: no description left out. */
+export function roleToWire(role: Role): RoleRepresentation {
+  return { id: role.id, name: role.name, ...present('description', role.description) };
+}
+
+/** A role as the SDK returns it: a description the wire left out is `null`. */
+export function roleFromWire(rep: RoleRepresentation): Role {
+  return { id: rep.id, name: rep.name, description: rep.description ?? null };
 }

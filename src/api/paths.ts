@@ -31,6 +31,20 @@ export const membersCountPath = (realm: string, orgId: string): string => `${mem
 /** One membership. */
 export const memberPath = (realm: string, orgId: string, userId: string): string =>
   `${membersPath(realm, orgId)}/${seg(userId)}`;
+/** Roles of one organization (list, create one, create many with PUT, delete many with PATCH). */
+export const rolesPath = (realm: string, orgId: string): string => `${orgPath(realm, orgId)}/roles`;
+/** One role of an organization, by name. */
+export const rolePath = (realm: string, orgId: string, name: string): string => `${rolesPath(realm, orgId)}/${seg(name)}`;
+/** The users holding one role. */
+export const roleUsersPath = (realm: string, orgId: string, name: string): string => `${rolePath(realm, orgId, name)}/users`;
+/** One user's grant of one role (check, grant, revoke). */
+export const roleUserPath = (realm: string, orgId: string, name: string, userId: string): string =>
+  `${roleUsersPath(realm, orgId, name)}/${seg(userId)}`;
+/** The organizations one user belongs to. */
+export const userOrganizationsPath = (realm: string, userId: string): string => `${realmPath(realm)}/users/${seg(userId)}/orgs`;
+/** One member's roles in one organization (list, grant many with PUT, revoke many with PATCH). */
+export const memberRolesPath = (realm: string, userId: string, orgId: string): string =>
+  `${userOrganizationsPath(realm, userId)}/${seg(orgId)}/roles`;
 /** `/realms/{realm}/webhooks` (the vendor's path) */
 export const webhooksPath = (realm: string): string => `${realmPath(realm)}/webhooks`;
 /** `/realms/{realm}/webhooks/count` */

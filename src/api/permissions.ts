@@ -17,6 +17,20 @@ export const PERMISSIONS = [
 /** One permission name. */
 export type Permission = (typeof PERMISSIONS)[number];
 
+/**
+ * What each permission allows, in the words the dashboard shows next to it and the service guide's
+ * table uses. Roles follow the hosted service: the permissions that cover organizations cover their
+ * roles and grants too, so a key that works there works here.
+ */
+export const PERMISSION_DESCRIPTIONS: Readonly<Record<Permission, string>> = Object.freeze({
+  'view-organizations': 'read organizations, their members, roles and grants, and the organizations of a user',
+  'manage-organizations': 'change and delete organizations, add and remove members, create, change and delete roles, grant and revoke them, create portal links (implies view-organizations)',
+  'create-organization': 'create organizations',
+  'view-users': 'look users up',
+  'view-events': 'read the audit log, webhooks and their delivery logs',
+  'manage-events': 'create, change and delete webhooks, read their secrets, resend deliveries (implies view-events)',
+});
+
 /** True when `value` is one of the documented permission names. */
 export function isPermission(value: string): value is Permission {
   return (PERMISSIONS as readonly string[]).includes(value);

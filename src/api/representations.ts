@@ -3,7 +3,7 @@
  * them; everyone else takes the static types (`Static<typeof X>`) from the same definitions.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { MAX_NAME_LENGTH, MAX_URL_LENGTH } from './validation';
+import { MAX_BULK_ITEMS, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH, MAX_URL_LENGTH } from './validation';
 
 /** Attributes: string keys, each holding a list of strings. */
 export const AttributesSchema = Type.Record(Type.String(), Type.Array(Type.String()));
@@ -58,7 +58,11 @@ export const OrganizationInputSchema = Type.Object(
 /** The body of create and update. */
 export type OrganizationInput = Static<typeof OrganizationInputSchema>;
 
-/** One organization role in `organizations` of a member (the vendor spec's `OrganizationRoleRepresentation`). */
+/**
+ * One organization role in `organizations` of a member (the vendor spec's
+ * `OrganizationRoleRepresentation`, every field optional there). Answers of this service always
+ * carry `id` and `name`; see {@link RoleSchema}.
+ */
 export const OrganizationRoleSchema = Type.Object({
   id: Type.Optional(Type.String()),
   name: Type.Optional(Type.String()),
@@ -69,10 +73,77 @@ export type OrganizationRole = Static<typeof OrganizationRoleSchema>;
 
 /**
  * `organizations` of a member with `includeOrgs=true`: organization id → the member's roles in it
- * (the vendor spec's `OrganizationRoleMapRepresentation`). This service has no organization roles,
- * so every list is empty.
+ * (the vendor spec's `OrganizationRoleMapRepresentation`).
  */
 export const OrganizationRoleMapSchema = Type.Record(Type.String(), Type.Array(OrganizationRoleSchema));
+
+/**
+ * An organization role as the role operations answer it: `id` and `name` always, `description`
+ * left out when it has none (the null rule of the other representations).
+ */
+export const RoleSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  description: Type.Optional(Type.String()),
+});
+/** An organization role as it travels on the wire (no description: left out). */
+export type RoleRepresentation = Static<typeof RoleSchema>;
+/** An organization role as the SDK returns it: `description` is `null` when it has none. */
+export type Role = Omit<RoleRepresentation, 'description'> & { description: string | null };
+/** `GET …/roles` and a member's roles: a list of roles, ordered by name. */
+export const RoleListSchema = Type.Array(RoleSchema);
+
+/**
+ * The body of "create a role" (`POST …/roles`) and "update a role" (`PUT …/roles/{name}`): the
+ * vendor's `OrganizationRoleRepresentation`. `name` is required to create; an update changes the
+ * description only (`name` and `id` in its body are ignored: a role cannot be renamed).
+ * `description` null or absent means none. Unknown fields are ignored.
+ */
+export const RoleInputSchema = Type.Object(
+  {
+    id: Type.Optional(Type.Unknown()),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_NAME_LENGTH })),
+    description: Type.Optional(Type.Union([Type.String({ maxLength: MAX_DESCRIPTION_LENGTH }), Type.Null()])),
+  },
+  { additionalProperties: true },
+);
+/** The body of create and update of a role. */
+export type RoleInput = Static<typeof RoleInputSchema>;
+
+/**
+ * The body of the bulk role operations (create many, delete many, grant many, revoke many): an
+ * array of role representations of which `name` is read (create many reads `description` too).
+ */
+export const RoleInputListSchema = Type.Array(
+  Type.Object(
+    {
+      id: Type.Optional(Type.Unknown()),
+      name: Type.String({ minLength: 1, maxLength: MAX_NAME_LENGTH }),
+      description: Type.Optional(Type.Union([Type.String({ maxLength: MAX_DESCRIPTION_LENGTH }), Type.Null()])),
+    },
+    { additionalProperties: true },
+  ),
+  { maxItems: MAX_BULK_ITEMS },
+);
+/** The body of the bulk role operations. */
+export type RoleInputList = Static<typeof RoleInputListSchema>;
+
+/**
+ * One entry of a bulk answer (207 Multi-Status; the vendor spec's `BulkResponseItem`), in the
+ * order of the request's array: `status` is that entry's own outcome (201 created or granted, 204
+ * deleted or revoked, 400 refused), `error` says why it was refused (left out on success), `item`
+ * is the role concerned (left out when refused; `{"name"}` alone for a role that a delete did not
+ * find, which counts as deleted).
+ */
+export const BulkResultSchema = Type.Object({
+  status: Type.Integer(),
+  error: Type.Optional(Type.String()),
+  item: Type.Optional(OrganizationRoleSchema),
+});
+/** One entry of a bulk answer. */
+export type BulkResult = Static<typeof BulkResultSchema>;
+/** A bulk answer: one entry per entry of the request, in its order. */
+export const BulkResultListSchema = Type.Array(BulkResultSchema);
 
 /**
  * A member (a user of the realm) as it travels on the wire (the vendor spec's
@@ -125,6 +196,20 @@ export const MemberInfoEntrySchema = Type.Object({
 export const MemberInfoSchema = Type.Record(Type.String(), MemberInfoEntrySchema);
 /** "Get member info": organization id → entry. */
 export type MemberInfo = Static<typeof MemberInfoSchema>;
+
+/**
+ * The `organizations` claim of a user's tokens when the realm or the client asks for it (the
+ * hosted service's "Organization Role" token mapper, `oidc-organization-role-mapper`): organization
+ * id → its name and the user's roles there, for every organization the user belongs to.
+ */
+export const OrganizationsClaimSchema = Type.Record(
+  Type.String(),
+  Type.Object({ name: Type.String(), roles: Type.Array(Type.String()) }),
+);
+/** The `organizations` claim of a user's tokens. */
+export type OrganizationsClaim = Static<typeof OrganizationsClaimSchema>;
+/** The name of that claim. */
+export const ORGANIZATIONS_CLAIM = 'organizations';
 
 /** The answer of "create admin portal link". */
 export const PortalLinkSchema = Type.Object({
@@ -235,6 +320,8 @@ export const UserinfoSchema = Type.Object({
   given_name: Type.Optional(Type.String()),
   family_name: Type.Optional(Type.String()),
   name: Type.Optional(Type.String()),
+  /** When the realm or the token's client asks for it (docs/guides/service.md#the-organizations-claim). */
+  organizations: Type.Optional(OrganizationsClaimSchema),
 });
 
 /** The token introspection answer (RFC 7662 §2.2): `active`, and the token's claims when it is. */

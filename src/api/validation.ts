@@ -23,6 +23,12 @@
 /** Longest name, display name, id or path parameter the service accepts. */
 export const MAX_NAME_LENGTH = 255;
 
+/** Longest role description the service accepts. */
+export const MAX_DESCRIPTION_LENGTH = 2048;
+
+/** Most entries of one bulk role request (create, delete, grant or revoke many). */
+export const MAX_BULK_ITEMS = 1000;
+
 /** Longest organization URL the service accepts. */
 export const MAX_URL_LENGTH = 2048;
 

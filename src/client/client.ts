@@ -8,6 +8,7 @@
 import { Agent, type Dispatcher } from 'undici';
 import type { TSchema } from '@sinclair/typebox';
 import {
+  BulkResultListSchema,
   CountSchema,
   EventListSchema,
   MEMBERS_PAGE,
@@ -23,6 +24,7 @@ import {
   organizationFromWire,
   PortalLinkSchema,
   memberPath,
+  memberRolesPath,
   membersCountPath,
   membersPath,
   orgPath,
@@ -31,6 +33,14 @@ import {
   orgsPath,
   portalLinkPath,
   realmFromBaseUrl,
+  RoleListSchema,
+  roleFromWire,
+  rolePath,
+  RoleSchema,
+  rolesPath,
+  roleUserPath,
+  roleUsersPath,
+  userOrganizationsPath,
   userPath,
   usersPath,
   eventsPath,
@@ -49,11 +59,13 @@ import {
   type EventRepresentation,
   type WebhookRepresentation,
   type WebhookSendRepresentation,
+  type BulkResult,
   type Member,
   type MemberInfo,
   type Organization,
   type OrganizationInput,
   type PortalLink,
+  type Role,
 } from '../api';
 import { NotFoundError, UnexpectedResponseError } from './errors';
 import { composeApiDispatcher, sendApiRequest, type ApiEndpoint, type ApiRequest, type ApiResponse } from './http';
@@ -179,6 +191,32 @@ export interface WebhookInput {
 /** A time of the audit log's query as sent. */
 const eventTime = (time: Date | number | string | undefined): string | undefined =>
   time instanceof Date ? String(time.getTime()) : time === undefined ? undefined : String(time);
+
+/** A role to create: its name and, optionally, its description. */
+export interface RoleInput {
+  /** Unique in the organization, 1–255 characters, not only whitespace; compared exactly. */
+  name: string;
+  /** @default none */
+  description?: string | null;
+}
+
+/**
+ * What one role of a bulk request (create, delete, grant or revoke many) came to, in the order of
+ * the request: `ok` when the service did it (`status` 201 created or granted, 204 deleted or
+ * revoked), otherwise `error` says why not (`status` 400).
+ */
+export interface RoleResult {
+  /** The role's name, as asked. */
+  name: string;
+  /** The entry's own status. */
+  status: number;
+  /** True for a 2xx entry. */
+  ok: boolean;
+  /** Why the service refused this role; null when `ok`. */
+  error: string | null;
+  /** The role concerned, as the service answered it; null when refused (or only named). */
+  role: Role | null;
+}
 
 /** Renders attribute matches as `q` (the one grammar of `src/api/attribute-query.ts`); part of the SDK's API. */
 export { formatAttributeQuery } from '../api';
@@ -448,15 +486,7 @@ export class OrgAdminClient {
     requireId('orgId', orgId);
     requireId('userId', userId);
     const realm = this.realmOf(options);
-    try {
-      await this.send({ method: 'GET', path: memberPath(realm, orgId, userId), realm, signal: options?.signal });
-      return true;
-    } catch (error) {
-      if (error instanceof NotFoundError && error.error !== 'realm_not_found' && error.error !== 'realm_mismatch') {
-        return false;
-      }
-      throw error;
-    }
+    return this.answersYes(() => this.send({ method: 'GET', path: memberPath(realm, orgId, userId), realm, signal: options?.signal }));
   }
 
   /** "Add organization member". Idempotent (PUT), so it is retried like a read. */
@@ -497,6 +527,194 @@ export class OrgAdminClient {
       signal: options?.signal,
     });
     return readAnswer(response, 'GET', path, MemberListSchema, 'a JSON array of members').map(memberFromWire);
+  }
+
+  // Organization roles ---------------------------------------------------------------------------
+
+  /** "Get roles for this organization": every role (default roles included), ordered by name. */
+  async listRoles(orgId: string, options?: RequestOptions): Promise<Role[]> {
+    requireId('orgId', orgId);
+    const realm = this.realmOf(options);
+    const path = rolesPath(realm, orgId);
+    const response = await this.send({ method: 'GET', path, realm, signal: options?.signal });
+    return readAnswer(response, 'GET', path, RoleListSchema, 'a JSON array of roles').map(roleFromWire);
+  }
+
+  /** "Get role for this organization by name". @throws NotFoundError when it has no such role */
+  async getRole(orgId: string, name: string, options?: RequestOptions): Promise<Role> {
+    requireId('orgId', orgId);
+    requireId('name', name);
+    const realm = this.realmOf(options);
+    const path = rolePath(realm, orgId, name);
+    const response = await this.send({ method: 'GET', path, realm, signal: options?.signal });
+    return roleFromWire(readAnswer(response, 'GET', path, RoleSchema, 'a role'));
+  }
+
+  /**
+   * "Create a new role for this organization". Not retried after a timeout or a dropped
+   * connection (the first attempt may have created it, and a second would answer 409): ask
+   * {@link getRole} then. @throws ConflictError when the organization has a role of that name
+   */
+  async createRole(orgId: string, input: RoleInput, options?: RequestOptions): Promise<void> {
+    requireId('orgId', orgId);
+    requireRoleInput(input);
+    const realm = this.realmOf(options);
+    await this.send({ method: 'POST', path: rolesPath(realm, orgId), json: roleBody(input), realm, signal: options?.signal });
+  }
+
+  /**
+   * "Create new roles for this organization" (`PUT`, one transaction): one result per role, in
+   * order. A name the organization has is refused in its entry. PUT is retried like every
+   * idempotent request: after a retry, an entry may report as taken a role the first attempt created.
+   */
+  async createRoles(orgId: string, roles: readonly RoleInput[], options?: RequestOptions): Promise<RoleResult[]> {
+    requireId('orgId', orgId);
+    if (!Array.isArray(roles)) throw new TypeError('createRoles: roles must be an array');
+    roles.forEach(requireRoleInput);
+    const realm = this.realmOf(options);
+    const path = rolesPath(realm, orgId);
+    const response = await this.send({ method: 'PUT', path, json: roles.map(roleBody), realm, signal: options?.signal });
+    return readRoleResults(response, 'PUT', path, roles.map((role) => role.name));
+  }
+
+  /** "Update role for this organization": replaces the description (null or absent clears it); a role cannot be renamed. */
+  async updateRole(orgId: string, name: string, input: { description?: string | null }, options?: RequestOptions): Promise<void> {
+    requireId('orgId', orgId);
+    requireId('name', name);
+    if (typeof input !== 'object' || input === null) throw new TypeError('updateRole: input must be an object');
+    const realm = this.realmOf(options);
+    await this.send({ method: 'PUT', path: rolePath(realm, orgId, name), json: { name, description: input.description ?? null }, realm, signal: options?.signal });
+  }
+
+  /** "Delete this organization role" with its grants. @throws BadRequestError for a default role */
+  async deleteRole(orgId: string, name: string, options?: RequestOptions): Promise<void> {
+    requireId('orgId', orgId);
+    requireId('name', name);
+    const realm = this.realmOf(options);
+    await this.send({ method: 'DELETE', path: rolePath(realm, orgId, name), realm, signal: options?.signal });
+  }
+
+  /**
+   * "Delete this organization roles" (`PATCH`): one result per name, in order; a role that is not
+   * there counts as deleted, a default role is refused in its entry. Repeatable, so retried like a PUT.
+   */
+  async deleteRoles(orgId: string, names: readonly string[], options?: RequestOptions): Promise<RoleResult[]> {
+    return this.bulk('PATCH', (realm) => rolesPath(realm, orgId), orgId, names, 'deleteRoles', options);
+  }
+
+  /** "Get users with this organization role", in the order they were granted it. */
+  async listRoleUsers(orgId: string, name: string, query: { excludeAdminAccounts?: boolean } = {}, options?: RequestOptions): Promise<Member[]> {
+    requireId('orgId', orgId);
+    requireId('name', name);
+    const realm = this.realmOf(options);
+    const path = roleUsersPath(realm, orgId, name);
+    const response = await this.send({ method: 'GET', path, query: { excludeAdminAccounts: query.excludeAdminAccounts }, realm, signal: options?.signal });
+    return readAnswer(response, 'GET', path, MemberListSchema, 'a JSON array of users').map(memberFromWire);
+  }
+
+  /**
+   * "Check if a user has an organization role": true on 204, false on 404 (not granted, or no such
+   * user, role or organization). A missing realm still throws {@link NotFoundError}.
+   */
+  async hasRole(orgId: string, name: string, userId: string, options?: RequestOptions): Promise<boolean> {
+    requireId('orgId', orgId);
+    requireId('name', name);
+    requireId('userId', userId);
+    const realm = this.realmOf(options);
+    return this.answersYes(() => this.send({ method: 'GET', path: roleUserPath(realm, orgId, name, userId), realm, signal: options?.signal }));
+  }
+
+  /**
+   * "Grant a user an organization role". Idempotent (PUT). @throws BadRequestError (`error`
+   * `not_member`) when the user is not a member of the organization
+   */
+  async grantRole(orgId: string, name: string, userId: string, options?: RequestOptions): Promise<void> {
+    requireId('orgId', orgId);
+    requireId('name', name);
+    requireId('userId', userId);
+    const realm = this.realmOf(options);
+    await this.send({ method: 'PUT', path: roleUserPath(realm, orgId, name, userId), realm, signal: options?.signal });
+  }
+
+  /** "Revoke an organization role from a user". @throws NotFoundError when the user does not hold it */
+  async revokeRole(orgId: string, name: string, userId: string, options?: RequestOptions): Promise<void> {
+    requireId('orgId', orgId);
+    requireId('name', name);
+    requireId('userId', userId);
+    const realm = this.realmOf(options);
+    await this.send({ method: 'DELETE', path: roleUserPath(realm, orgId, name, userId), realm, signal: options?.signal });
+  }
+
+  /** "List organizations for the given user", ordered by name. @throws NotFoundError for an unknown user */
+  async listUserOrganizations(userId: string, options?: RequestOptions): Promise<Organization[]> {
+    requireId('userId', userId);
+    const realm = this.realmOf(options);
+    const path = userOrganizationsPath(realm, userId);
+    const response = await this.send({ method: 'GET', path, realm, signal: options?.signal });
+    return readAnswer(response, 'GET', path, OrganizationListSchema, 'a JSON array of organizations').map(organizationFromWire);
+  }
+
+  /**
+   * "List organization roles for the given user and org": the member's roles, ordered by name, in
+   * one request. @throws NotFoundError when the user is not a member (or the organization does not exist)
+   */
+  async listMemberRoles(orgId: string, userId: string, options?: RequestOptions): Promise<Role[]> {
+    requireId('orgId', orgId);
+    requireId('userId', userId);
+    const realm = this.realmOf(options);
+    const path = memberRolesPath(realm, userId, orgId);
+    const response = await this.send({ method: 'GET', path, realm, signal: options?.signal });
+    return readAnswer(response, 'GET', path, RoleListSchema, 'a JSON array of roles').map(roleFromWire);
+  }
+
+  /**
+   * "Grant a user organization roles" (`PUT`, one transaction): one result per name, in order; a
+   * role the organization lacks is refused in its entry, a held role is granted again (201).
+   * Idempotent. @throws BadRequestError (`not_member`) when the user is not a member
+   */
+  async grantRoles(orgId: string, userId: string, names: readonly string[], options?: RequestOptions): Promise<RoleResult[]> {
+    requireId('userId', userId);
+    return this.bulk('PUT', (realm) => memberRolesPath(realm, userId, orgId), orgId, names, 'grantRoles', options);
+  }
+
+  /**
+   * "Revoke organization roles from a user" (`PATCH`, one transaction): one result per name; a role
+   * not held is revoked again (204). Repeatable, so retried like a PUT. @throws BadRequestError
+   * (`not_member`) when the user is not a member
+   */
+  async revokeRoles(orgId: string, userId: string, names: readonly string[], options?: RequestOptions): Promise<RoleResult[]> {
+    requireId('userId', userId);
+    return this.bulk('PATCH', (realm) => memberRolesPath(realm, userId, orgId), orgId, names, 'revokeRoles', options);
+  }
+
+  /** A bulk request whose body is a list of role names: sends it and reads one result per name. */
+  private async bulk(
+    method: 'PUT' | 'PATCH',
+    pathOf: (realm: string) => string,
+    orgId: string,
+    names: readonly string[],
+    what: string,
+    options: RequestOptions | undefined,
+  ): Promise<RoleResult[]> {
+    requireId('orgId', orgId);
+    if (!Array.isArray(names)) throw new TypeError(`${what}: names must be an array`);
+    names.forEach((name, index) => requireId(`names[${index}]`, name));
+    const realm = this.realmOf(options);
+    const path = pathOf(realm);
+    // PATCH is not idempotent by definition; these two are (a repeat changes nothing more).
+    const response = await this.send({ method, path, json: names.map((name) => ({ name })), realm, signal: options?.signal, repeatable: true });
+    return readRoleResults(response, method, path, names);
+  }
+
+  /** True when the request answers 2xx, false on a 404 that is not about the realm. */
+  private async answersYes(request: () => Promise<ApiResponse>): Promise<boolean> {
+    try {
+      await request();
+      return true;
+    } catch (error) {
+      if (error instanceof NotFoundError && error.error !== 'realm_not_found' && error.error !== 'realm_mismatch') return false;
+      throw error;
+    }
   }
 
   /**
@@ -646,6 +864,59 @@ export class OrgAdminClient {
   private send(request: ApiRequest): Promise<ApiResponse> {
     return sendApiRequest(this.dispatcher, this.endpoint, request);
   }
+}
+
+/** Throws a TypeError unless `input` is a role to create (a non-empty name; a string or null description). */
+function requireRoleInput(input: RoleInput): void {
+  if (typeof input !== 'object' || input === null) throw new TypeError('a role must be an object with a name');
+  requireId('name', input.name);
+  if (input.description !== undefined && input.description !== null && typeof input.description !== 'string') {
+    throw new TypeError(`description must be a string or null, got ${JSON.stringify(input.description)}`);
+  }
+}
+
+/** The wire body of a role to create (the vendor's `OrganizationRoleRepresentation`). */
+function roleBody(input: RoleInput): { name: string; description?: string } {
+  return input.description === undefined || input.description === null ? { name: input.name } : { name: input.name, description: input.description };
+}
+
+/**
+ * The results of a bulk answer, one per name asked, in order. An answer with another number of
+ * entries than names asked cannot be matched to them, so it is refused: a partial answer is never
+ * read as a complete one. Entries sent with `null` fields (as the hosted service does) are read as
+ * if those were left out.
+ */
+function readRoleResults(response: ApiResponse, method: string, path: string, names: readonly string[]): RoleResult[] {
+  const raw = parseJson(response, method, path);
+  const cleaned = Array.isArray(raw)
+    ? raw.map((entry) => (entry !== null && typeof entry === 'object' ? cleanBulkEntry(entry as Record<string, unknown>) : entry))
+    : raw;
+  const entries = checkAnswer(BulkResultListSchema, cleaned, 'a JSON array of bulk results', { status: response.status, method, path });
+  if (entries.length !== names.length) {
+    throw new UnexpectedResponseError({
+      status: response.status,
+      method,
+      path,
+      reason: `the answer has ${entries.length} entries for ${names.length} roles asked`,
+    });
+  }
+  return entries.map((entry: BulkResult, index) => ({
+    name: names[index]!,
+    status: entry.status,
+    ok: entry.status >= 200 && entry.status < 300,
+    error: entry.error ?? null,
+    role: entry.item?.id !== undefined && entry.item.name !== undefined ? roleFromWire({ id: entry.item.id, name: entry.item.name, ...(entry.item.description !== undefined ? { description: entry.item.description } : {}) }) : null,
+  }));
+}
+
+/** One bulk entry with its `null` fields (and its role's) left out. */
+function cleanBulkEntry(entry: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(entry)) {
+    if (value === null) continue;
+    out[key] = key === 'item' && typeof value === 'object' ? Object.fromEntries(Object.entries(value).filter(([, field]) => field !== null)) : value;
+  }
+  return out;
 }
 
 /** `q` as sent: a string as given, an object rendered. */

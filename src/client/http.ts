@@ -30,7 +30,7 @@ import type { TimerFunction } from './transport';
 import type { TokenSource } from './token-source';
 
 /** The HTTP methods the service's API uses. */
-export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE';
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** Query parameters; `undefined` values are left out. */
 export type QueryParams = Record<string, string | number | boolean | undefined>;

@@ -18,7 +18,10 @@ import { TerraformStack, type TerraformProvider } from './toolkit';
 import { Organization as OrganizationResource } from './gen/organization';
 import { OrganizationMembers as OrganizationMembersResource } from './gen/organization-members';
 import { Membership } from './membership';
+import { checkRoles, MemberRoles, type RoleRef } from './member-roles';
+import { OrganizationRole, type IOrganizationRole } from './organization-role';
 import type { IUser } from './users';
+import { isDefaultRole } from '../api/roles';
 import {
   ConstructValidationError,
   Problems,
@@ -36,6 +39,22 @@ import {
 /** A user given either by id or as a {@link IUser} (for example `User.fromEmail(...)`). */
 export type UserRef = string | IUser;
 
+/** Options of {@link IOrganization.addMember}. */
+export interface AddMemberOptions {
+  /**
+   * Construct id of the membership.
+   * @default `Member-<user construct id>` for an {@link IUser}, `Member-<userId>` for an id string
+   */
+  readonly id?: string;
+  /**
+   * Every role the member holds in the organization (`orgadmin_organization_member_roles`,
+   * authoritative for this member): default roles by name (`'view-members'`), or roles declared
+   * with {@link OrganizationRole} / {@link IOrganization.addRole}. Granted after the membership exists.
+   * @default the member's roles are not managed
+   */
+  readonly roles?: readonly RoleRef[];
+}
+
 /** An organization: one declared in this stack, or one that exists elsewhere. */
 export interface IOrganization extends IConstruct {
   /** The organization's id (a token until apply when the organization is created here). */
@@ -48,18 +67,34 @@ export interface IOrganization extends IConstruct {
    */
   readonly provider?: TerraformProvider;
   /**
-   * Adds one member, additively (`orgadmin_membership`): other members are left alone.
+   * Adds one member, additively (`orgadmin_membership`): other members are left alone. With
+   * `roles`, the member's roles too (`orgadmin_organization_member_roles`).
    *
    * @param user the user's id, or a looked-up user
-   * @param id construct id of the membership. @default `Member-<user construct id>` for an
-   *   {@link IUser}, `Member-<userId>` for an id string
+   * @param options the construct id of the membership (a string, as before, or `{ id }`) and the member's roles
    */
-  addMember(user: UserRef, id?: string): Membership;
+  addMember(user: UserRef, options?: string | AddMemberOptions): Membership;
   /**
    * Declares the complete member set, authoritatively (`orgadmin_organization_members`): members
    * not listed are removed on apply, except the organization's default admin user.
    */
   setMembers(users: readonly UserRef[]): OrganizationMembersResource;
+  /**
+   * Declares a role of the organization (`orgadmin_organization_role`).
+   *
+   * @param name the role's name (a default role's name adopts it)
+   * @param options its description and construct id (@default `Role-<name>`)
+   */
+  addRole(name: string, options?: { description?: string; id?: string }): OrganizationRole;
+  /**
+   * Gives a member of the authoritative member set (or of an organization whose members are
+   * managed elsewhere) its roles; for additive members use `addMember(user, { roles })`.
+   *
+   * @param user a user of the member set
+   * @param roles every role the member holds
+   * @param id construct id. @default `Roles-<user construct id or id>`
+   */
+  grantRoles(user: UserRef, roles: readonly RoleRef[], id?: string): MemberRoles;
 }
 
 /** How an organization's members are declared in props. */
@@ -139,10 +174,34 @@ export abstract class OrganizationBase extends Construct implements IOrganizatio
   private style: MembershipStyle | undefined;
   private readonly additiveUsers = new Map<string, string>();
   private memberSet: OrganizationMembersResource | undefined;
+  private memberSetUsers: readonly string[] = [];
+  /** Roles declared in this stack for this organization: name → construct path. */
+  private readonly declaredRoles = new Map<string, string>();
+  /** Roles given by name to members: name → construct paths of the member roles using it. */
+  private readonly usedRoles = new Map<string, string[]>();
+
+  /**
+   * Whether every role of the organization that is not a default role must be declared in this
+   * stack: true for an organization this stack creates (nobody else gives it roles first).
+   */
+  protected abstract get rolesDeclaredHere(): boolean;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    // At synth, once every role of the stack is declared (they may come after the members that use them).
+    this.node.addValidation({ validate: () => this.undeclaredRoleProblems() });
+  }
 
   /** {@inheritDoc IOrganization.addMember} */
-  addMember(user: UserRef, id?: string): Membership {
+  addMember(user: UserRef, options?: string | AddMemberOptions): Membership {
+    const { id, roles } = typeof options === 'string' || options === undefined ? { id: options, roles: undefined } : options;
     const userId = typeof user === 'string' ? user : user.userId;
+    if (roles !== undefined) {
+      // Checked before the membership is made, so refused roles leave no trace.
+      const problems = new Problems();
+      checkRoles(roles, this.organizationId, problems);
+      problems.throwIfAny(`${this.node.path}/addMember`);
+    }
     let membershipId = id;
     if (membershipId === undefined) {
       if (typeof user !== 'string') membershipId = `Member-${user.node.id}`;
@@ -153,7 +212,40 @@ export abstract class OrganizationBase extends Construct implements IOrganizatio
         ]);
       }
     }
-    return new Membership(this, membershipId, { organization: this, userId });
+    const membership = new Membership(this, membershipId, { organization: this, userId });
+    // The membership's user_id is a reference: the roles are granted once the user is a member.
+    if (roles !== undefined) new MemberRoles(membership, 'Roles', { organization: this, userId: membership.resource.userId, roles });
+    return membership;
+  }
+
+  /** {@inheritDoc IOrganization.addRole} */
+  addRole(name: string, options: { description?: string; id?: string } = {}): OrganizationRole {
+    const id = options.id ?? (isUnresolved(name) ? undefined : `Role-${String(name).replace(/\//g, '-')}`);
+    if (id === undefined) {
+      throw new ConstructValidationError(this.node.path, [`addRole(name) needs an id when the name is a token (got ${quote(name)}); pass { id }.`]);
+    }
+    return new OrganizationRole(this, id, { organization: this, name, description: options.description });
+  }
+
+  /** {@inheritDoc IOrganization.grantRoles} */
+  grantRoles(user: UserRef, roles: readonly RoleRef[], id?: string): MemberRoles {
+    const userId = typeof user === 'string' ? user : user.userId;
+    const problems = new Problems();
+    if (this.style === 'additive') {
+      problems.add('this organization declares its members one by one (addMember): give their roles with addMember(user, { roles }).');
+    } else if (this.style === 'authoritative' && !isUnresolved(userId) && !this.memberSetUsers.includes(userId)) {
+      problems.add(`user ${quote(userId)} is not in the authoritative member set: only members hold roles; add the user to the set first.`);
+    }
+    const constructId = id ?? (typeof user !== 'string' ? `Roles-${user.node.id}` : isUnresolved(user) ? undefined : `Roles-${user.replace(/\//g, '-')}`);
+    if (constructId === undefined) problems.add(`grantRoles(user) needs an id when the user id is a token (got ${quote(user)}).`);
+    problems.throwIfAny(this.node.path);
+    return new MemberRoles(this, constructId!, {
+      organization: this,
+      userId,
+      roles,
+      // The member set makes the user a member: granted after it.
+      ...(this.memberSet ? { dependsOn: [this.memberSet] } : {}),
+    });
   }
 
   /** {@inheritDoc IOrganization.setMembers} */
@@ -167,6 +259,7 @@ export abstract class OrganizationBase extends Construct implements IOrganizatio
     problems.throwIfAny(this.node.path);
 
     this.style = 'authoritative';
+    this.memberSetUsers = userIds;
     this.memberSet = new OrganizationMembersResource(this, 'Members', {
       organizationId: this.organizationId,
       userIds,
@@ -202,6 +295,57 @@ export abstract class OrganizationBase extends Construct implements IOrganizatio
   _registerMembership(membership: Membership, userId: string): void {
     this.style = 'additive';
     this.additiveUsers.set(userId, membership.node.path);
+  }
+
+  /**
+   * Adds to `problems` why a role named `name` declared at `rolePath` cannot join this
+   * organization: another construct of this stack declares a role of that name for it.
+   *
+   * @internal
+   */
+  _checkRole(name: string, rolePath: string, problems: Problems): void {
+    if (isUnresolved(name)) return;
+    const existing = this.declaredRoles.get(name);
+    if (existing !== undefined && existing !== rolePath) {
+      problems.add(`the role ${quote(name)} is already declared by "${existing}"; declare each role of an organization once.`);
+    }
+  }
+
+  /**
+   * Records a role declared for this organization. Called by {@link OrganizationRole}.
+   *
+   * @internal
+   */
+  _registerRole(role: IOrganizationRole): void {
+    if (!isUnresolved(role.name)) this.declaredRoles.set(role.name, role.node.path);
+  }
+
+  /**
+   * Records that the member roles at `path` name the role `name` (checked at synth).
+   *
+   * @internal
+   */
+  _useRole(name: string, path: string): void {
+    if (isUnresolved(name)) return;
+    this.usedRoles.set(name, [...(this.usedRoles.get(name) ?? []), path]);
+  }
+
+  /**
+   * The synth-time check of roles named by members: in an organization this stack creates, a role
+   * that is not a default role must be declared in the stack, or no apply could grant it.
+   */
+  private undeclaredRoleProblems(): string[] {
+    if (!this.rolesDeclaredHere) return [];
+    const problems: string[] = [];
+    for (const [name, paths] of this.usedRoles) {
+      if (isDefaultRole(name) || this.declaredRoles.has(name)) continue;
+      problems.push(
+        `the role ${quote(name)} (given to ${paths.map((path) => `"${path}"`).join(', ')}) is neither a default role of the organization ` +
+          `nor declared in this stack: declare it (organization.addRole(${quote(name)}) or new OrganizationRole(...)) and pass the role, ` +
+          'or use a default role (view-members, manage-members, view-roles, manage-roles, …).',
+      );
+    }
+    return problems;
   }
 }
 
@@ -257,6 +401,8 @@ export class Organization extends OrganizationBase {
   readonly resource: OrganizationResource;
   /** The provider given in props; undefined means the stack's default orgadmin provider. */
   readonly provider?: TerraformProvider;
+  /** Whether the organization is adopted (`existingOrganizationId`): it may have roles of its own. */
+  private readonly adopted: boolean;
 
   /** @throws ConstructValidationError listing every problem with the props. */
   constructor(scope: Construct, id: string, props: OrganizationProps) {
@@ -283,6 +429,7 @@ export class Organization extends OrganizationBase {
     problems.throwIfAny(`${scope.node.path}/${id}`);
     super(scope, id);
 
+    this.adopted = existingId !== undefined;
     this.name = props.name;
     this.realm = props.realm;
     this.provider = props.provider;
@@ -306,6 +453,11 @@ export class Organization extends OrganizationBase {
       this.resource.importFrom(importId, props.provider);
       memberSet?.importFrom(importId, props.provider);
     }
+  }
+
+  /** An organization this stack creates has only the roles the stack declares (and the default ones). */
+  protected get rolesDeclaredHere(): boolean {
+    return !this.adopted;
   }
 }
 
@@ -337,5 +489,10 @@ class ExistingOrganization extends OrganizationBase {
     readonly provider: TerraformProvider | undefined,
   ) {
     super(scope, id);
+  }
+
+  /** Managed elsewhere: it may have roles this stack does not know. */
+  protected get rolesDeclaredHere(): boolean {
+    return false;
   }
 }

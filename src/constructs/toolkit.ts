@@ -10,7 +10,7 @@
  * construct file imports toolkit classes from here and bindings from `./gen`, never from a toolkit
  * package directly.
  */
-export { TerraformStack, Token, type ISynthesisSession, type TerraformProvider } from 'cdktf';
+export { TerraformStack, Token, type ISynthesisSession, type ITerraformDependable, type TerraformProvider } from 'cdktf';
 /**
  * The toolkit's hook for writing files into a stack's output directory at synth, the one its own
  * `TerraformAsset` uses; the toolkit exports it from this module only.

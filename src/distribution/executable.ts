@@ -1,15 +1,28 @@
 /**
- * Builds the provider as a self-contained executable: a Node.js single executable application
- * (the official Node.js binary of the platform with the provider injected as a blob), which runs
- * with no Node.js, npm or shell on the machine.
+ * Builds the provider as a self-contained executable: the provider bundle compiled by Bun
+ * (`bun build --compile`) onto Bun's runtime for the platform, which runs with no Node.js, npm or
+ * shell on the machine. Every platform is built from any machine Bun runs on: the target's runtime
+ * is fetched from the npm registry (./bun-runtime.ts).
  *
- * The blob holds a small main script ({@link bundleLoaderSource}`('executable')`), the provider
- * bundle as an asset and, for the platform this runs on, the bundle's V8 code cache as another
- * asset. Node's own `useCodeCache` option only caches the main script's top-level code; the cache
- * made here (by running the bundle to its handshake, as the launcher's installation does) covers the
- * start-up path. A code cache must be made by the target's V8 on the target's CPU, so executables
- * for other platforms have none; V8 also makes caches that differ from run to run, so only builds
- * without a code cache are byte-for-byte reproducible (`codeCache: false`).
+ * The bundle is the esbuild bundle of src/provider/main.ts (scripts/build-provider.mjs), which
+ * already holds the npm `undici` the SDK is written for: Bun's bundler would resolve `undici` to
+ * Bun's own partial look-alike, which lacks what the SDK uses. Bun compiles that one file as it is.
+ *
+ * Options given to Bun, each for a reason:
+ * - `--bytecode`: the executable holds the bundle compiled to JavaScriptCore bytecode, so a start
+ *   does not parse the 0.8 MB bundle (bench:provider shows the start-up of a build without it).
+ *   The bytecode is made by the building Bun, for every target alike; the build stays byte-for-byte
+ *   reproducible (same bundle, same Bun, same runtime: same executable).
+ * - `--no-compile-autoload-dotenv`, `--no-compile-autoload-bunfig`: Terraform starts the provider in
+ *   the user's working directory, whose `.env` or `bunfig.toml` must not change the provider.
+ * - `--compile-exec-argv=--use-system-ca`: HTTPS trusts the operating system's certificate store
+ *   (OpenSSL's files and directories, `SSL_CERT_FILE` and `SSL_CERT_DIR` on Linux; the keychain on
+ *   macOS; the certificate store on Windows) besides Bun's bundled roots and `NODE_EXTRA_CA_CERTS`,
+ *   as Terraform's Go providers trust the system's.
+ *
+ * A macOS executable must carry a code signature that matches it (arm64: Bun signs it ad hoc), or
+ * none (x86-64, where Bun leaves its own binary's signature, now stale: removed here; see
+ * ./macho-signature.ts).
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -17,19 +30,45 @@ import { chmod, copyFile, mkdir, mkdtemp, readFile, rename, rm, writeFile } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { bundleLoaderSource, EXECUTABLE_ASSETS } from './bundle-loader';
-import { CODE_CACHE_GENERATOR, makeCodeCache } from './code-cache';
-import { nodeBinary } from './node-binary';
+import { bunCompiler, bunRuntime } from './bun-runtime';
+import { failureDetail } from './command-output';
+import { codeSignature, isMachO64 } from './macho-signature';
 import { executableName } from './package-info';
-import { hostExecutablePlatform, ProviderInstallError, type ExecutablePlatform } from './platforms';
+import { ProviderInstallError, type ExecutablePlatform } from './platforms';
 
 const execFileAsync = promisify(execFile);
 
-/** The fuse string Node.js looks for to know that a blob was injected (its `NODE_SEA_FUSE_...`). */
-const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
-
 /** Name of the file recording what an executable was built from, next to it. */
 const BUILD_INFO_FILE = 'build.json';
+
+/** Bun's options besides the target, the runtime and the files (see the module comment). */
+const BUN_OPTIONS: readonly string[] = [
+  '--compile',
+  '--format=cjs',
+  '--no-compile-autoload-dotenv',
+  '--no-compile-autoload-bunfig',
+  '--compile-exec-argv=--use-system-ca',
+];
+
+/**
+ * A macOS executable as it may run: kept when its code signature is valid; without its signature
+ * when that is stale and the platform runs unsigned code (x86-64).
+ *
+ * @throws ProviderInstallError for an arm64 executable whose signature does not match it (macOS
+ * would kill it at its first page).
+ */
+export function fitCodeSignature(content: Buffer, platform: ExecutablePlatform): Buffer {
+  if (platform.os !== 'darwin' || !isMachO64(content)) return content;
+  const state = codeSignature(content);
+  if (state !== 'invalid') return content;
+  if (platform.arch === 'arm64') {
+    throw new ProviderInstallError(`Bun's ${platform.name} executable carries a code signature that does not match it: macOS would not run it.`);
+  }
+  const { unsign } = require('macho-unsign') as typeof import('macho-unsign');
+  const unsigned = unsign(content);
+  if (unsigned === null) throw new ProviderInstallError(`cannot remove the stale code signature of the ${platform.name} executable.`);
+  return Buffer.from(unsigned);
+}
 
 /** Options of {@link buildExecutable}. */
 export interface BuildExecutableOptions {
@@ -38,15 +77,15 @@ export interface BuildExecutableOptions {
   bundle: Buffer;
   /** The provider version, in the executable's name. */
   version: string;
-  /** Output directory: the executable goes to `<outDir>/<platform>/terraform-provider-orgadmin_v<version>` (see {@link platformDir}). */
+  /** Output directory: the executable goes to `<outDir>/<platform>/terraform-provider-orgadmin_v<version>[.exe]`. */
   outDir: string;
   /**
-   * Embed a V8 code cache when building for this machine's platform (default true). False gives a
-   * byte-for-byte reproducible executable that starts a little slower.
+   * Compile the bundle to bytecode (default true). False only to measure what the bytecode saves
+   * (bench:provider); such a build goes to `<outDir>/<platform>.no-bytecode`.
    */
-  codeCache?: boolean;
-  /** Where Node.js binaries are cached (default {@link nodeBinaryCacheDir}). */
-  nodeCacheDir?: string;
+  bytecode?: boolean;
+  /** Where Bun runtimes are cached (default {@link bunRuntimeCacheDir}). */
+  runtimeCacheDir?: string;
 }
 
 /** An executable built (or found up to date) by {@link buildExecutable}. */
@@ -59,8 +98,10 @@ export interface BuiltExecutable {
   size: number;
   /** SHA-256 of the executable, hex. */
   sha256: string;
-  /** Whether a V8 code cache is embedded. */
-  codeCache: boolean;
+  /** Whether the bundle is compiled to bytecode inside. */
+  bytecode: boolean;
+  /** The Bun version it was built with. */
+  bun: string;
   /** True when an up-to-date executable was already there. */
   reused: boolean;
 }
@@ -68,136 +109,98 @@ export interface BuiltExecutable {
 /** What {@link BUILD_INFO_FILE} records. */
 interface BuildInfo {
   version: string;
-  node: string;
+  bun: string;
+  runtime: string;
   bundleSha256: string;
-  /** Hash of the code that makes the executable's contents (main script, code-cache generator). */
-  recipeSha256: string;
-  codeCache: boolean;
+  /** Bun's options: another recipe, another build. */
+  options: string;
   sha256: string;
   size: number;
 }
 
 const sha256 = (data: Buffer | string): string => createHash('sha256').update(data).digest('hex');
 
-/**
- * The executable's directory under `options.outDir`: `<platform>`, or `<platform>.no-code-cache`
- * for this machine's platform built without a code cache, so that a reproducible build does not
- * replace the faster one `orgadmin provider install` takes.
- */
-function platformDir(options: BuildExecutableOptions): string {
-  const withoutCache = options.codeCache === false && hostExecutablePlatform()?.name === options.platform.name;
-  return join(options.outDir, withoutCache ? `${options.platform.name}.no-code-cache` : options.platform.name);
+/** Bun's options for a build with or without bytecode. */
+function bunOptions(bytecode: boolean): string[] {
+  return bytecode ? [...BUN_OPTIONS, '--bytecode'] : [...BUN_OPTIONS];
 }
 
-/** What an executable built now from `bundle` would record, except its own hash and size. */
-function expectedInfo(options: BuildExecutableOptions): Omit<BuildInfo, 'sha256' | 'size'> {
+/** The executable's directory under `options.outDir`. */
+function platformDir(options: BuildExecutableOptions): string {
+  return join(options.outDir, options.bytecode === false ? `${options.platform.name}.no-bytecode` : options.platform.name);
+}
+
+/** The path of the executable {@link buildExecutable} writes for `options`. */
+export function executablePath(options: BuildExecutableOptions): string {
+  return join(platformDir(options), executableName(options.version, options.platform.suffix));
+}
+
+/** What an executable built now from `options` would record, except its own hash and size. */
+function expectedInfo(options: BuildExecutableOptions, bun: string): Omit<BuildInfo, 'sha256' | 'size'> {
   return {
     version: options.version,
-    node: process.versions.node,
+    bun,
+    runtime: options.platform.runtime,
     bundleSha256: sha256(options.bundle),
-    recipeSha256: sha256(`${bundleLoaderSource('executable')}\n${CODE_CACHE_GENERATOR}`),
-    codeCache: (options.codeCache ?? true) && hostExecutablePlatform()?.name === options.platform.name,
+    options: `${bunOptions(options.bytecode ?? true).join(' ')}; macOS signatures fitted`,
   };
 }
 
-/**
- * The executable already built in `outDir` from exactly this bundle, version, Node.js and code-cache
- * choice, or undefined.
- */
-export async function findExecutable(options: BuildExecutableOptions): Promise<BuiltExecutable | undefined> {
-  const dir = platformDir(options);
-  const path = join(dir, executableName(options.version));
+/** The executable already built in `outDir` from exactly this bundle, version, Bun and options, or undefined. */
+export async function findExecutable(options: BuildExecutableOptions, bunVersion: string = bunCompiler().version): Promise<BuiltExecutable | undefined> {
+  const path = executablePath(options);
   let info: BuildInfo;
   let content: Buffer;
   try {
-    info = JSON.parse(await readFile(join(dir, BUILD_INFO_FILE), 'utf8')) as BuildInfo;
+    info = JSON.parse(await readFile(join(platformDir(options), BUILD_INFO_FILE), 'utf8')) as BuildInfo;
     content = await readFile(path);
   } catch {
     return undefined;
   }
-  const expected = expectedInfo(options);
+  const expected = expectedInfo(options, bunVersion);
   for (const key of Object.keys(expected) as Array<keyof typeof expected>) if (info[key] !== expected[key]) return undefined;
   if (sha256(content) !== info.sha256) return undefined;
-  return { platform: options.platform.name, path, size: content.length, sha256: info.sha256, codeCache: info.codeCache, reused: true };
-}
-
-/** postject's `inject`, loaded on first use: it is a development dependency. */
-function loadPostject(): { inject(file: string, name: string, data: Buffer, options: { sentinelFuse: string }): Promise<void> } {
-  try {
-    return require('postject') as ReturnType<typeof loadPostject>;
-  } catch {
-    throw new ProviderInstallError('building the provider executable needs postject: run "npm install" in the orgadmin repository (it is a dev dependency).');
-  }
+  return { platform: options.platform.name, path, size: content.length, sha256: info.sha256, bytecode: options.bytecode ?? true, bun: info.bun, reused: true };
 }
 
 /**
  * Builds the executable for `options.platform` into `options.outDir`, unless an identical build is
- * already there. Needs npm (to fetch the platform's Node.js binary once) and this very Node.js
- * version on the npm registry.
+ * already there. Needs the `bun` dev dependency and, once per machine and target, npm registry
+ * access for the target's runtime.
  *
- * @throws ProviderInstallError when the Node.js binary cannot be fetched or has no SEA fuse.
+ * @throws ProviderInstallError when Bun is missing, the runtime cannot be fetched or Bun fails.
  */
 export async function buildExecutable(options: BuildExecutableOptions): Promise<BuiltExecutable> {
-  const found = await findExecutable(options);
+  const compiler = bunCompiler();
+  const found = await findExecutable(options, compiler.version);
   if (found) return found;
-  const info = expectedInfo(options);
-  const node = await nodeBinary(options.platform, process.versions.node, options.nodeCacheDir);
-  const nodeBytes = await readFile(node);
-  if (!nodeBytes.includes(`${SEA_FUSE}:0`)) throw new ProviderInstallError(`${node} is not a Node.js binary that can become a single executable application.`);
-
-  const work = await mkdtemp(join(tmpdir(), 'orgadmin-sea-'));
+  const info = expectedInfo(options, compiler.version);
+  const runtime = await bunRuntime(options.platform, compiler.version, options.runtimeCacheDir);
+  const name = executableName(options.version, options.platform.suffix);
+  const work = await mkdtemp(join(tmpdir(), 'orgadmin-executable-'));
   try {
-    const assets: Record<string, string> = { [EXECUTABLE_ASSETS.bundle]: 'bundle.js' };
-    await writeFile(join(work, 'bundle.js'), options.bundle);
-    await writeFile(join(work, 'main.js'), bundleLoaderSource('executable'));
-    if (info.codeCache) {
-      const cache = await makeCodeCache(options.bundle);
-      if (cache) {
-        await writeFile(join(work, 'bundle.v8cache'), cache);
-        assets[EXECUTABLE_ASSETS.codeCache] = 'bundle.v8cache';
-      } else {
-        info.codeCache = false;
-      }
+    // Relative names inside one fresh directory: the executable names its entry and itself
+    // (`/$bunfs/root/<name>`), never a directory of this machine.
+    await writeFile(join(work, 'provider.js'), options.bundle);
+    const args = ['build', 'provider.js', ...bunOptions(options.bytecode ?? true), `--target=bun-${options.platform.runtime}`, `--compile-executable-path=${runtime}`, '--outfile', name];
+    try {
+      await execFileAsync(compiler.path, args, { cwd: work, env: { PATH: process.env.PATH, HOME: work, TMPDIR: work }, maxBuffer: 16 << 20, timeout: 300_000 });
+    } catch (error) {
+      throw new ProviderInstallError(`bun build --compile for ${options.platform.name} failed: ${failureDetail(error)}`);
     }
-    // Relative paths only: nothing of this machine's file system goes into the blob. Node's own
-    // options stay off: `useCodeCache` caches only main.js (a dozen lines), and `useSnapshot` cannot
-    // take this bundle (the snapshot builders of Node 20 and 22 fail on node:tls, which the plugin
-    // server loads at start); both would also tie the blob to the build machine's CPU.
-    const config = { main: 'main.js', output: 'blob', disableExperimentalSEAWarning: true, useCodeCache: false, useSnapshot: false, assets };
-    await writeFile(join(work, 'sea-config.json'), JSON.stringify(config));
-    await execFileAsync(process.execPath, ['--experimental-sea-config', 'sea-config.json'], { cwd: work, env: { PATH: process.env.PATH } });
-    const blob = await readFile(join(work, 'blob'));
-
+    const content = fitCodeSignature(await readFile(join(work, name)), options.platform);
+    await writeFile(join(work, name), content);
     const dir = platformDir(options);
     await mkdir(dir, { recursive: true });
-    const staging = join(work, 'executable');
-    await copyFile(node, staging);
-    await chmod(staging, 0o755);
-    await quietly(() => loadPostject().inject(staging, 'NODE_SEA_BLOB', blob, { sentinelFuse: SEA_FUSE }));
-    const content = await readFile(staging);
-    const path = join(dir, executableName(options.version));
+    const path = join(dir, name);
     await rm(join(dir, BUILD_INFO_FILE), { force: true });
-    await copyFile(staging, `${path}.partial`);
+    await copyFile(join(work, name), `${path}.partial`);
     await chmod(`${path}.partial`, 0o755);
     await rename(`${path}.partial`, path);
     const built: BuildInfo = { ...info, sha256: sha256(content), size: content.length };
     await writeFile(join(dir, BUILD_INFO_FILE), `${JSON.stringify(built, null, 2)}\n`);
-    return { platform: options.platform.name, path, size: content.length, sha256: built.sha256, codeCache: built.codeCache, reused: false };
+    return { platform: options.platform.name, path, size: content.length, sha256: built.sha256, bytecode: options.bytecode ?? true, bun: compiler.version, reused: false };
   } finally {
     await rm(work, { recursive: true, force: true });
-  }
-}
-
-/**
- * Runs `action` with console output dropped: postject's ELF library prints a warning per note
- * section of Node's binary ("Can't find string offset for section name"), which is noise here.
- */
-async function quietly<T>(action: () => Promise<T>): Promise<T> {
-  const { log, warn, error } = console;
-  console.log = console.warn = console.error = () => undefined;
-  try {
-    return await action();
-  } finally {
-    Object.assign(console, { log, warn, error });
   }
 }

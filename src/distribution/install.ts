@@ -3,54 +3,53 @@
  * it without a registry or network access (`orgadmin provider install`, the local loop).
  *
  * What gets installed is one provider package directory in Terraform's "unpacked" mirror layout,
- * `<dir>/registry.terraform.io/orgadmin/orgadmin/<version>/<os>_<arch>/`, holding either
+ * `<dir>/registry.terraform.io/orgadmin/orgadmin/<version>/<os>_<arch>/`, holding
  *
- * - the self-contained executable `terraform-provider-orgadmin_v<version>` (a Node.js single
- *   executable application, see `distribution/executable.ts`), when `npm run build` built one for
- *   this platform from the current bundle; it needs no Node.js on the machine; or
- * - otherwise the launcher: `terraform-provider-orgadmin_v<version>`, an executable
- *   `#!/usr/bin/env -S node --use-openssl-ca` script, next to `orgadmin-provider-bundle.js` (the
- *   bundle) and `orgadmin-provider-bundle.<v8>.v8cache` (its V8 code cache, when it could be made).
+ * - the self-contained executable `terraform-provider-orgadmin_v<version>` (`.exe` on Windows),
+ *   which needs no Node.js when Terraform runs it, taken from the first of:
+ *   1. the platform's npm package (`@orgadmin/provider-<os>-<cpu>`, which `npm install
+ *      orgadmin-provider` brings for the machine it runs on: ./npm-packages.ts);
+ *   2. the executable `npm run build` built for this platform in an orgadmin checkout;
+ * - or, asked for explicitly (`launcher`, `bundlePath`), the launcher: the provider bundle as one
+ *   `#!/usr/bin/env -S node --use-openssl-ca` script (./launcher.ts), for a platform the executable
+ *   is not built for. It needs Node.js on PATH when Terraform runs it.
  *
- * The launcher's code cache spares each provider start the parsing and compiling of the bundle
- * (Terraform starts the provider three times per command). It is written here, at install time,
- * before `terraform init` hashes the directory, and never afterwards: a file added later would fail
- * the lock-file checksum. Its name carries the V8 version it was made with, so another Node.js
- * simply finds no cache; V8 itself rejects a cache that does not fit, and the launcher then compiles
- * the bundle as usual.
- *
- * Everything the provider runs lives in that directory, so the `h1:` hash `terraform init` writes
+ * Everything the provider runs lives in that one file, so the `h1:` hash `terraform init` writes
  * into `.terraform.lock.hcl` covers all of its code.
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { bundleLoaderSource, PROVIDER_BUNDLE_FILE, PROVIDER_NODE_FLAGS, providerCodeCacheFile } from './bundle-loader';
-import { makeCodeCache } from './code-cache';
 import { findExecutable } from './executable';
-import { holdsExactly, writePackage, type PackageFile } from './package-dir';
-import { defaultBundlePath, defaultExecutablesDir, executableName, PROVIDER_INSTALL_ADDRESS, providerVersion } from './package-info';
+import { launcherSource } from './launcher';
 import { defaultPluginDir, mirrorPackageDir } from './mirror-layout';
-import { hostExecutablePlatform, ProviderInstallError, terraformPlatform } from './platforms';
+import { installedPlatformExecutable, platformPackageName, PROVIDER_NPM_PACKAGE } from './npm-packages';
+import { holdsExactly, writePackage, type PackageFile } from './package-dir';
+import { defaultBundlePath, defaultExecutablesDir, executableName, packageRoot, PROVIDER_INSTALL_ADDRESS, providerVersion } from './package-info';
+import { hostExecutablePlatform, ProviderInstallError, terraformPlatform, type ExecutablePlatform } from './platforms';
 
-export { bundleScriptSource, PROVIDER_BUNDLE_FILE, PROVIDER_NODE_FLAGS, providerCodeCacheFile } from './bundle-loader';
+export { PROVIDER_NODE_FLAGS } from './launcher';
 export { PROVIDER_INSTALL_ADDRESS, providerVersion } from './package-info';
 export { ProviderInstallError, terraformPlatform } from './platforms';
 export { defaultPluginDir, mirrorPackageDir } from './mirror-layout';
 
 /** Options of {@link installProvider}. */
 export interface InstallProviderOptions {
-  /** The mirror directory. Default: `~/.terraform.d/plugins` (an implied mirror of Terraform). */
+  /** The mirror directory. Default: {@link defaultPluginDir} (an implied mirror of Terraform). */
   dir?: string;
+  /** Install the launcher instead of the executable (needs Node.js when Terraform runs it). */
+  launcher?: boolean;
   /**
-   * The provider bundle to install behind the launcher. Default: `dist/provider/terraform-provider-orgadmin.js`
+   * The provider bundle the launcher is made of. Default: `dist/provider/terraform-provider-orgadmin.js`
    * of this package, built by `npm run build:provider`. When given, the launcher is installed.
    */
   bundlePath?: string;
-  /**
-   * Where self-contained executables are looked for (default `dist/provider/executables`, written
-   * by `npm run build`). Ignored when `bundlePath` is given.
-   */
+  /** Where built executables are looked for (default `dist/provider/executables`, written by `npm run build`). */
   executablesDir?: string;
+  /**
+   * Directories npm packages are resolved from: the platform's executable package is looked for as
+   * Node.js would find it from there. Default: the working directory and this package's root.
+   */
+  searchFrom?: readonly string[];
 }
 
 /** What {@link installProvider} did. */
@@ -70,8 +69,9 @@ export interface InstalledProvider {
   status: 'installed' | 'unchanged' | 'replaced';
   /** Present (true) when the self-contained executable was installed rather than the launcher. */
   selfContained?: true;
+  /** Where the executable came from: the npm package's name, or the build directory. */
+  from?: string;
 }
-
 
 /**
  * The Terraform CLI configuration (`TF_CLI_CONFIG_FILE`) that takes orgadmin from the filesystem
@@ -94,74 +94,91 @@ export function mirrorCliConfig(mirrorDir: string): string {
   ].join('\n');
 }
 
-/**
- * The self-contained executable built for this platform from exactly `bundle` (with or without
- * code cache), or undefined when there is none or it is out of date.
- */
-async function builtExecutable(bundle: Buffer, version: string, executablesDir: string): Promise<string | undefined> {
-  const platform = hostExecutablePlatform();
-  if (platform === undefined) return undefined;
-  for (const codeCache of [true, false]) {
-    const found = await findExecutable({ platform, bundle, version, outDir: executablesDir, codeCache });
-    if (found) return found.path;
-  }
-  return undefined;
-}
-
-/**
- * Installs the provider into the filesystem mirror `options.dir`: the self-contained executable
- * when one was built for this platform from the current bundle, the launcher and bundle otherwise.
- * Files are replaced by building the new package directory under a temporary name in the mirror
- * (same filesystem) and renaming it into place, so Terraform never sees a half-written package.
- *
- * @throws ProviderInstallError when the bundle has not been built, or the platform is not supported.
- */
-export async function installProvider(options: InstallProviderOptions = {}): Promise<InstalledProvider> {
-  const mirror = resolve(options.dir ?? defaultPluginDir());
-  const bundlePath = resolve(options.bundlePath ?? defaultBundlePath());
-  const platform = terraformPlatform();
-  const version = providerVersion();
-
-  let bundle: Buffer;
+/** Reads the provider bundle, or says how to build it. */
+async function readBundle(bundlePath: string): Promise<Buffer> {
   try {
-    bundle = await readFile(bundlePath);
+    return await readFile(bundlePath);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new ProviderInstallError(
-        `the provider bundle ${bundlePath} does not exist: run "npm run build:provider" in the orgadmin package first.`,
-      );
+      throw new ProviderInstallError(`the provider bundle ${bundlePath} does not exist: run "npm run build:provider" in the orgadmin package first.`);
     }
     throw error;
   }
+}
 
-  const name = executableName(version);
-  const target = mirrorPackageDir(mirror, PROVIDER_INSTALL_ADDRESS, version, platform);
-  const versionDir = dirname(target);
-  const result: InstalledProvider = { address: PROVIDER_INSTALL_ADDRESS, version, path: join(target, name), platform, status: 'installed' };
+/**
+ * The executable for `platform`: the installed npm package's, else the one built in this checkout
+ * from the current bundle (when there is a bundle: an installed orgadmin package has none).
+ */
+async function findProviderExecutable(
+  platform: ExecutablePlatform,
+  version: string,
+  options: InstallProviderOptions,
+): Promise<{ path: string; from: string } | undefined> {
+  const packaged = installedPlatformExecutable(platform, version, options.searchFrom ?? [process.cwd(), packageRoot()]);
+  if (packaged) return { path: packaged.path, from: packaged.name };
+  const bundle = await readFile(defaultBundlePath()).catch(() => undefined);
+  if (bundle === undefined) return undefined;
+  const outDir = options.executablesDir ?? defaultExecutablesDir();
+  const built = await findExecutable({ platform, bundle, version, outDir }).catch(() => undefined);
+  return built && { path: built.path, from: outDir };
+}
 
-  const executable =
-    options.bundlePath === undefined ? await builtExecutable(bundle, version, options.executablesDir ?? defaultExecutablesDir()) : undefined;
+/**
+ * Installs the provider into the filesystem mirror `options.dir`: the self-contained executable,
+ * or the launcher when asked for. Files are replaced by building the new package directory under
+ * a temporary name in the mirror (same filesystem) and renaming it into place, so Terraform never
+ * sees a half-written package.
+ *
+ * @throws ProviderInstallError when no executable is installed or built for this platform (saying
+ * how to get one), when the launcher is asked for on Windows, or when its bundle is missing.
+ */
+export async function installProvider(options: InstallProviderOptions = {}): Promise<InstalledProvider> {
+  const mirror = resolve(options.dir ?? defaultPluginDir());
+  const platformName = terraformPlatform();
+  const version = providerVersion();
+  const platform = hostExecutablePlatform();
+  const wantsLauncher = options.launcher === true || options.bundlePath !== undefined;
+
   let files: PackageFile[];
-  if (executable !== undefined) {
-    result.selfContained = true;
-    files = [{ name, content: await readFile(executable), mode: 0o755 }];
-    if (await holdsExactly(target, files)) return { ...result, status: 'unchanged' };
+  let from: string | undefined;
+  if (!wantsLauncher) {
+    if (platform === undefined) {
+      throw new ProviderInstallError(
+        `no provider executable is built for ${platformName}: install the Node.js launcher instead (orgadmin provider install --launcher; needs Node.js when Terraform runs it).`,
+      );
+    }
+    const found = await findProviderExecutable(platform, version, options);
+    if (found === undefined) {
+      throw new ProviderInstallError(
+        `the provider executable for ${platformName} is not installed: run "npm install ${PROVIDER_NPM_PACKAGE}@${version}" ` +
+          `(it brings ${platformPackageName(platform)}), or "npm run build" in an orgadmin checkout. ` +
+          'orgadmin provider install --launcher installs the Node.js launcher instead.',
+      );
+    }
+    from = found.from;
+    files = [{ name: executableName(version, platform.suffix), content: await readFile(found.path), mode: 0o755 }];
   } else {
-    files = [
-      { name, content: Buffer.from(bundleLoaderSource('launcher'), 'utf8'), mode: 0o755 },
-      { name: PROVIDER_BUNDLE_FILE, content: bundle, mode: 0o644 },
-    ];
-    const cacheName = providerCodeCacheFile();
-    if (await holdsExactly(target, files, cacheName)) return { ...result, status: 'unchanged' };
-    const cache = await makeCodeCache(bundle, PROVIDER_NODE_FLAGS);
-    if (cache) files.push({ name: cacheName, content: cache, mode: 0o644 });
-    // Without a cache this time, an installation that has none either is still the same.
-    else if (await holdsExactly(target, files)) return { ...result, status: 'unchanged' };
+    if (process.platform === 'win32') {
+      throw new ProviderInstallError(`Terraform on Windows starts only .exe plugins, so the launcher cannot run there: run "npm install ${PROVIDER_NPM_PACKAGE}@${version}".`);
+    }
+    const bundle = await readBundle(resolve(options.bundlePath ?? defaultBundlePath()));
+    files = [{ name: executableName(version), content: launcherSource(bundle), mode: 0o755 }];
   }
 
+  const target = mirrorPackageDir(mirror, PROVIDER_INSTALL_ADDRESS, version, platformName);
+  const result: InstalledProvider = {
+    address: PROVIDER_INSTALL_ADDRESS,
+    version,
+    path: join(target, files[0]!.name),
+    platform: platformName,
+    status: 'installed',
+    ...(from === undefined ? {} : { selfContained: true as const, from }),
+  };
+  if (await holdsExactly(target, files)) return { ...result, status: 'unchanged' };
   let existed: boolean;
   try {
-    existed = await writePackage(versionDir, platform, files);
+    existed = await writePackage(dirname(target), platformName, files);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (typeof code !== 'string') throw error;

@@ -7,8 +7,12 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
-/** The default mirror directory: `~/.terraform.d/plugins`, which Terraform searches without any CLI configuration. */
-export function defaultPluginDir(home: string = homedir()): string {
+/**
+ * The default mirror directory, which Terraform searches without any CLI configuration:
+ * `~/.terraform.d/plugins`, and on Windows `%APPDATA%/terraform.d/plugins`.
+ */
+export function defaultPluginDir(home: string = homedir(), platform: string = process.platform, env: NodeJS.ProcessEnv = process.env): string {
+  if (platform === 'win32') return join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'terraform.d', 'plugins');
   return join(home, '.terraform.d', 'plugins');
 }
 

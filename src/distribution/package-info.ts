@@ -41,12 +41,15 @@ export function defaultBundlePath(): string {
   return join(packageRoot(), 'dist', 'provider', 'terraform-provider-orgadmin.js');
 }
 
-/** Where `npm run build` (scripts/build-sea.mjs) writes the executables, one directory per platform. */
+/** Where `npm run build` (scripts/build-executables.mjs) writes the executables, one directory per platform. */
 export function defaultExecutablesDir(): string {
   return join(packageRoot(), 'dist', 'provider', 'executables');
 }
 
-/** The executable's file name as Terraform's registry convention has it: `terraform-provider-orgadmin_v0.1.0`. */
-export function executableName(version: string): string {
-  return `terraform-provider-${PROVIDER_TYPE}_v${version}`;
+/**
+ * The executable's file name as Terraform's registry convention has it: `terraform-provider-orgadmin_v0.1.0`,
+ * with `suffix` (`.exe` on Windows) at the end.
+ */
+export function executableName(version: string, suffix = ''): string {
+  return `terraform-provider-${PROVIDER_TYPE}_v${version}${suffix}`;
 }

@@ -10,8 +10,8 @@
  * ```
  */
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { buildExecutable, type BuiltExecutable } from './executable';
@@ -37,12 +37,10 @@ export interface ReleaseOptions {
   executablesDir: string;
   /** GPG key (ID, fingerprint or user ID) to sign SHA256SUMS with; no signature when absent. */
   signingKey?: string;
-  /** Embed a V8 code cache in this machine's platform's executable (default true); false is reproducible. */
-  codeCache?: boolean;
   /** Environment of `gpg` (e.g. `GNUPGHOME`); default this process's. */
   gpgEnv?: NodeJS.ProcessEnv;
-  /** Node.js binary cache directory. */
-  nodeCacheDir?: string;
+  /** Bun runtime cache directory. */
+  runtimeCacheDir?: string;
 }
 
 /** One file of the release. */
@@ -57,7 +55,9 @@ export interface Release {
   version: string;
   dir: string;
   /** The zip archives, one per platform, with the executable each holds. */
-  archives: Array<ReleaseFile & { platform: string; os: string; arch: string; executable: Omit<BuiltExecutable, 'path' | 'reused'> }>;
+  archives: Array<
+    ReleaseFile & { platform: string; os: string; arch: string; executable: Omit<BuiltExecutable, 'path' | 'reused'>; executablePath: string }
+  >;
   manifest: ReleaseFile;
   shasums: ReleaseFile;
   /** The signature file, when a signing key was given. */
@@ -87,10 +87,33 @@ async function gpg(args: readonly string[], options: ReleaseOptions, what: strin
   }
 }
 
-/** Writes `content` to `path` through a temporary name, so a reader never sees half a file. */
+/**
+ * The zip archive holding `built` as `name`: made once per executable and kept next to it
+ * (`<executable>.zip`, with the executable's hash in `<executable>.zip.sha256`), since deflating
+ * the 100 MiB executable takes seconds and the archive of the same executable is always the same.
+ */
+async function releaseArchive(built: BuiltExecutable, name: string): Promise<Buffer> {
+  const cached = `${built.path}.zip`;
+  const recorded = await readFile(`${cached}.sha256`, 'utf8').catch(() => undefined);
+  if (recorded === `${built.sha256} ${name}`) {
+    const zip = await readFile(cached).catch(() => undefined);
+    if (zip !== undefined) return zip;
+  }
+  const zip = zipArchive([{ name, data: await readFile(built.path), mode: 0o755 }]);
+  await rm(`${cached}.sha256`, { force: true });
+  await writeWhole(cached, zip);
+  await writeFile(`${cached}.sha256`, `${built.sha256} ${name}`);
+  return zip;
+}
+
+/**
+ * Writes `content` to `path` through a temporary name of this process's, so a reader never sees
+ * half a file, and two processes writing the same file (the same bytes) do not mix their writes.
+ */
 async function writeWhole(path: string, content: Buffer | string): Promise<void> {
-  await writeFile(`${path}.partial`, content);
-  await rename(`${path}.partial`, path);
+  const partial = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.partial`;
+  await writeFile(partial, content);
+  await rename(partial, path);
 }
 
 /**
@@ -110,14 +133,13 @@ export async function releaseProvider(options: ReleaseOptions): Promise<Release>
       bundle: options.bundle,
       version: options.version,
       outDir: options.executablesDir,
-      codeCache: options.codeCache,
-      nodeCacheDir: options.nodeCacheDir,
+      runtimeCacheDir: options.runtimeCacheDir,
     });
-    const zip = zipArchive([{ name: executableName(options.version), data: await readFile(built.path), mode: 0o755 }]);
+    const zip = await releaseArchive(built, executableName(options.version, platform.suffix));
     const name = names.zip(platform.name);
     await writeWhole(join(options.outDir, name), zip);
-    const executable = { platform: built.platform, size: built.size, sha256: built.sha256, codeCache: built.codeCache };
-    archives.push({ ...fileInfo(name, zip), platform: platform.name, os: platform.os, arch: platform.arch, executable });
+    const executable = { platform: built.platform, size: built.size, sha256: built.sha256, bytecode: built.bytecode, bun: built.bun };
+    archives.push({ ...fileInfo(name, zip), platform: platform.name, os: platform.os, arch: platform.arch, executable, executablePath: built.path });
   }
 
   const manifestText = `${JSON.stringify({ version: 1, metadata: { protocol_versions: PROTOCOL_VERSIONS } }, null, 2)}\n`;

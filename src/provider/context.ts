@@ -8,6 +8,7 @@ import type { OrgAdminClient, TokenSource } from '../client';
 import type { Logger, Value } from '../tfplugin/framework/types';
 import type { Member } from '../api';
 import type { MemberClaims } from './member-claims';
+import type { PlannedMemberships } from './planned-memberships';
 import type { PlannedNames } from './planned-names';
 import type { UserDirectory } from './user-directory';
 import { knownString } from './values';
@@ -43,6 +44,8 @@ export interface OrgAdminProviderContext {
   readonly plannedNames: PlannedNames;
   /** Which resources claim which organizations' members in this process (see member-claims.ts). */
   readonly claims: MemberClaims;
+  /** Memberships planned in this process (the member roles' plan-time check of membership). */
+  readonly plannedMemberships: PlannedMemberships;
   /** User lookups by id, username and email, remembered for the process. */
   readonly users: UserDirectory;
   /**

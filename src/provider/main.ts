@@ -15,8 +15,7 @@ Promise.resolve()
       // Must match PROVIDER_TYPE_NAME of ./provider (serveProvider checks on load); importing it
       // from there would load that whole module before the handshake.
       typeName: 'orgadmin',
-      // The provider owns this process, so it may tune the process's V8 (v8-tuning.ts).
-      load: () => (require('./provider') as typeof import('./provider')).createOrgAdminProvider({ ownsProcess: true }),
+      load: () => (require('./provider') as typeof import('./provider')).createOrgAdminProvider(),
     }),
   )
   .catch((error: unknown) => {

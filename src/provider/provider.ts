@@ -6,14 +6,14 @@
 import { Agent, type Dispatcher } from 'undici';
 import type { OrgAdminClient, TokenSource } from '../client';
 import { MemberClaims } from './member-claims';
+import { PlannedMemberships, recordingPlannedMemberships } from './planned-memberships';
 import { PlannedNames } from './planned-names';
 import { UserDirectory } from './user-directory';
 import type { AuthMethod, OrgAdminProviderContext } from './context';
 import { redactSecrets } from './diagnostics';
-import { providerTrustConnector } from '../distribution/trust-store';
-import { tuneV8ForShortRun } from './v8-tuning';
 import { organizationDataSource } from './data-sources/organization';
 import { organizationMembersDataSource } from './data-sources/organization-members';
+import { organizationRolesDataSource } from './data-sources/organization-roles';
 import { organizationsDataSource } from './data-sources/organizations';
 import { userDataSource } from './data-sources/user';
 import { usersDataSource } from './data-sources/users';
@@ -25,6 +25,8 @@ import type { ProviderDefinition, Resource } from '../tfplugin/framework/types';
 import { membershipResource } from './resources/membership';
 import { organizationResource } from './resources/organization';
 import { organizationMembersResource } from './resources/organization-members';
+import { organizationMemberRolesResource } from './resources/organization-member-roles';
+import { organizationRoleResource } from './resources/organization-role';
 import { webhookResource } from './resources/webhook';
 import { providerSchema, resolveProviderSettings, validateProviderConfig, type Environment } from './settings';
 
@@ -53,21 +55,14 @@ export interface OrgAdminProviderOptions {
    * process, closed by the provider's `close`.
    */
   readonly dispatcher?: Dispatcher;
-  /**
-   * The provider is the process: the executable Terraform starts (main.ts), which exits when
-   * Terraform is done. Its configure then tunes the process's V8 for a short run (v8-tuning.ts);
-   * a provider embedded in another program (tests, a harness) leaves that program's V8 alone.
-   * Ignored with {@link dispatcher}. @default false
-   */
-  readonly ownsProcess?: boolean;
 }
 
 /** The `User-Agent` of the provider's requests. */
 const USER_AGENT = `terraform-provider-orgadmin (node ${process.version})`;
 
 /**
- * Builds an orgadmin provider definition. The executable Terraform starts builds one with
- * `ownsProcess` (main.ts); tests build their own with a controlled environment.
+ * Builds an orgadmin provider definition. The executable Terraform starts builds one with the
+ * defaults (main.ts); tests build their own with a controlled environment.
  */
 export function createOrgAdminProvider(options: OrgAdminProviderOptions = {}): ProviderDefinition<OrgAdminProviderContext> {
   // The dispatcher this definition created (closed on close), as opposed to one passed in.
@@ -84,10 +79,9 @@ export function createOrgAdminProvider(options: OrgAdminProviderOptions = {}): P
       // the configured process only. Terraform starts two more per command that answer schema and
       // validation calls alone, and each would otherwise load it for nothing.
       const { ClientCredentialsTokenSource, OrgAdminClient, StaticTokenSource } = require('../client') as typeof import('../client');
-      // The executable Terraform starts is a short run: tune its V8 for that (v8-tuning.ts).
-      if (options.ownsProcess && !options.dispatcher) tuneV8ForShortRun();
-      // In the self-contained executable, HTTPS also trusts the system's CAs (see trust-store).
-      const ownAgent = options.dispatcher ? undefined : new Agent({ keepAliveTimeout: 10_000, connect: providerTrustConnector() });
+      // HTTPS trusts what the runtime trusts: the system's CA store in the executable (built with
+      // --use-system-ca) and in the launcher (node --use-openssl-ca); see src/distribution.
+      const ownAgent = options.dispatcher ? undefined : new Agent({ keepAliveTimeout: 10_000 });
       const dispatcher = options.dispatcher ?? ownAgent!;
       let tokenSource: TokenSource;
       let client: OrgAdminClient;
@@ -141,6 +135,7 @@ export function createOrgAdminProvider(options: OrgAdminProviderOptions = {}): P
         secrets,
         plannedNames: new PlannedNames(),
         claims: new MemberClaims(),
+        plannedMemberships: new PlannedMemberships(),
         users: new UserDirectory(client),
         refreshedMembers: new Map(),
         progress: { applied: false },
@@ -150,8 +145,16 @@ export function createOrgAdminProvider(options: OrgAdminProviderOptions = {}): P
       return ctx;
     },
 
-    resources: [organizationResource, membershipResource, organizationMembersResource, webhookResource].map(notingApplies),
-    dataSources: [organizationDataSource, organizationsDataSource, organizationMembersDataSource, userDataSource, usersDataSource],
+    resources: [
+      organizationResource,
+      // The membership resources note the memberships they plan, for the member roles' plan-time check.
+      recordingPlannedMemberships(membershipResource),
+      recordingPlannedMemberships(organizationMembersResource),
+      organizationRoleResource,
+      organizationMemberRolesResource,
+      webhookResource,
+    ].map(notingApplies),
+    dataSources: [organizationDataSource, organizationsDataSource, organizationMembersDataSource, organizationRolesDataSource, userDataSource, usersDataSource],
     ephemeralResources: [portalLinkEphemeralResource, accessTokenEphemeralResource],
     functions: [parseImportIdFunction, realmFromUrlFunction],
 
@@ -185,6 +188,6 @@ function notingApplies(resource: Resource<OrgAdminProviderContext>): Resource<Or
 
 /**
  * The orgadmin provider with environment fallbacks from `process.env`, for embedding (tests,
- * harnesses); the executable Terraform starts builds its own with `ownsProcess` (main.ts).
+ * harnesses); the executable Terraform starts builds its own (main.ts).
  */
 export const orgadminProvider: ProviderDefinition<OrgAdminProviderContext> = createOrgAdminProvider();

@@ -8,7 +8,7 @@
  * - `invalid_token` (401) and `insufficient_scope` (403) — bearer tokens (RFC 6750 §3.1);
  * - `realm_not_found`, `realm_mismatch`, `not_found`, `operation_not_supported` (404),
  *   `method_not_allowed` (405);
- * - `invalid_body`, `invalid_query`, `invalid_request`, `unsupported_media_type` (400);
+ * - `invalid_body`, `invalid_query`, `invalid_request`, `unsupported_media_type`, `not_member` (400);
  * - `payload_too_large` (413), `conflict` (409), `forbidden` (403), `rate_limited` (429),
  *   `internal_error` (500).
  */

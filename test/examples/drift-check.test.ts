@@ -96,6 +96,58 @@ describe('summarizePlan', () => {
     expect(partial).toContain('user_ids: +"user-3" -alice@example.com');
   });
 
+  it('names the member and the role when a member\'s roles changed outside Terraform, and what the apply grants and revokes', () => {
+    const address = 'orgadmin_organization_member_roles.platform_Roles-alice_0A1B2C3D';
+    const values = { id: 'org-1/user-1', organization_id: 'org-1', user_id: 'user-1', realm: 'acme' };
+    const plan: PlanJson = {
+      resource_drift: [
+        {
+          address,
+          type: 'orgadmin_organization_member_roles',
+          change: { actions: ['update'], before: { ...values, roles: ['billing', 'on-call'] }, after: { ...values, roles: ['billing', 'view-roles'] } },
+        },
+      ],
+      resource_changes: [
+        {
+          address,
+          type: 'orgadmin_organization_member_roles',
+          change: { actions: ['update'], before: { ...values, roles: ['billing', 'view-roles'] }, after: { ...values, roles: ['billing', 'on-call'] } },
+        },
+      ],
+    };
+    const users = { names: new Map([['user-1', 'alice@example.com']]) };
+    expect(summarizePlan(plan, new Map([[address, 'gitops/platform/Roles-alice']]), users).split('\n')).toEqual([
+      'Changed outside Terraform (1):',
+      `  ~ ${address} (gitops/platform/Roles-alice): member's roles changed outside Terraform`,
+      '      member alice@example.com in organization "org-1"',
+      '      granted outside Terraform: "view-roles"',
+      '      revoked outside Terraform: "on-call"',
+      'An apply would make 1 change:',
+      `  ~ update ${address} (gitops/platform/Roles-alice)`,
+      '      grant "on-call" to alice@example.com in organization "org-1"',
+      '      revoke "view-roles" from alice@example.com in organization "org-1"',
+      'Run `terraform apply` on this stack (or merge the change that explains the drift) to bring the service back in line.',
+    ]);
+  });
+
+  it('says which roles a member who was removed by hand held', () => {
+    const address = 'orgadmin_organization_member_roles.r';
+    const plan: PlanJson = {
+      resource_drift: [
+        {
+          address,
+          type: 'orgadmin_organization_member_roles',
+          change: { actions: ['delete'], before: { organization_id: 'org-1', user_id: 'user-1', roles: ['billing'] }, after: null },
+        },
+      ],
+    };
+    expect(summarizePlan(plan).split('\n').slice(1, 4)).toEqual([
+      `  - ${address}: member's roles gone outside Terraform`,
+      '      member "user-1" in organization "org-1"',
+      '      held "billing"; a removed member loses their roles',
+    ]);
+  });
+
   it('says why users are shown by id when the lookup could not name them', () => {
     const note = 'Users are named by id: the credentials may not look users up (that needs the view-users permission).';
     const lines = summarizePlan(membershipDeleted, new Map(), { names: new Map(), note }).split('\n');

@@ -103,6 +103,24 @@ describe('examples/gitops', () => {
     expect((await runExampleScript('examples/gitops/drift-check.ts', [stack.dir], stack.env)).code).toBe(0);
   });
 
+  it('the drift check names the member and the role when a role is revoked by hand, and the apply grants it again', async () => {
+    const platform = await organizationId('platform');
+    const alice = fixture.users.alice!;
+    expect((await fixture.client.listMemberRoles(platform, alice.id)).map((role) => role.name)).toEqual(['manage-members', 'on-call']);
+    await fixture.client.revokeRole(platform, 'on-call', alice.id);
+
+    const drift = await runExampleScript('examples/gitops/drift-check.ts', [stack.dir], stack.env);
+    expect(drift.code).toBe(2);
+    expect(drift.stdout).toMatch(/~ orgadmin_organization_member_roles\.platform_Roles-alice_at_examplecom_[0-9A-F]{8} \(gitops\/platform\/Roles-alice_at_example\.com\): member's roles changed outside Terraform/);
+    expect(drift.stdout).toContain(`member alice@example.com in organization "${platform}"`);
+    expect(drift.stdout).toContain('revoked outside Terraform: "on-call"');
+    expect(drift.stdout).toContain(`grant "on-call" to alice@example.com in organization "${platform}"`);
+
+    await stack.ok('apply', '-auto-approve', '-input=false');
+    expect((await fixture.client.listMemberRoles(platform, alice.id)).map((role) => role.name)).toEqual(['manage-members', 'on-call']);
+    expect((await runExampleScript('examples/gitops/drift-check.ts', [stack.dir], stack.env)).code).toBe(0);
+  });
+
   it('an apply started while another holds the state lock fails with a clear message, and the state stays intact', async () => {
     const partners = await organizationId('partners');
     await fixture.client.removeMember(partners, fixture.users.carol!.id);

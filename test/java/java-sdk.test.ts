@@ -100,6 +100,20 @@ async function scenarioWithTypeScript(
     out.memberCount = await client.countMembers(id);
     out.memberCountWithoutAdmins = await client.countMembers(id, { excludeAdminAccounts: true });
     out.found = (await client.listAllOrganizations({ search: name })).map((o) => o.name);
+    // Roles: create, grant many (one unknown), read back, check, the users of a role, a refused
+    // grant to a non-member, revoke many, delete many (one default role).
+    await client.createRole(id, { name: 'xc-editor', description: 'Edits' });
+    out.roleCreated = (({ name: roleName, description }) => ({ name: roleName, description }))(await client.getRole(id, 'xc-editor'));
+    const withoutId = (text: string | null): string | null => (text === null ? null : text.split(id).join('{id}'));
+    out.granted = (await client.grantRoles(id, users.ann, ['xc-editor', 'view-members', 'ghost'])).map((r) => [r.name, r.status, r.ok, withoutId(r.error)]);
+    out.annRoles = (await client.listMemberRoles(id, users.ann)).map((r) => r.name);
+    out.hasRole = { ann: await client.hasRole(id, 'xc-editor', users.ann), bob: await client.hasRole(id, 'xc-editor', users.bob) };
+    out.roleUsers = usernames(await client.listRoleUsers(id, 'xc-editor'), id);
+    out.grantToNonMember = await failure(() => client.grantRole(id, 'xc-editor', users.carol));
+    out.revoked = (await client.revokeRoles(id, users.ann, ['view-members'])).map((r) => [r.name, r.status, r.ok]);
+    out.deleted = (await client.deleteRoles(id, ['xc-editor', 'view-roles'])).map((r) => [r.name, r.status, r.ok, withoutId(r.error)]);
+    out.annRolesAfter = (await client.listMemberRoles(id, users.ann)).map((r) => r.name);
+    out.annOrganizations = (await client.listUserOrganizations(users.ann)).filter((o) => o.id === id).map((o) => o.name);
     await client.removeMember(id, users.bob);
     out.afterRemove = { ann: await client.isMember(id, users.ann), bob: await client.isMember(id, users.bob) };
     out.membersAfterRemove = usernames(await client.listAllMembers(id), id);
@@ -232,7 +246,7 @@ describe('the Java SDK', () => {
     expect(report.tests).toBeGreaterThan(0);
     expect(report.failed).toBe(0);
     expect(report.skipped).toBe(0);
-    for (const suite of ['ClientCredentialsTokenSourceTest', 'RetryTest', 'TransportTest', 'RetryPolicyTest', 'JsonTest', 'ClientOptionsTest', 'IntegrationTest']) {
+    for (const suite of ['ClientCredentialsTokenSourceTest', 'RetryTest', 'TransportTest', 'RetryPolicyTest', 'JsonTest', 'ClientOptionsTest', 'IntegrationTest', 'RolesTest']) {
       expect(report.classes).toContain(`dev.orgadmin.client.${suite}`);
     }
     // The service answered the integration tests.
@@ -270,6 +284,23 @@ describe('the Java SDK', () => {
       memberCount: 3,
       memberCountWithoutAdmins: 2,
       found: [name],
+      roleCreated: { name: 'xc-editor', description: 'Edits' },
+      granted: [
+        ['xc-editor', 201, true, null],
+        ['view-members', 201, true, null],
+        ['ghost', 400, false, 'Organization {id} has no role ghost.'],
+      ],
+      annRoles: ['view-members', 'xc-editor'],
+      hasRole: { ann: true, bob: false },
+      roleUsers: ['ann'],
+      grantToNonMember: { code: 'ORGADMIN_BAD_REQUEST', status: 400, error: 'not_member' },
+      revoked: [['view-members', 204, true]],
+      deleted: [
+        ['xc-editor', 204, true, null],
+        ['view-roles', 400, false, 'Default organization role view-roles cannot be deleted.'],
+      ],
+      annRolesAfter: [],
+      annOrganizations: [name],
       afterRemove: { ann: true, bob: false },
       membersAfterRemove: ['ann', 'org-admin-{id}'],
       afterDelete: { code: 'ORGADMIN_NOT_FOUND', status: 404, error: 'not_found' },

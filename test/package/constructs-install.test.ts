@@ -14,6 +14,9 @@ import { devVersion, emptyApp, findFiles, installedPackages, npmInstall, packPac
 
 jest.setTimeout(300_000);
 
+/** The version of this checkout's package (the packed tarball's). */
+const devVersionOfOrgadmin = (): string => (require(join(ROOT, 'package.json')) as { version: string }).version;
+
 
 /** Packages a constructs-only install must not bring. */
 const HEAVY = ['better-sqlite3', 'fastify', '@fastify/formbody', 'pg', '@grpc/grpc-js', '@grpc/proto-loader', 'protobufjs', 'orgadmin-service'];
@@ -97,10 +100,16 @@ describe.each(TOOLKITS)('the packed package in an empty $toolkit app', ({ toolki
     expect(Object.keys(synthesized.resource.orgadmin_membership ?? {})).toHaveLength(1);
   });
 
-  it('installs the provider with `npx orgadmin provider install`', async () => {
+  it('says to add orgadmin-provider for the executable, and installs the Node.js launcher with --launcher', async () => {
     const home = join(work, 'home');
-    const { stdout } = await runOk('npx', ['orgadmin', 'provider', 'install'], { cwd: app, env: { ...process.env, HOME: home } });
+    const env = { ...process.env, HOME: home };
+    // The constructs alone bring no executable (test/package/provider-packages.test.ts installs it).
+    const bare = await run('npx', ['orgadmin', 'provider', 'install'], { cwd: app, env });
+    expect(bare.code).toBe(1);
+    expect(bare.stderr).toContain(`npm install orgadmin-provider@${devVersionOfOrgadmin()}`);
+    const { stdout } = await runOk('npx', ['orgadmin', 'provider', 'install', '--launcher'], { cwd: app, env });
     expect(stdout).toContain(join(home, '.terraform.d', 'plugins', 'registry.terraform.io', 'orgadmin', 'orgadmin'));
+    expect(stdout).toContain('launcher; needs Node.js on PATH');
   });
 
   it.each(['serve', 'realms', 'demo'])('names the package to add when `orgadmin %s` needs the service', async (word) => {

@@ -39,12 +39,15 @@ describe('orgadmin provider', () => {
       expect(orgadminProvider.resources.map((r) => r.typeName).sort()).toEqual([
         'orgadmin_membership',
         'orgadmin_organization',
+        'orgadmin_organization_member_roles',
         'orgadmin_organization_members',
+        'orgadmin_organization_role',
         'orgadmin_webhook',
       ]);
       expect(orgadminProvider.dataSources.map((d) => d.typeName).sort()).toEqual([
         'orgadmin_organization',
         'orgadmin_organization_members',
+        'orgadmin_organization_roles',
         'orgadmin_organizations',
         'orgadmin_user',
         'orgadmin_users',

@@ -24,7 +24,7 @@ describe('Admin', () => {
   describe('realms', () => {
     it('creates a realm with defaults and lists it', async () => {
       const info = await admin.createRealm('beta-2', { tokenLifetimeSeconds: 600, createAdminUser: false });
-      expect(info).toEqual({ name: 'beta-2', enabled: true, tokenLifetimeSeconds: 600, createAdminUser: false, rateLimit: null, createdTimestamp: expect.any(Number) });
+      expect(info).toEqual({ name: 'beta-2', enabled: true, tokenLifetimeSeconds: 600, createAdminUser: false, organizationsClaim: false, rateLimit: null, createdTimestamp: expect.any(Number) });
       expect((await admin.getRealm('acme'))).toMatchObject({ tokenLifetimeSeconds: 300, createAdminUser: true });
       expect((await admin.listRealms()).map((r) => r.name)).toEqual(['acme', 'beta-2']);
       expect(await admin.getRealm('nope')).toBeUndefined();

@@ -124,7 +124,7 @@ describe("the real service's other operations", () => {
   });
 
   it('answers HEAD like GET, without a body', async () => {
-    const res = await call(svc, { method: 'HEAD', url: '/realms/acme/orgs/x1/roles' });
+    const res = await call(svc, { method: 'HEAD', url: '/realms/acme/orgs/x1/invitations' });
     expect(res.status).toBe(404);
     expect(res.text).toBe('');
   });

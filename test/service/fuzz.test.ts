@@ -6,7 +6,7 @@
  */
 import Database from 'better-sqlite3';
 import { createHmac } from 'node:crypto';
-import { PERMISSIONS, tokenPath } from '../../src/api';
+import { DEFAULT_ORGANIZATION_ROLE_NAMES, PERMISSIONS, tokenPath } from '../../src/api';
 import { realmAudience, signJwt } from '../../src/service/auth/jwt';
 import { createTestRealm, getToken, startTestService, type TestService } from '../helpers/service';
 import { isJsonError, parseAnswer, rawRequest } from './raw-http';
@@ -55,7 +55,7 @@ function jsonValue(depth: number): unknown {
       return Array.from({ length: int(4) }, () => jsonValue(depth - 1));
     default: {
       const value: Record<string, unknown> = {};
-      const keys = ['name', 'displayName', 'url', 'domains', 'attributes', 'id', 'realm', 'userId', 'baseUri', text()];
+      const keys = ['name', 'displayName', 'url', 'domains', 'attributes', 'id', 'realm', 'userId', 'baseUri', 'description', text()];
       for (let i = int(5); i > 0; i -= 1) value[pick(keys)] = jsonValue(depth - 1);
       return value;
     }
@@ -126,6 +126,9 @@ const ROUTES = [
   '/realms/{realm}/orgs',
   '/realms/{realm}/orgs/{orgId}',
   '/realms/{realm}/orgs/{orgId}/members/{userId}',
+  '/realms/{realm}/orgs/{orgId}/roles',
+  '/realms/{realm}/orgs/{orgId}/roles/{role}/users/{userId}',
+  '/realms/{realm}/users/{userId}/orgs/{orgId}/roles',
   '/realms/{realm}/protocol/openid-connect/token',
   '/realms/{realm}/protocol/openid-connect/certs',
   '/realms/{realm}/protocol/openid-connect/userinfo',
@@ -146,6 +149,11 @@ const ROUTES = [
   '/realms/{realm}/orgs/import',
   '/realms/{realm}/orgs/config',
   '/realms/{realm}/orgs/{orgId}/roles',
+  '/realms/{realm}/orgs/{orgId}/roles/{role}',
+  '/realms/{realm}/orgs/{orgId}/roles/{role}/users',
+  '/realms/{realm}/orgs/{orgId}/roles/{role}/users/{userId}',
+  '/realms/{realm}/users/{userId}/orgs',
+  '/realms/{realm}/users/{userId}/orgs/{orgId}/roles',
   '/realms/{realm}/orgs/{orgId}/invitations',
   '/realms/{realm}/orgs/{orgId}/domains',
   '/',
@@ -161,9 +169,24 @@ function query(): string {
   return `?${params.join('&')}`;
 }
 
+/** Role names the well-formed requests use: the default ones and a few the fuzz run creates. */
+const ROLE_NAMES = [...DEFAULT_ORGANIZATION_ROLE_NAMES, 'fuzz-role-0', 'fuzz-role-1', 'fuzz-role-2'];
+
+/** A well-formed body: an organization, a role, or a list of roles (the bulk role operations). */
+function saneBody(): string {
+  switch (int(3)) {
+    case 0:
+      return JSON.stringify({ name: `fuzz-${int(50)}`, domains: [`d${int(9)}.example`] });
+    case 1:
+      return JSON.stringify({ name: pick(ROLE_NAMES), description: chance(0.5) ? text() : null });
+    default:
+      return JSON.stringify(Array.from({ length: int(4) }, () => ({ name: pick(ROLE_NAMES) })));
+  }
+}
+
 /** Every table the API writes, as text: the data that refused requests must leave alone. */
 function snapshot(db: Database.Database): string {
-  return ['realms', 'organizations', 'users', 'memberships', 'api_keys']
+  return ['realms', 'organizations', 'users', 'memberships', 'api_keys', 'organization_roles', 'role_grants']
     .map((table) => JSON.stringify(db.prepare(`SELECT * FROM ${table} ORDER BY rowid`).all()))
     .join('\n');
 }
@@ -239,9 +262,10 @@ describe('seeded fuzzing of every route', () => {
         pick(ROUTES)
           .replace('{realm}', sane ? 'acme' : pick(['acme', 'acme', 'acme', 'other', 'nope', '%zz', 'a'.repeat(300)]))
           .replace('{orgId}', sane ? encode(pick(orgIds)) : param(orgIds))
+          .replace('{role}', sane ? encode(pick(ROLE_NAMES)) : param(ROLE_NAMES))
           .replace('{userId}', sane ? encode(pick(userIds)) : param(userIds)) + (sane ? '' : (chance(0.1) ? '/' : '') + query());
       const { payload, type } = sane
-        ? method === 'GET' || method === 'HEAD' ? {} : { payload: JSON.stringify({ name: `fuzz-${int(50)}`, domains: [`d${int(9)}.example`] }), type: 'application/json' }
+        ? method === 'GET' || method === 'HEAD' ? {} : { payload: saneBody(), type: 'application/json' }
         : method === 'GET' || method === 'HEAD' ? (chance(0.2) ? body() : {}) : body();
       const headers: Record<string, string> = {};
       if (type !== undefined) headers['content-type'] = type;

@@ -3,7 +3,7 @@
  * thousands of levels deep, and requests whose Host is missing, repeated, empty or malformed
  * (sent over a raw socket: no HTTP client sends them).
  */
-import { discoveryPath, orgsPath, tokenPath } from '../../src/api';
+import { discoveryPath, memberRolesPath, orgsPath, rolePath, rolesPath, tokenPath } from '../../src/api';
 import { MAX_JSON_DEPTH, jsonDepth } from '../../src/service/json-body';
 import type { TestService } from '../helpers/service';
 import { isJsonError, parseAnswer, rawRequest } from './raw-http';
@@ -28,6 +28,12 @@ describe('deeply nested JSON bodies', () => {
     ['an unknown path', 'POST', () => '/realms/acme/nowhere', false],
     ['a path that does not allow the method', 'DELETE', () => orgsPath('acme'), false],
     ['a portal link', 'POST', () => `${orgsPath('acme')}/some-org/portal-link`, true],
+    ['a role create', 'POST', () => rolesPath('acme', 'some-org'), true],
+    ['a bulk role create', 'PUT', () => rolesPath('acme', 'some-org'), true],
+    ['a bulk role delete', 'PATCH', () => rolesPath('acme', 'some-org'), true],
+    ['a role update', 'PUT', () => rolePath('acme', 'some-org', 'view-roles'), true],
+    ['a bulk grant', 'PUT', () => memberRolesPath('acme', 'some-user', 'some-org'), true],
+    ['a bulk revoke', 'PATCH', () => memberRolesPath('acme', 'some-user', 'some-org'), true],
   ])('answers 400 invalid_body JSON, never 5xx, on %s', async (_what, method, url, withToken) => {
     for (const body of [arrays(5000), objects(5000), arrays(100_000).slice(0, 60_000)]) {
       const res = await call(svc, {

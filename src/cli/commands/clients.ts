@@ -1,13 +1,21 @@
 /**
- * `orgadmin clients create|list|delete`: the public OpenID Connect clients of a realm that may sign
- * users in with the authorization code flow and PKCE (single-page and native apps, command-line
- * tools). Their redirect URIs are compared exactly. The dashboard is a built-in client and needs
- * no registration.
+ * `orgadmin clients create|list|update|delete`: the public OpenID Connect clients of a realm that may
+ * sign users in with the authorization code flow and PKCE (single-page and native apps,
+ * command-line tools). Their redirect URIs are compared exactly. The dashboard is a built-in client
+ * and needs no registration.
  */
 import { defineCommand, defineGroup } from '../command';
+import { parseSwitch } from './realms';
 import { COMMON_FLAGS, resolveDataFile, withAdmin } from '../context';
 import { EXIT } from '../errors';
 import { printJson, printTable } from '../output';
+
+/** `--organizations-claim on|off` of create and update. */
+const ORGANIZATIONS_CLAIM_FLAG = {
+  type: 'string',
+  valueName: 'on|off',
+  description: "Whether the client's user tokens carry the organizations claim (the user's organizations and roles there), also when the realm does not ask for it.",
+} as const;
 
 const create = defineCommand(
   {
@@ -23,13 +31,18 @@ const create = defineCommand(
         description: 'Comma-separated redirect URIs, compared exactly; https, or http for localhost and loopback addresses.',
       },
       name: { type: 'string', valueName: 'TEXT', description: 'Name shown on the login page (default: the client id).' },
+      'organizations-claim': ORGANIZATIONS_CLAIM_FLAG,
       ...COMMON_FLAGS,
     },
   },
   async ({ flags, positionals }, io) => {
+    const claim = flags['organizations-claim'];
+    const organizationsClaim = claim === undefined ? false : parseSwitch('organizations-claim', claim);
     const dataFile = resolveDataFile(flags.data, io);
     const redirectUris = flags['redirect-uri'].split(',').filter((uri) => uri !== '');
-    const client = await withAdmin(dataFile, (admin) => admin.createClient(flags.realm, { clientId: positionals[0]!, name: flags.name, redirectUris }));
+    const client = await withAdmin(dataFile, (admin) =>
+      admin.createClient(flags.realm, { clientId: positionals[0]!, name: flags.name, redirectUris, organizationsClaim }),
+    );
     if (flags.json) printJson(io, client);
     else io.stdout(`Registered client ${client.clientId} in realm ${flags.realm} with redirect URIs ${client.redirectUris.join(', ')}.\n`);
     return EXIT.ok;
@@ -61,6 +74,27 @@ const list = defineCommand(
   },
 );
 
+const update = defineCommand(
+  {
+    command: 'clients update',
+    summary: "Changes a registered client's settings (the organizations claim of its tokens).",
+    positionals: [{ name: 'CLIENT_ID', required: true, description: 'Client id.' }],
+    flags: {
+      realm: { type: 'string', valueName: 'NAME', required: true, description: 'Realm of the client.' },
+      'organizations-claim': { ...ORGANIZATIONS_CLAIM_FLAG, required: true },
+      ...COMMON_FLAGS,
+    },
+  },
+  async ({ flags, positionals }, io) => {
+    const organizationsClaim = parseSwitch('organizations-claim', flags['organizations-claim']);
+    const dataFile = resolveDataFile(flags.data, io);
+    const client = await withAdmin(dataFile, (admin) => admin.setClientOrganizationsClaim(flags.realm, positionals[0]!, organizationsClaim));
+    if (flags.json) printJson(io, client);
+    else io.stdout(`Updated client ${client.clientId} of realm ${flags.realm}: organizations claim ${client.organizationsClaim ? 'on' : 'off'}.\n`);
+    return EXIT.ok;
+  },
+);
+
 const remove = defineCommand(
   {
     command: 'clients delete',
@@ -85,5 +119,6 @@ const remove = defineCommand(
 export const runClientsCommand = defineGroup('clients', 'Manage the public OpenID Connect clients of a realm (browser login).', {
   create,
   list,
+  update,
   delete: remove,
 });

@@ -1,11 +1,13 @@
 /**
- * `orgadmin provider install`: puts the bundled Terraform provider into a filesystem mirror so that
- * `terraform init` installs it without a registry. `orgadmin provider release`: writes the files of
- * a registry release (zipped self-contained executables, SHA256SUMS, its signature, the manifest).
+ * `orgadmin provider install`: puts the Terraform provider's executable (or, asked for, the Node.js
+ * launcher) into a filesystem mirror so that `terraform init` installs it without a registry.
+ * `orgadmin provider release`: writes the files of a registry release (zipped self-contained
+ * executables, SHA256SUMS, its signature, the manifest) and, with --npm, the per-platform npm packages.
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { defaultBundlePath, defaultExecutablesDir, providerVersion } from '../../distribution/package-info';
+import { defaultBundlePath, defaultExecutablesDir, packageRoot, providerVersion } from '../../distribution/package-info';
+import { packPlatformPackage } from '../../distribution/npm-packages';
 import { EXECUTABLE_PLATFORMS, parsePlatforms } from '../../distribution/platforms';
 import { releaseProvider } from '../../distribution/release';
 import { installProvider, mirrorCliConfig, ProviderInstallError, defaultPluginDir } from '../../distribution/install';
@@ -23,6 +25,10 @@ const install = defineCommand(
         valueName: 'DIR',
         description: 'Mirror directory (default ~/.terraform.d/plugins, which terraform init searches by itself).',
       },
+      launcher: {
+        type: 'boolean',
+        description: 'Install the Node.js launcher instead of the executable, for a platform without one (Terraform then needs Node.js on PATH).',
+      },
       json: { type: 'boolean', description: 'Print the result as JSON.' },
     },
   },
@@ -32,7 +38,9 @@ const install = defineCommand(
     const dir = flags.dir !== undefined ? resolve(io.cwd, flags.dir) : io.env.HOME ? defaultPluginDir(io.env.HOME) : undefined;
     let installed;
     try {
-      installed = await installProvider({ dir });
+      // The platform package is looked for from the working directory (a project's node_modules)
+      // and from this package (a global install, where both sit side by side).
+      installed = await installProvider({ dir, launcher: flags.launcher, searchFrom: [io.cwd, packageRoot()] });
     } catch (error) {
       if (error instanceof ProviderInstallError) throw new CliError(error.message);
       throw error;
@@ -42,7 +50,7 @@ const install = defineCommand(
       return EXIT.ok;
     }
     const what = { installed: 'Installed', replaced: 'Replaced the previous build of', unchanged: 'Already installed:' }[installed.status];
-    const form = installed.selfContained ? 'self-contained executable' : 'launcher; needs Node.js on PATH';
+    const form = installed.selfContained ? `self-contained executable from ${installed.from}` : 'launcher; needs Node.js on PATH';
     io.stdout(
       `${what} ${installed.address} ${installed.version} (${installed.platform}, ${form})\n` +
         `  ${installed.path}\n` +
@@ -81,9 +89,9 @@ const release = defineCommand(
         valueName: 'OS_ARCH,...',
         description: `Platforms to build (default ${Object.keys(EXECUTABLE_PLATFORMS).join(',')}).`,
       },
-      'no-code-cache': {
+      npm: {
         type: 'boolean',
-        description: "Leave the V8 code cache out of this machine's platform's executable: slower start, byte-for-byte reproducible.",
+        description: 'Also pack the per-platform npm packages (@orgadmin/provider-<os>-<cpu>) into DIR/npm, for npm publish.',
       },
       json: { type: 'boolean', description: 'Print the result as JSON.' },
     },
@@ -91,6 +99,7 @@ const release = defineCommand(
   async ({ flags }, io) => {
     if (flags.out === undefined) throw new UsageError('"orgadmin provider release" needs --out DIR.');
     let result;
+    const npmPackages: string[] = [];
     try {
       const platforms = parsePlatforms(flags.platforms ?? Object.keys(EXECUTABLE_PLATFORMS).join(','));
       const bundlePath = defaultBundlePath();
@@ -104,26 +113,31 @@ const release = defineCommand(
         platforms,
         executablesDir: defaultExecutablesDir(),
         signingKey: flags['signing-key'],
-        codeCache: !flags['no-code-cache'],
         gpgEnv: io.env,
       });
+      if (flags.npm) {
+        for (const archive of result.archives) {
+          const platform = EXECUTABLE_PLATFORMS[archive.platform]!;
+          npmPackages.push(await packPlatformPackage(platform, result.version, archive.executablePath, resolve(io.cwd, flags.out, 'npm')));
+        }
+      }
     } catch (error) {
       if (error instanceof ProviderInstallError) throw new CliError(error.message);
       throw error;
     }
     if (flags.json) {
-      printJson(io, result);
+      printJson(io, flags.npm ? { ...result, npmPackages } : result);
       return EXIT.ok;
     }
     const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
     const lines = [`Wrote the release of orgadmin ${result.version} to ${result.dir}:`];
     for (const archive of result.archives) {
-      const cache = archive.executable.codeCache ? 'with code cache' : 'no code cache';
-      lines.push(`  ${archive.name}  ${mib(archive.size)} (executable ${mib(archive.executable.size)}, ${cache})`);
+      lines.push(`  ${archive.name}  ${mib(archive.size)} (executable ${mib(archive.executable.size)}, Bun ${archive.executable.bun})`);
     }
     lines.push(`  ${result.manifest.name}`, `  ${result.shasums.name}`);
     if (result.signature) lines.push(`  ${result.signature.name}`);
     else lines.push('', 'Not signed: registries need a signature; pass --signing-key GPG_KEY_ID.');
+    if (npmPackages.length > 0) lines.push('', 'npm packages (npm publish each, then orgadmin-provider):', ...npmPackages.map((path) => `  ${path}`));
     lines.push('', 'Publishing it: docs/guides/publishing.md.');
     io.stdout(`${lines.join('\n')}\n`);
     return EXIT.ok;

@@ -16,6 +16,7 @@ export interface RealmView {
   enabled: boolean;
   tokenLifetimeSeconds: number;
   createAdminUser: boolean;
+  organizationsClaim: boolean;
   createdTimestamp: number;
 }
 
@@ -26,6 +27,7 @@ export function toRealmView(realm: RealmView): RealmView {
     enabled: realm.enabled,
     tokenLifetimeSeconds: realm.tokenLifetimeSeconds,
     createAdminUser: realm.createAdminUser,
+    organizationsClaim: realm.organizationsClaim,
     createdTimestamp: realm.createdTimestamp,
   };
 }
@@ -108,8 +110,8 @@ export function parseRealmRateLimit(value: string): RealmRateLimit {
   }
 }
 
-/** Reads `on`/`off` of a switch flag. */
-function parseSwitch(flag: string, value: string): boolean {
+/** Reads `on`/`off` of a switch flag. @throws UsageError for anything else */
+export function parseSwitch(flag: string, value: string): boolean {
   if (value === 'on') return true;
   if (value === 'off') return false;
   throw new UsageError(`--${flag} must be "on" or "off", not "${value}".`);
@@ -130,7 +132,7 @@ export function parseEventRetention(value: string): number | null {
 const update = defineCommand(
   {
     command: 'realms update',
-    summary: "Changes a realm's settings (token lifetime, default admin user, rate limit, event retention).",
+    summary: "Changes a realm's settings (token lifetime, default admin user, organizations claim, rate limit, event retention).",
     positionals: [{ name: 'NAME', required: true, description: 'Name of the realm.' }],
     flags: {
       'token-lifetime': {
@@ -142,6 +144,11 @@ const update = defineCommand(
         type: 'string',
         valueName: 'on|off',
         description: 'Whether a new organization gets its default admin user org-admin-<id>.',
+      },
+      'organizations-claim': {
+        type: 'string',
+        valueName: 'on|off',
+        description: "Whether every token a user gets in the realm carries the organizations claim (the user's organizations and roles there).",
       },
       'rate-limit': {
         type: 'string',
@@ -162,11 +169,12 @@ const update = defineCommand(
     const changes = {
       ...(lifetime === undefined ? {} : { tokenLifetimeSeconds: parseSeconds('token-lifetime', lifetime, MAX_TOKEN_LIFETIME_SECONDS) }),
       ...(flags['admin-user'] === undefined ? {} : { createAdminUser: parseSwitch('admin-user', flags['admin-user']) }),
+      ...(flags['organizations-claim'] === undefined ? {} : { organizationsClaim: parseSwitch('organizations-claim', flags['organizations-claim']) }),
       ...(flags['rate-limit'] === undefined ? {} : { rateLimit: parseRealmRateLimit(flags['rate-limit']) }),
       ...(flags['event-retention'] === undefined ? {} : { eventRetentionDays: parseEventRetention(flags['event-retention']) }),
     };
     if (Object.keys(changes).length === 0) {
-      throw new UsageError('realms update needs at least one of --token-lifetime, --admin-user, --rate-limit, --event-retention.');
+      throw new UsageError('realms update needs at least one of --token-lifetime, --admin-user, --organizations-claim, --rate-limit, --event-retention.');
     }
     const dataFile = resolveDataFile(flags.data, io);
     const realm = await withAdmin(dataFile, (admin) => admin.updateRealm(name, changes));

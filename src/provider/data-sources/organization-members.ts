@@ -4,11 +4,11 @@
  */
 import type { OrgAdminProviderContext } from '../context';
 import { realmFor } from '../context';
-import { isObjectNotFound, reportError, reportingFor } from '../diagnostics';
 import type { AttributeType, DataSource } from '../../tfplugin/framework/types';
 import { dataSourceRealmAttribute, validateRealm } from '../realm';
 import { listManagedMembers } from '../resources/organization-members';
-import { knownString, quote } from '../values';
+import { knownString } from '../values';
+import { reportOrganizationReadError } from './organization-read';
 
 /** The data source's type name. */
 export const ORGANIZATION_MEMBERS_DATA_SOURCE_TYPE = 'orgadmin_organization_members';
@@ -66,15 +66,7 @@ export const organizationMembersDataSource: DataSource<OrgAdminProviderContext> 
         })),
       };
     } catch (error) {
-      if (isObjectNotFound(error)) {
-        diags.error(
-          'Organization not found',
-          `There is no organization with id ${quote(organizationId)} in realm ${quote(realm)}. Check \`organization_id\` (and \`realm\`).`,
-          ['organization_id'],
-        );
-      } else {
-        reportError(diags, error, { action: 'list organization members', target: `of organization ${quote(organizationId)} in realm ${quote(realm)}`, permission: 'view-organizations', path: ['organization_id'] }, reportingFor(ctx, realm));
-      }
+      reportOrganizationReadError(ctx, error, { action: 'list organization members', organizationId, realm }, diags);
       return null;
     }
   },

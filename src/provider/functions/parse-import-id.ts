@@ -3,7 +3,9 @@
  * into its parts, by the very forms the resources import with (their `*_IMPORT_ID` and
  * `parseImportId` of ../import-id.ts). Without a resource type the id must fit one reading: one
  * segment is an organization, three are `REALM/ORG/USER`; two segments are `ORG/USER` for a
- * membership but `REALM/ID` for an organization, so they need the type.
+ * membership but `REALM/ID` for an organization, so they need the type. A role's id
+ * (`ORG_ID/ROLE_NAME`) has the shape of a membership's, so it is read as a role only when the type
+ * says so: ids without a type read as before roles were importable.
  */
 import type { ProviderFunction } from '../../tfplugin/framework/function';
 import { DiagnosticsCollector } from '../../tfplugin/framework/diagnostics';
@@ -12,23 +14,41 @@ import { parseImportId, type ImportIdForm, type ParsedImportId } from '../import
 import { MEMBERSHIP_IMPORT_ID } from '../resources/membership';
 import { ORGANIZATION_IMPORT_ID } from '../resources/organization';
 import { ORGANIZATION_MEMBERS_IMPORT_ID } from '../resources/organization-members';
+import { ORGANIZATION_MEMBER_ROLES_IMPORT_ID } from '../resources/organization-member-roles';
+import { ORGANIZATION_ROLE_IMPORT_ID } from '../resources/organization-role';
 import { quote } from '../values';
 
 /** The function's name. */
 export const PARSE_IMPORT_ID_FUNCTION = 'parse_import_id';
 
 /** Every importable resource's form, in the order messages list them. */
-export const IMPORT_ID_FORMS: readonly ImportIdForm[] = [ORGANIZATION_IMPORT_ID, MEMBERSHIP_IMPORT_ID, ORGANIZATION_MEMBERS_IMPORT_ID];
+export const IMPORT_ID_FORMS: readonly ImportIdForm[] = [
+  ORGANIZATION_IMPORT_ID,
+  MEMBERSHIP_IMPORT_ID,
+  ORGANIZATION_MEMBERS_IMPORT_ID,
+  ORGANIZATION_ROLE_IMPORT_ID,
+  ORGANIZATION_MEMBER_ROLES_IMPORT_ID,
+];
+
+/** The forms an id without a resource type is read by: all but the role's (see the file comment). */
+const UNTYPED_FORMS: readonly ImportIdForm[] = IMPORT_ID_FORMS.filter((form) => form !== ORGANIZATION_ROLE_IMPORT_ID);
 
 /** Which part of the result each segment name of a form fills. */
-const SEGMENT_PARTS: { readonly [segment: string]: 'organization_id' | 'user_id' } = { ID: 'organization_id', ORG: 'organization_id', USER: 'user_id' };
+const SEGMENT_PARTS: { readonly [segment: string]: 'organization_id' | 'user_id' | 'role_name' } = {
+  ID: 'organization_id',
+  ORG: 'organization_id',
+  ORG_ID: 'organization_id',
+  USER: 'user_id',
+  USER_ID: 'user_id',
+  ROLE_NAME: 'role_name',
+};
 
 /** The result type: the parts an import id can have (null when the id has none). */
-const PARTS_TYPE = ['object', { realm: 'string', organization_id: 'string', user_id: 'string' }] as const;
+const PARTS_TYPE = ['object', { realm: 'string', organization_id: 'string', user_id: 'string', role_name: 'string' }] as const;
 
 /** The parts of a parsed id of `form`. */
 function parts(form: ImportIdForm, parsed: ParsedImportId): { [part: string]: Value } {
-  const result: { [part: string]: Value } = { realm: parsed.realm ?? null, organization_id: null, user_id: null };
+  const result: { [part: string]: Value } = { realm: parsed.realm ?? null, organization_id: null, user_id: null, role_name: null };
   form.segments.forEach((segment, i) => {
     const part = SEGMENT_PARTS[segment];
     if (part === undefined) throw new Error(`import id segment ${segment} of ${form.typeName} has no part`);
@@ -49,12 +69,15 @@ export const parseImportIdFunction: ProviderFunction = {
   name: PARSE_IMPORT_ID_FUNCTION,
   summary: 'The parts of an orgadmin import id',
   description:
-    'Splits the import id of an orgadmin resource into `realm`, `organization_id` and `user_id` (null where the id has ' +
-    'none), by the forms the resources import with: `ID` or `REALM/ID` (`orgadmin_organization`), `ORG/USER` or ' +
-    '`REALM/ORG/USER` (`orgadmin_membership`), `ORG` or `REALM/ORG` (`orgadmin_organization_members`).\n\n' +
+    'Splits the import id of an orgadmin resource into `realm`, `organization_id`, `user_id` and `role_name` (null where ' +
+    'the id has none), by the forms the resources import with: `ID` or `REALM/ID` (`orgadmin_organization`), `ORG/USER` or ' +
+    '`REALM/ORG/USER` (`orgadmin_membership`), `ORG` or `REALM/ORG` (`orgadmin_organization_members`), `ORG_ID/ROLE_NAME` ' +
+    'or `REALM/ORG_ID/ROLE_NAME` (`orgadmin_organization_role`), `ORG_ID/USER_ID` or `REALM/ORG_ID/USER_ID` ' +
+    '(`orgadmin_organization_member_roles`).\n\n' +
     'Give the resource type as a second argument to read the id by that resource\'s form. Without it the id must have one ' +
     'reading: one segment is an organization id, three are `REALM/ORG/USER`; two segments are ambiguous (`ORG/USER` or ' +
-    '`REALM/ID`) and fail.',
+    '`REALM/ID`) and fail. A role\'s id looks like a membership\'s, so it is read as a role only with the type ' +
+    '`orgadmin_organization_role`.',
   parameters: [{ name: 'id', type: 'string', description: 'The import id, as `terraform import` takes it.' }],
   variadicParameter: {
     name: 'resource_type',
@@ -80,12 +103,12 @@ export const parseImportIdFunction: ProviderFunction = {
       return 'parts' in read ? read.parts : null;
     }
     // Every form the id fits, and what each makes of it.
-    const readings = IMPORT_ID_FORMS.map((form) => ({ form, read: parseBy(form, id) }));
+    const readings = UNTYPED_FORMS.map((form) => ({ form, read: parseBy(form, id) }));
     const fitting = readings.filter((reading) => 'parts' in reading.read);
     const distinct = new Set(fitting.map((reading) => JSON.stringify((reading.read as { parts: unknown }).parts)));
     if (distinct.size === 1) return (fitting[0]!.read as { parts: { [part: string]: Value } }).parts;
     if (fitting.length === 0) {
-      errors.argument(0, `${quote(id)} is no orgadmin import id: ${IMPORT_ID_FORMS.map((form) => `${form.typeName} takes \`${form.segments.join('/')}\` or \`REALM/${form.segments.join('/')}\``).join('; ')}`);
+      errors.argument(0, `${quote(id)} is no orgadmin import id: ${UNTYPED_FORMS.map((form) => `${form.typeName} takes \`${form.segments.join('/')}\` or \`REALM/${form.segments.join('/')}\``).join('; ')}`);
       return null;
     }
     errors.argument(

@@ -8,9 +8,10 @@
  * - organizations.ts: organizations and memberships, shared with the JSON routes;
  * - webhooks.ts: webhooks, their sends and resends, shared with the JSON routes;
  * - audit-log.ts: the audit log's queries, shared with the JSON route, the CLI and the dashboard.
+ * - roles.ts: organization roles and their grants, shared with the JSON routes.
  *
- * Every bad input throws {@link AdminError} before anything is written (the organizations area,
- * whose rules are the JSON API's, throws the API's `ServiceError` instead).
+ * Every bad input throws {@link AdminError} before anything is written (the organizations and
+ * roles areas, whose rules are the JSON API's, throw the API's `ServiceError` instead).
  */
 import type { Member } from '../../api';
 import { ApiKeySecrets } from '../auth/api-key-secrets';
@@ -23,6 +24,7 @@ import { ApiKeyAdmin, type ApiKeyInfo, type CreatedApiKey } from './api-keys';
 import { OidcClientAdmin, type ClientInfo } from './oidc-clients';
 import { DEFAULT_PORTAL_LINK_LIFETIME_SECONDS, OrganizationAdmin } from './organizations';
 import { RealmAdmin, type RealmInfo, type RealmInfoUpdate } from './realms';
+import { RoleAdmin } from './roles';
 import { UserAdmin, type NewUserInput, type UserInfo } from './users';
 
 export { AdminError } from './admin-error';
@@ -32,6 +34,7 @@ export { UserAdmin, type NewUserInput, type UserInfo } from './users';
 export { OidcClientAdmin, type ClientInfo } from './oidc-clients';
 export { WebhookAdmin, type CreatedWebhook } from './webhooks';
 export { AuditLog } from './audit-log';
+export { RoleAdmin, type RoleChangeKind, type RoleWithHolders } from './roles';
 export { DEFAULT_PORTAL_LINK_LIFETIME_SECONDS, OrganizationAdmin, type MembersQuery, type OrganizationsQuery, type PortalLinkInput, type PortalLinkIssuer } from './organizations';
 
 /** Options of {@link Admin}. */
@@ -55,7 +58,7 @@ export interface AdminOptions {
 
 /**
  * Administration API over a {@link Store}: one area per kind of thing (`realms`, `apiKeys`,
- * `users`, `clients`, `organizations`), and the methods of the first four by their long-standing
+ * `users`, `clients`, `organizations`, `roles`), and the methods of the first four by their long-standing
  * names (`createRealm`, `createApiKey`, …). The service builds one per app (`buildApp`, on the
  * route context); the command line and tests build their own over a store.
  */
@@ -70,6 +73,8 @@ export class Admin {
   readonly clients: OidcClientAdmin;
   /** Organizations and memberships, by the JSON API's rules (failures are `ServiceError`s). */
   readonly organizations: OrganizationAdmin;
+  /** Organization roles and their grants, by the JSON API's rules (failures are `ServiceError`s). */
+  readonly roles: RoleAdmin;
   /** Webhooks, by the vendor's API rules (failures are `ServiceError`s). */
   readonly webhooks: WebhookAdmin;
   /** The audit log: events of the realm's changes, sign-ins and token grants. */
@@ -91,6 +96,7 @@ export class Admin {
     this.organizations = new OrganizationAdmin(store, options.portalLinkLifetimeSeconds ?? DEFAULT_PORTAL_LINK_LIFETIME_SECONDS, now, origin);
     this.webhooks = new WebhookAdmin(store, { now, origin, allowPrivateAddresses: options.allowPrivateWebhooks ?? false });
     this.events = new AuditLog(store, now);
+    this.roles = new RoleAdmin(store, now, origin);
   }
 
   /**
@@ -192,8 +198,13 @@ export class Admin {
   }
 
   /** Registers a public OpenID Connect client (authorization code flow with PKCE). */
-  createClient(realm: string, opts: { clientId: string; name?: string; redirectUris: string[] }): Promise<ClientInfo> {
+  createClient(realm: string, opts: { clientId: string; name?: string; redirectUris: string[]; organizationsClaim?: boolean }): Promise<ClientInfo> {
     return this.clients.create(realm, opts);
+  }
+
+  /** Turns the `organizations` claim of a registered client's user tokens on or off. */
+  setClientOrganizationsClaim(realm: string, clientId: string, organizationsClaim: boolean): Promise<ClientInfo> {
+    return this.clients.setOrganizationsClaim(realm, clientId, organizationsClaim);
   }
 
   /** The registered clients of a realm, ordered by client id. */

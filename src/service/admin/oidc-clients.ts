@@ -1,5 +1,6 @@
 /**
- * Public OpenID Connect clients (authorization code flow with PKCE): register, list, remove.
+ * Public OpenID Connect clients (authorization code flow with PKCE): register, list, change whether
+ * their user tokens carry the organizations claim, remove.
  */
 import { RESERVED_CLIENT_IDS, redirectUriProblem } from '../auth/oidc-clients';
 import { StoreConflictError, type OidcClientRecord, type Store } from '../store/store';
@@ -26,7 +27,7 @@ export class OidcClientAdmin {
    * Registers a public OpenID Connect client for the authorization code flow with PKCE. Redirect
    * URIs are kept and compared exactly; https only, except http for loopback hosts.
    */
-  async create(realm: string, opts: { clientId: string; name?: string; redirectUris: string[] }): Promise<ClientInfo> {
+  async create(realm: string, opts: { clientId: string; name?: string; redirectUris: string[]; organizationsClaim?: boolean }): Promise<ClientInfo> {
     await requireRealm(this.store, realm);
     const { clientId } = opts;
     if (typeof clientId !== 'string' || !CLIENT_ID.test(clientId)) {
@@ -41,7 +42,14 @@ export class OidcClientAdmin {
       const problem = typeof uri === 'string' ? redirectUriProblem(uri) : 'is not a string';
       if (problem) throw new AdminError(`Redirect URI "${String(uri)}" ${problem}.`);
     }
-    const client: OidcClientRecord = { realm, clientId, name, redirectUris: [...new Set(opts.redirectUris)], createdTimestamp: this.now() };
+    const client: OidcClientRecord = {
+      realm,
+      clientId,
+      name,
+      redirectUris: [...new Set(opts.redirectUris)],
+      createdTimestamp: this.now(),
+      organizationsClaim: opts.organizationsClaim === true,
+    };
     try {
       await this.store.createOidcClient(client, this.origin);
     } catch (error) {
@@ -55,6 +63,15 @@ export class OidcClientAdmin {
   async list(realm: string): Promise<ClientInfo[]> {
     await requireRealm(this.store, realm);
     return this.store.listOidcClients(realm);
+  }
+
+  /** Turns the `organizations` claim of a registered client's user tokens on or off. */
+  async setOrganizationsClaim(realm: string, clientId: string, organizationsClaim: boolean): Promise<ClientInfo> {
+    await requireRealm(this.store, realm);
+    if (!(await this.store.setOidcClientOrganizationsClaim(realm, clientId, organizationsClaim, this.origin))) {
+      throw new AdminError(`Realm "${realm}" has no client "${clientId}".`);
+    }
+    return (await this.store.getOidcClient(realm, clientId))!;
   }
 
   /** Removes a registered client; codes it already got can no longer be exchanged by anyone else. */

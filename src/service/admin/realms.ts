@@ -1,6 +1,6 @@
 /**
  * Realms: create, list, read and change a realm's settings (enabled, token lifetime, default admin
- * users of new organizations, rate limit).
+ * users of new organizations, the organizations claim of users' tokens, rate limit).
  */
 import { realmNameProblem } from '../../api';
 import { generateSigningKey, type SigningKey } from '../auth/jwt';
@@ -15,13 +15,15 @@ export const DEFAULT_TOKEN_LIFETIME_SECONDS = 300;
 export const MAX_TOKEN_LIFETIME_SECONDS = 86400;
 
 /** A realm as administrators see it: the stored realm's settings, never its key material. */
-export type RealmInfo = Pick<RealmRecord, 'name' | 'enabled' | 'tokenLifetimeSeconds' | 'createAdminUser' | 'rateLimit' | 'createdTimestamp'>;
+export type RealmInfo = Pick<RealmRecord, 'name' | 'enabled' | 'tokenLifetimeSeconds' | 'createAdminUser' | 'organizationsClaim' | 'rateLimit' | 'createdTimestamp'>;
 
 /** The settings {@link RealmAdmin.update} may change; an absent field stays as it is. */
 export interface RealmInfoUpdate {
   enabled?: boolean;
   tokenLifetimeSeconds?: number;
   createAdminUser?: boolean;
+  /** Whether every token a user gets in the realm carries the `organizations` claim. */
+  organizationsClaim?: boolean;
   rateLimit?: RealmRateLimit;
   /** Days the realm keeps its events (audit log), or null for ever; pruning deletes older ones. */
   eventRetentionDays?: number | null;
@@ -42,6 +44,7 @@ function realmInfo(realm: RealmRecord): RealmInfo {
     enabled: realm.enabled,
     tokenLifetimeSeconds: realm.tokenLifetimeSeconds,
     createAdminUser: realm.createAdminUser,
+    organizationsClaim: realm.organizationsClaim,
     rateLimit: copyRateLimit(realm.rateLimit),
     createdTimestamp: realm.createdTimestamp,
   };
@@ -89,6 +92,7 @@ export class RealmAdmin {
       enabled: true,
       tokenLifetimeSeconds,
       createAdminUser: opts.createAdminUser ?? true,
+      organizationsClaim: false,
       rateLimit: null,
       createdTimestamp: this.now(),
       ...key,
@@ -115,7 +119,8 @@ export class RealmAdmin {
 
   /**
    * Changes a realm's settings (enabled, token lifetime, whether organizations get a default admin
-   * user, the rate limit: null for the service default, `'off'`, or `{ requests, windowSeconds }`).
+   * user, whether users' tokens carry the `organizations` claim, the rate limit: null for the
+   * service default, `'off'`, or `{ requests, windowSeconds }`).
    * Every value is checked before anything is written.
    */
   async update(name: string, update: RealmInfoUpdate): Promise<RealmInfo> {
@@ -129,6 +134,7 @@ export class RealmAdmin {
       enabled: update.enabled,
       tokenLifetimeSeconds: update.tokenLifetimeSeconds,
       createAdminUser: update.createAdminUser,
+      organizationsClaim: update.organizationsClaim,
       rateLimit: update.rateLimit === undefined ? undefined : copyRateLimit(update.rateLimit),
     }, this.origin);
     if (!realm) throw new AdminError(`Realm "${name}" does not exist.`);

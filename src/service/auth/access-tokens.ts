@@ -3,7 +3,7 @@
  * (and for the dashboard's own calls to the API), and ID tokens for the authorization code flow.
  */
 import type { FastifyRequest } from 'fastify';
-import { issuer, type Permission } from '../../api';
+import { issuer, ORGANIZATIONS_CLAIM, type OrganizationsClaim, type Permission } from '../../api';
 import { baseUrlOf, nowSeconds, type ServiceContext } from '../context';
 import type { RealmRecord, UserRecord } from '../store/store';
 import { realmAudience, signJwt } from './jwt';
@@ -17,6 +17,8 @@ export interface AccessTokenGrant {
   permissions: Permission[];
   /** The `scope` claim and answer. */
   scope: string;
+  /** A user's organizations and roles (auth/organizations-claim.ts), when the realm or client asks for them. */
+  organizations?: OrganizationsClaim;
 }
 
 /** A signed access token and its lifetime in seconds. */
@@ -44,6 +46,7 @@ export function issueAccessToken(
     exp: now + realm.tokenLifetimeSeconds,
     permissions: grant.permissions,
     scope: grant.scope,
+    ...(grant.organizations ? { [ORGANIZATIONS_CLAIM]: grant.organizations } : {}),
   });
   return { token, expiresIn: realm.tokenLifetimeSeconds };
 }
@@ -60,7 +63,7 @@ export function issueIdToken(
   request: FastifyRequest,
   realm: RealmRecord,
   user: UserRecord,
-  opts: { clientId: string; nonce: string | null; authTime: number },
+  opts: { clientId: string; nonce: string | null; authTime: number; organizations?: OrganizationsClaim },
 ): string {
   const now = nowSeconds(ctx);
   return signJwt(realm, {
@@ -75,5 +78,6 @@ export function issueIdToken(
     ...(opts.nonce !== null ? { nonce: opts.nonce } : {}),
     preferred_username: user.username,
     ...(user.email !== null ? { email: user.email, email_verified: user.emailVerified } : {}),
+    ...(opts.organizations ? { [ORGANIZATIONS_CLAIM]: opts.organizations } : {}),
   });
 }

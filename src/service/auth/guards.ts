@@ -147,6 +147,12 @@ export interface Requirement {
    * an end user may read the organizations they belong to.
    */
   orMemberOfOrg?: boolean;
+  /**
+   * Also let through, without the permission, a caller who holds every one of these roles in the
+   * addressed organization (`:orgId`): the hosted service's organization roles (`view-roles`,
+   * `manage-roles`) give their holders those rights in that organization only.
+   */
+  orOrgRoles?: readonly string[];
 }
 
 /**
@@ -171,6 +177,13 @@ export function bearerHook(ctx: ServiceContext, requirement: Requirement): onReq
     if (requirement.orMemberOfOrg && orgId !== undefined) {
       if (await ctx.store.isMember(realm.name, orgId, claims.sub)) return;
     }
+    if (requirement.orOrgRoles && orgId !== undefined && (await holdsRoles(ctx, realm.name, orgId, claims.sub, requirement.orOrgRoles))) return;
     throw insufficientScope(realm.name, needed);
   };
+}
+
+/** Whether `userId` holds every one of `roles` in the organization. */
+async function holdsRoles(ctx: ServiceContext, realm: string, orgId: string, userId: string, roles: readonly string[]): Promise<boolean> {
+  for (const role of roles) if (!(await ctx.store.hasRole(realm, orgId, role, userId))) return false;
+  return true;
 }

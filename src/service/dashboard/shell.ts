@@ -28,6 +28,8 @@ const NOTICES: Record<string, string> = {
   'user-enabled': 'The user was enabled.',
   'member-added': 'The member was added.',
   'member-removed': 'The member was removed.',
+  'role-granted': 'The role was granted.',
+  'role-revoked': 'The role was revoked.',
   settings: 'The realm settings were saved.',
 };
 

@@ -5,8 +5,8 @@
  * Representations never carry secrets: no password or secret hashes, no signing keys, no webhook
  * secrets.
  */
-import { memberToWire, organizationToWire, type Organization } from '../../api';
-import type { ApiKeyRecord, OidcClientRecord, RealmRecord, UserRecord } from '../store/store';
+import { memberToWire, organizationToWire, roleToWire, type Organization } from '../../api';
+import type { ApiKeyRecord, OidcClientRecord, RealmRecord, RoleRecord, UserRecord } from '../store/store';
 import { toMember } from '../store/store';
 import type { ChangeDescription } from './event';
 import { webhookToWire, type WebhookRecord } from './webhook-record';
@@ -15,6 +15,29 @@ const seg = encodeURIComponent;
 
 /** `orgs/{id}` */
 export const organizationResourcePath = (orgId: string): string => `orgs/${seg(orgId)}`;
+
+/** `orgs/{id}/roles/{name}`: the vendor's path of an organization role. */
+const roleResourcePath = (orgId: string, name: string): string => `${organizationResourcePath(orgId)}/roles/${seg(name)}`;
+
+/** A role created, its description changed, or deleted: the role as the API answers it (the name for deletes). */
+export function roleChange(operation: 'CREATE' | 'UPDATE' | 'DELETE', role: RoleRecord): ChangeDescription {
+  return {
+    resourceType: 'ORGANIZATION_ROLE',
+    operation,
+    resourcePath: roleResourcePath(role.organizationId, role.name),
+    representation: operation === 'DELETE' ? role.name : roleToWire(role),
+  };
+}
+
+/** A role granted to (CREATE) or revoked from (DELETE) a member, as Keycloak records role mappings: the role. */
+export function roleGrantChange(change: 'grant' | 'revoke', role: RoleRecord, userId: string): ChangeDescription {
+  return {
+    resourceType: 'ORGANIZATION_ROLE_MAPPING',
+    operation: change === 'grant' ? 'CREATE' : 'DELETE',
+    resourcePath: `${roleResourcePath(role.organizationId, role.name)}/users/${seg(userId)}`,
+    representation: [roleToWire(role)],
+  };
+}
 
 /** An organization created or updated: the organization as the API answers it. */
 export function organizationChange(operation: 'CREATE' | 'UPDATE', org: Organization): ChangeDescription {
@@ -110,6 +133,12 @@ export function oidcClientCreated(client: OidcClientRecord): ChangeDescription {
     resourcePath: clientResourcePath(client.clientId),
     representation: { clientId: client.clientId, name: client.name, publicClient: true, redirectUris: client.redirectUris, createdTimestamp: client.createdTimestamp },
   };
+}
+
+/** A registered client's `organizations` claim switched: the client as `oidcClientCreated` shows it, with the switch. */
+export function oidcClientUpdated(client: OidcClientRecord): ChangeDescription {
+  const created = oidcClientCreated(client);
+  return { ...created, operation: 'UPDATE', representation: { ...(created.representation as object), organizationsClaim: client.organizationsClaim } };
 }
 
 /** A public OpenID Connect client removed: its client id. */

@@ -3,7 +3,7 @@
  * authorization and end-session endpoints and verify the service's tokens.
  */
 import type { FastifyInstance } from 'fastify';
-import { certsPath, DiscoveryDocumentSchema, introspectionPath, issuer, JwksSchema, revocationPath, tokenPath, userinfoPath } from '../../api';
+import { certsPath, DiscoveryDocumentSchema, introspectionPath, issuer, JwksSchema, ORGANIZATIONS_CLAIM, revocationPath, tokenPath, userinfoPath } from '../../api';
 import { realmHook } from '../auth/guards';
 import { publicJwk } from '../auth/jwt';
 import { PKCE_METHOD } from '../auth/pkce';
@@ -42,7 +42,8 @@ export async function discoveryRoutes(app: FastifyInstance, opts: { ctx: Service
         introspection_endpoint_auth_methods_supported: clientAuthMethods,
         revocation_endpoint_auth_methods_supported: clientAuthMethods,
         id_token_signing_alg_values_supported: ['RS256'],
-        claims_supported: ['sub', 'iss', 'aud', 'nonce', 'auth_time', 'preferred_username', 'email', 'email_verified', 'given_name', 'family_name', 'name'],
+        // `organizations`: opt-in per realm or client (auth/organizations-claim.ts).
+        claims_supported: ['sub', 'iss', 'aud', 'nonce', 'auth_time', 'preferred_username', 'email', 'email_verified', 'given_name', 'family_name', 'name', ORGANIZATIONS_CLAIM],
         scopes_supported: [...SUPPORTED_SCOPES],
       };
     },

@@ -13,6 +13,7 @@ import {
   memberToWire,
   organizationToWire,
   NoBodySchema,
+  roleToWire,
   type MemberInfo,
   type MemberRepresentation,
 } from '../../api';
@@ -45,9 +46,9 @@ export async function membershipRoutes(app: FastifyInstance, opts: { ctx: Servic
     '/realms/:realm/orgs/me',
     { schema: { params: RealmParams, response: { 200: MemberInfoSchema } }, onRequest: [realm, bearerHook(ctx, {})] },
     async (request) => {
-      const orgs = await store.listUserOrganizations(realmOf(request).name, authOf(request).userId);
+      const memberships = await store.listUserOrganizationRoles(realmOf(request).name, authOf(request).userId);
       const info: MemberInfo = {};
-      for (const org of orgs) {
+      for (const { organization: org, roles } of memberships) {
         // displayName and url are left out when null, by the one rule of organizationToWire.
         const { name, displayName, url, attributes } = organizationToWire(org);
         info[org.id] = {
@@ -55,8 +56,7 @@ export async function membershipRoutes(app: FastifyInstance, opts: { ctx: Servic
           ...(displayName !== undefined ? { displayName } : {}),
           ...(url !== undefined ? { url } : {}),
           attributes,
-          // The service has no organization roles yet; the field keeps the real service's shape.
-          roles: [],
+          roles: roles.map((role) => role.name),
         };
       }
       return info;
@@ -76,10 +76,11 @@ export async function membershipRoutes(app: FastifyInstance, opts: { ctx: Servic
       const members: MemberRepresentation[] = (await organizations.listMembers(realmName, orgId, query)).map(memberToWire);
       if (query.includeOrgs === true) {
         for (const member of members) {
-          // Organization id → the member's roles there (the real service's shape); this service
-          // has no organization roles, so each list is empty.
+          // Organization id → the member's roles there (the real service's shape).
           const organizations: NonNullable<MemberRepresentation['organizations']> = {};
-          for (const org of await store.listUserOrganizations(realmName, member.id)) organizations[org.id] = [];
+          for (const { organization, roles } of await store.listUserOrganizationRoles(realmName, member.id)) {
+            organizations[organization.id] = roles.map(roleToWire);
+          }
           member.organizations = organizations;
         }
       }

@@ -10,9 +10,10 @@
  * same throttle, same timing); they answer `Cache-Control: no-store`.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { IntrospectionSchema, introspectionPath, revocationPath, UserinfoSchema, userinfoPath } from '../../api';
+import { IntrospectionSchema, introspectionPath, ORGANIZATIONS_CLAIM, revocationPath, UserinfoSchema, userinfoPath } from '../../api';
 import { authenticateApiKey, presentedClient, readForm } from '../auth/client-auth';
 import { acceptedAccessToken, bearerTokenOf, invalidToken, realmHook } from '../auth/guards';
+import { organizationsClaimFor } from '../auth/organizations-claim';
 import type { TokenClaims } from '../auth/jwt';
 import { PUBLIC_CLIENT_ID } from '../auth/public-client';
 import { realmOf, type ServiceContext } from '../context';
@@ -54,6 +55,8 @@ export async function oidcRoutes(app: FastifyInstance, opts: { ctx: ServiceConte
     const user = await ctx.store.getUser(realm.name, claims.sub);
     if (!user || !user.enabled) throw invalidToken(realm.name, 'The user of the access token does not exist or is disabled.');
     const name = [user.firstName, user.lastName].filter((part) => part).join(' ');
+    // As the hosted service's mapper: in userinfo too when the realm or the token's client asks for it.
+    const organizations = user.kind === 'user' ? await organizationsClaimFor(ctx, realm, claims.azp, user.id) : undefined;
     // Standard claims (OpenID Connect Core §5.1); absent values are left out, not null.
     return {
       sub: user.id,
@@ -62,6 +65,7 @@ export async function oidcRoutes(app: FastifyInstance, opts: { ctx: ServiceConte
       ...(user.firstName !== null ? { given_name: user.firstName } : {}),
       ...(user.lastName !== null ? { family_name: user.lastName } : {}),
       ...(name !== '' ? { name } : {}),
+      ...(organizations ? { [ORGANIZATIONS_CLAIM]: organizations } : {}),
     };
   };
   const userinfoOptions = { onRequest: realmHook(ctx), schema: { response: { 200: UserinfoSchema } } };

@@ -12,6 +12,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TokenResponseSchema, type Permission, type TokenResponse } from '../../api';
 import { issueAccessToken, issueIdToken } from '../auth/access-tokens';
+import { organizationsClaimFor } from '../auth/organizations-claim';
 import { redeemAuthorizationCode } from '../auth/authorization-codes';
 import { authenticateApiKey, presentedClient, readForm } from '../auth/client-auth';
 import { rateLimitKey, realmHook } from '../auth/guards';
@@ -106,18 +107,22 @@ export async function tokenRoutes(app: FastifyInstance, opts: { ctx: ServiceCont
         ctx.rateLimiter.hit(realm, rateLimitKey(realm.name, client.clientId, user.id));
         const granted = grantScope(code.scope, permissionsOfUser(user));
         const signing = await signingRealm(ctx, realm);
+        const organizations = await organizationsClaimFor(ctx, realm, client.clientId, user.id);
         const access = issueAccessToken(ctx, request, signing, {
           subject: user.id,
           clientId: client.clientId,
           permissions: granted.permissions,
           scope: granted.scope,
+          organizations,
         });
-        const idToken = issueIdToken(ctx, request, signing, user, { clientId: client.clientId, nonce: code.nonce, authTime: code.authTime });
+        const idToken = issueIdToken(ctx, request, signing, user, { clientId: client.clientId, nonce: code.nonce, authTime: code.authTime, organizations });
         return reply.status(200).send({ ...tokenBody(access.token, access.expiresIn, granted.scope), id_token: idToken });
       }
 
       let subject: string;
       let held: Permission[];
+      // Only a user's token can carry the organizations claim, not a service account's.
+      let endUser = false;
       if (client.clientId === PUBLIC_CLIENT_ID) {
         if (grantType !== 'password') {
           throw new ServiceError(401, 'unauthorized_client', 'The public client may only use the password grant.');
@@ -146,6 +151,7 @@ export async function tokenRoutes(app: FastifyInstance, opts: { ctx: ServiceCont
         subject = user.id;
         attempt.userId = user.id;
         held = permissionsOfUser(user);
+        endUser = true;
       }
       // Counted once the credentials are known to be right: failures are the throttle's business.
       ctx.rateLimiter.hit(realm, rateLimitKey(realm.name, client.clientId, subject));
@@ -156,6 +162,7 @@ export async function tokenRoutes(app: FastifyInstance, opts: { ctx: ServiceCont
         clientId: client.clientId,
         permissions: granted.permissions,
         scope: granted.scope,
+        organizations: endUser ? await organizationsClaimFor(ctx, realm, client.clientId, subject) : undefined,
       });
       const body: TokenResponse = tokenBody(access.token, access.expiresIn, granted.scope);
       return reply.status(200).send(body);

@@ -20,7 +20,7 @@ export const UNSUPPORTED_ORGS_SEGMENTS: readonly string[] = ['export', 'import',
 /**
  * The vendor spec's paths (under `/realms`) that this service does not implement, in the router's
  * syntax. Implemented ones (organizations, count, me, members, member count and check/add/remove,
- * portal link) are the other route files.
+ * portal link, roles and grants, a user's organizations and roles) are the other route files.
  */
 export const UNSUPPORTED_PATHS: readonly string[] = [
   // Organizations: bulk export/import and the realm's organization settings.
@@ -39,11 +39,6 @@ export const UNSUPPORTED_PATHS: readonly string[] = [
   '/:realm/orgs/:orgId/invitations/count',
   '/:realm/orgs/:orgId/invitations/:invitationId',
   '/:realm/orgs/:orgId/invitations/:invitationId/resend-email',
-  // Roles.
-  '/:realm/orgs/:orgId/roles',
-  '/:realm/orgs/:orgId/roles/:name',
-  '/:realm/orgs/:orgId/roles/:name/users',
-  '/:realm/orgs/:orgId/roles/:name/users/:userId',
   // Identity providers.
   '/:realm/orgs/:orgId/idps',
   '/:realm/orgs/:orgId/idps/import-config',
@@ -54,9 +49,7 @@ export const UNSUPPORTED_PATHS: readonly string[] = [
   '/:realm/orgs/:orgId/idps/:alias/mappers/:id',
   // SCIM.
   '/:realm/orgs/:orgId/scim',
-  // A user's organizations and roles, active organization.
-  '/:realm/users/:userId/orgs',
-  '/:realm/users/:userId/orgs/:orgId/roles',
+  // The active organization.
   '/:realm/users/switch-organization',
   '/:realm/users/active-organization',
   // Realm extensions: custom events, attributes, the payload and sends of a Keycloak event, magic

@@ -26,6 +26,9 @@ const UNIQUE_RULES: readonly UniqueRule[] = [
   { what: 'username', postgres: ['users_realm_username'], sqlite: ['users_realm_username', 'lower(username)'] },
   { what: 'email', postgres: ['users_realm_email'], sqlite: ['users_realm_email', 'lower(email)'] },
   { what: 'membership', postgres: ['memberships_organization_user'], sqlite: ['memberships.organization_id, memberships.user_id'] },
+  { what: 'role name', postgres: ['organization_roles_organization_name'], sqlite: ['organization_roles.organization_id, organization_roles.name'] },
+  { what: 'role id', postgres: ['organization_roles_pkey'], sqlite: ['organization_roles.id'] },
+  { what: 'grant', postgres: ['role_grants_role_user'], sqlite: ['role_grants.role_id, role_grants.user_id'] },
 ];
 
 /** What a collision is called when the rule is not known (nothing of the row leaks into it). */

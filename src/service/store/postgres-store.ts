@@ -5,15 +5,18 @@
  * same cascades. Every method is one statement or one transaction, and every uniqueness rule is a
  * constraint, so concurrent requests from any number of instances cannot create duplicates.
  */
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { Pool, type PoolClient, type PoolConfig, type QueryResultRow } from 'pg';
-import type { Attributes, Organization, Permission } from '../../api';
+import { DEFAULT_ORGANIZATION_ROLES, type Attributes, type Organization, type Permission } from '../../api';
 import {
   StoreConflictError,
   type ApiKeyRecord,
   type AuthorizationCodeRecord,
   type MemberFilter,
+  type MemberRolesChange,
   type NewApiKey,
+  type NewRole,
   type NewUser,
   type OidcClientRecord,
   type OrganizationFilter,
@@ -21,6 +24,10 @@ import {
   type RealmSettings,
   type RealmUpdate,
   type RevokedToken,
+  type RoleChange,
+  type RoleCreation,
+  type RoleRecord,
+  type OrganizationWithRoles,
   type Store,
   type UserFilter,
   type UserRecord,
@@ -38,14 +45,18 @@ import {
   membershipChange,
   oidcClientCreated,
   oidcClientDeleted,
+  oidcClientUpdated,
   organizationChange,
   organizationDeleted,
   realmChange,
+  roleChange,
+  roleGrantChange,
   userChange,
   userUpdateChange,
 } from '../events/changes';
 import { adminEvent, UNKNOWN_ORIGIN, type ChangeDescription, type ChangeOrigin, type NewEvent } from '../events/event';
 import { eventCtes, PostgresEvents, writePostgresEvent } from './postgres-events';
+import { groupRolesByOrganization } from './role-rows';
 
 /**
  * Directory of the `.sql` migrations. The same relative path works from `src/` (jest through SWC)
@@ -135,7 +146,7 @@ function assertStorable(what: string, ...values: Array<string | null | undefined
 const int = (value: unknown): number => Number(value);
 
 // `pg` parses jsonb columns already.
-const { realmFromRow, realmSettingsFromRow, userFromRow, orgFromRow, apiKeyFromRow, revokedTokenFromRow, oidcClientFromRow, authorizationCodeFromRow } =
+const { realmFromRow, realmSettingsFromRow, userFromRow, orgFromRow, apiKeyFromRow, revokedTokenFromRow, oidcClientFromRow, authorizationCodeFromRow, roleFromRow } =
   rowReaders(JSON_PARSED);
 
 /** Collects positional parameters (`$1`, `$2`, …) while a statement is assembled. */
@@ -380,13 +391,14 @@ export class PostgresStore implements Store {
           realm.enabled,
           realm.tokenLifetimeSeconds,
           realm.createAdminUser,
+          realm.organizationsClaim,
           ...realmRateLimitColumns(realm.rateLimit),
           realm.createdTimestamp,
           realm.privateKeyPem,
           realm.publicKeyPem,
           realm.keyId,
         ].map((value) => params.add(value));
-    const insert = `created AS (INSERT INTO realms (name, enabled, token_lifetime_seconds, create_admin_user, rate_limit_requests,
+    const insert = `created AS (INSERT INTO realms (name, enabled, token_lifetime_seconds, create_admin_user, organizations_claim, rate_limit_requests,
            rate_limit_window_seconds, created_timestamp, private_key_pem, public_key_pem, key_id)
          VALUES (${values.join(', ')}) RETURNING name)`;
     const sql = `${this.withEvent(params, realm.name, insert, 'created', realmChange('CREATE', { realm, eventRetentionDays: null }), origin)} SELECT 1`;
@@ -420,6 +432,7 @@ export class PostgresStore implements Store {
     if (update.enabled !== undefined) sets.push(`enabled = ${params.add(update.enabled)}`);
     if (update.tokenLifetimeSeconds !== undefined) sets.push(`token_lifetime_seconds = ${params.add(update.tokenLifetimeSeconds)}`);
     if (update.createAdminUser !== undefined) sets.push(`create_admin_user = ${params.add(update.createAdminUser)}`);
+    if (update.organizationsClaim !== undefined) sets.push(`organizations_claim = ${params.add(update.organizationsClaim)}`);
     if (update.rateLimit !== undefined) {
       const [requests, windowSeconds] = realmRateLimitColumns(update.rateLimit);
       sets.push(`rate_limit_requests = ${params.add(requests)}`, `rate_limit_window_seconds = ${params.add(windowSeconds)}`);
@@ -683,9 +696,9 @@ export class PostgresStore implements Store {
   async createOidcClient(client: OidcClientRecord, origin?: ChangeOrigin): Promise<void> {
     assertStorable('client', client.realm, client.clientId, client.name);
     const params = new Params();
-    const [r, c, n, u, t] = [client.realm, client.clientId, client.name, JSON.stringify(client.redirectUris), client.createdTimestamp].map((value) => params.add(value));
-    const insert = `created AS (INSERT INTO oidc_clients (realm, client_id, name, redirect_uris, created_timestamp)
-      VALUES (${r}, ${c}, ${n}, ${u}::jsonb, ${t}) RETURNING 1)`;
+    const [r, c, n, u, t, o] = [client.realm, client.clientId, client.name, JSON.stringify(client.redirectUris), client.createdTimestamp, client.organizationsClaim].map((value) => params.add(value));
+    const insert = `created AS (INSERT INTO oidc_clients (realm, client_id, name, redirect_uris, created_timestamp, organizations_claim)
+      VALUES (${r}, ${c}, ${n}, ${u}::jsonb, ${t}, ${o}) RETURNING 1)`;
     const sql = `${this.withEvent(params, client.realm, insert, 'created', oidcClientCreated(client), origin)} SELECT 1`;
     await mapConflicts(() => this.pool.query(sql, params.values));
     this.recorded();
@@ -700,6 +713,18 @@ export class PostgresStore implements Store {
   async listOidcClients(realm: string): Promise<OidcClientRecord[]> {
     if (unmatchable(realm)) return [];
     return (await this.rows('SELECT * FROM oidc_clients WHERE realm = $1 ORDER BY client_id', [realm])).map(oidcClientFromRow);
+  }
+
+  async setOidcClientOrganizationsClaim(realm: string, clientId: string, organizationsClaim: boolean, origin?: ChangeOrigin): Promise<boolean> {
+    if (unmatchable(realm, clientId)) return false;
+    const updated = await this.transaction(async (client) => {
+      const { rows } = await client.query('UPDATE oidc_clients SET organizations_claim = $3 WHERE realm = $1 AND client_id = $2 RETURNING *', [realm, clientId, organizationsClaim]);
+      if (!rows[0]) return false;
+      await this.recordChange(client, realm, oidcClientUpdated(oidcClientFromRow(rows[0])), origin);
+      return true;
+    });
+    this.recorded();
+    return updated;
   }
 
   async deleteOidcClient(realm: string, clientId: string, origin?: ChangeOrigin): Promise<boolean> {
@@ -792,6 +817,19 @@ export class PostgresStore implements Store {
             adminUser.id,
             createdTimestamp,
           ]);
+        }
+        const roleIds = DEFAULT_ORGANIZATION_ROLES.map(() => randomUUID());
+        await client.query(
+          `INSERT INTO organization_roles (id, organization_id, name, description, created_timestamp)
+           SELECT r.id, $2, r.name, r.description, $5 FROM unnest($1::text[], $3::text[], $4::text[]) AS r (id, name, description)`,
+          [roleIds, org.id, DEFAULT_ORGANIZATION_ROLES.map((role) => role.name), DEFAULT_ORGANIZATION_ROLES.map((role) => role.description), createdTimestamp],
+        );
+        if (adminUser) {
+          await client.query(
+            `INSERT INTO role_grants (organization_id, role_id, user_id, created_timestamp)
+             SELECT $1, r.id, $3, $4 FROM unnest($2::text[]) WITH ORDINALITY AS r (id, i) ORDER BY r.i`,
+            [org.id, roleIds, adminUser.id, createdTimestamp],
+          );
         }
       }),
     );
@@ -905,7 +943,7 @@ export class PostgresStore implements Store {
 
   async deleteOrganization(realm: string, id: string, origin?: ChangeOrigin): Promise<boolean> {
     if (unmatchable(realm, id)) return false;
-    // Memberships and the default admin user go with it (ON DELETE CASCADE).
+    // Memberships, roles, grants and the default admin user go with it (ON DELETE CASCADE).
     const params = new Params();
     const remove = `deleted AS (DELETE FROM organizations WHERE realm = ${params.add(realm)} AND id = ${params.add(id)} RETURNING 1)`;
     const [row] = await this.rows(`${this.withEvent(params, realm, remove, 'deleted', organizationDeleted(id), origin)} SELECT count(*) AS n FROM deleted`, params.values);
@@ -1053,6 +1091,219 @@ export class PostgresStore implements Store {
       [realm, userId],
     );
     return rows.map(orgFromRow);
+  }
+
+  // Organization roles ---------------------------------------------------------------------------
+
+  /**
+   * True when the organization exists in the realm; inside a transaction, also keeps it from being
+   * deleted until the transaction ends (`FOR KEY SHARE`), so that what is written next cannot meet
+   * a foreign-key violation.
+   */
+  private async lockOrganization(client: PoolClient, realm: string, orgId: string): Promise<boolean> {
+    const { rows } = await client.query('SELECT 1 FROM organizations WHERE realm = $1 AND id = $2 FOR KEY SHARE', [realm, orgId]);
+    return rows.length > 0;
+  }
+
+  async createRoles(realm: string, orgId: string, roles: readonly NewRole[], createdTimestamp: number, origin?: ChangeOrigin): Promise<RoleCreation[] | undefined> {
+    if (unmatchable(realm, orgId)) return undefined;
+    for (const role of roles) assertStorable('role', role.id, role.name, role.description);
+    const created = await mapConflicts(() =>
+      this.transaction(async (client) => {
+        if (!(await this.lockOrganization(client, realm, orgId))) return undefined;
+        const creations: RoleCreation[] = [];
+        for (const role of roles) {
+          const inserted = await client.query(
+            `INSERT INTO organization_roles (id, organization_id, name, description, created_timestamp) VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (organization_id, name) DO NOTHING RETURNING *`,
+            [role.id, orgId, role.name, role.description, createdTimestamp],
+          );
+          if (inserted.rows[0]) {
+            const stored = roleFromRow(inserted.rows[0]);
+            await this.recordChange(client, realm, roleChange('CREATE', stored), origin);
+            creations.push({ created: true, role: stored });
+            continue;
+          }
+          const existing = await client.query('SELECT * FROM organization_roles WHERE organization_id = $1 AND name = $2', [orgId, role.name]);
+          creations.push({ created: false, role: roleFromRow(existing.rows[0]!) });
+        }
+        return creations;
+      }),
+    );
+    this.recorded();
+    return created;
+  }
+
+  async getRole(realm: string, orgId: string, name: string): Promise<RoleRecord | undefined> {
+    if (unmatchable(realm, orgId, name)) return undefined;
+    const [row] = await this.rows(
+      `SELECT r.* FROM organization_roles AS r JOIN organizations AS o ON o.id = r.organization_id
+       WHERE o.realm = $1 AND r.organization_id = $2 AND r.name = $3`,
+      [realm, orgId, name],
+    );
+    return row && roleFromRow(row);
+  }
+
+  async listRoles(realm: string, orgId: string): Promise<RoleRecord[] | undefined> {
+    if (unmatchable(realm, orgId)) return undefined;
+    // One statement, so the organization and its roles come from one snapshot.
+    const rows = await this.rows(
+      `SELECT r.*, o.id AS organization_found FROM organizations AS o
+       LEFT JOIN organization_roles AS r ON r.organization_id = o.id
+       WHERE o.realm = $1 AND o.id = $2 ORDER BY r.name`,
+      [realm, orgId],
+    );
+    if (rows.length === 0) return undefined;
+    return rows.filter((row) => row.id !== null).map(roleFromRow);
+  }
+
+  async updateRoleDescription(realm: string, orgId: string, name: string, description: string | null, origin?: ChangeOrigin): Promise<RoleRecord | undefined> {
+    if (unmatchable(realm, orgId, name)) return undefined;
+    assertStorable('role', description);
+    const updated = await this.transaction(async (client) => {
+      const { rows } = await client.query(
+        `UPDATE organization_roles SET description = $4 WHERE organization_id = $2 AND name = $3
+           AND EXISTS (SELECT 1 FROM organizations WHERE id = $2 AND realm = $1) RETURNING *`,
+        [realm, orgId, name, description],
+      );
+      if (!rows[0]) return undefined;
+      const role = roleFromRow(rows[0]);
+      await this.recordChange(client, realm, roleChange('UPDATE', role), origin);
+      return role;
+    });
+    this.recorded();
+    return updated;
+  }
+
+  async deleteRoles(realm: string, orgId: string, names: readonly string[], origin?: ChangeOrigin): Promise<Array<RoleRecord | undefined> | undefined> {
+    if (unmatchable(realm, orgId)) return undefined;
+    const result = await this.transaction(async (client) => {
+      if (!(await this.lockOrganization(client, realm, orgId))) return undefined;
+      const deleted: Array<RoleRecord | undefined> = [];
+      for (const name of names) {
+        if (unmatchable(name)) {
+          deleted.push(undefined);
+          continue;
+        }
+        // Grants go with the role (ON DELETE CASCADE).
+        const { rows } = await client.query('DELETE FROM organization_roles WHERE organization_id = $1 AND name = $2 RETURNING *', [orgId, name]);
+        const role = rows[0] && roleFromRow(rows[0]);
+        if (role) await this.recordChange(client, realm, roleChange('DELETE', role), origin);
+        deleted.push(role);
+      }
+      return deleted;
+    });
+    this.recorded();
+    return result;
+  }
+
+  async changeMemberRoles(
+    realm: string,
+    orgId: string,
+    userId: string,
+    names: readonly string[],
+    change: 'grant' | 'revoke',
+    createdTimestamp: number,
+    origin?: ChangeOrigin,
+  ): Promise<MemberRolesChange> {
+    if (unmatchable(realm, orgId)) return { kind: 'no-organization' };
+    if (unmatchable(userId)) return { kind: 'no-user' };
+    const outcome = await this.transaction(async (client): Promise<MemberRolesChange> => {
+      if (!(await this.lockOrganization(client, realm, orgId))) return { kind: 'no-organization' };
+      const user = await client.query('SELECT 1 FROM users WHERE realm = $1 AND id = $2', [realm, userId]);
+      if (user.rows.length === 0) return { kind: 'no-user' };
+      // Locked against removal until this transaction ends: a member removed meanwhile loses the
+      // grants with the membership, after them, never in between.
+      const member = await client.query('SELECT 1 FROM memberships WHERE organization_id = $1 AND user_id = $2 FOR KEY SHARE', [orgId, userId]);
+      if (member.rows.length === 0) return { kind: 'not-member' };
+      const changes: RoleChange[] = [];
+      for (const name of names) {
+        const found = unmatchable(name)
+          ? undefined
+          : (await client.query('SELECT * FROM organization_roles WHERE organization_id = $1 AND name = $2 FOR KEY SHARE', [orgId, name])).rows[0];
+        if (!found) {
+          changes.push({ outcome: 'no-role', name });
+          continue;
+        }
+        const role = roleFromRow(found);
+        const result =
+          change === 'grant'
+            ? await client.query(
+                `INSERT INTO role_grants (organization_id, role_id, user_id, created_timestamp) VALUES ($1, $2, $3, $4)
+                 ON CONFLICT (role_id, user_id) DO NOTHING`,
+                [orgId, role.id, userId, createdTimestamp],
+              )
+            : await client.query('DELETE FROM role_grants WHERE organization_id = $1 AND role_id = $2 AND user_id = $3', [orgId, role.id, userId]);
+        if ((result.rowCount ?? 0) === 0) {
+          changes.push({ outcome: 'unchanged', role });
+          continue;
+        }
+        await this.recordChange(client, realm, roleGrantChange(change, role, userId), origin);
+        changes.push({ outcome: 'changed', role });
+      }
+      return { kind: 'done', changes };
+    });
+    this.recorded();
+    return outcome;
+  }
+
+  async hasRole(realm: string, orgId: string, name: string, userId: string): Promise<boolean> {
+    if (unmatchable(realm, orgId, name, userId)) return false;
+    const rows = await this.rows(
+      `SELECT 1 FROM role_grants AS g JOIN organization_roles AS r ON r.id = g.role_id JOIN organizations AS o ON o.id = r.organization_id
+       WHERE o.realm = $1 AND r.organization_id = $2 AND r.name = $3 AND g.user_id = $4`,
+      [realm, orgId, name, userId],
+    );
+    return rows.length > 0;
+  }
+
+  async listRoleUsers(realm: string, orgId: string, name: string, filter: { excludeAdminAccounts?: boolean }): Promise<UserRecord[] | undefined> {
+    if (unmatchable(realm, orgId, name)) return undefined;
+    // One statement: the role and its users from one snapshot.
+    const rows = await this.rows(
+      `SELECT u.*, r.id AS role_found FROM organization_roles AS r JOIN organizations AS o ON o.id = r.organization_id
+       LEFT JOIN LATERAL (
+         SELECT u.*, g.seq AS grant_seq FROM role_grants AS g JOIN users AS u ON u.id = g.user_id
+         WHERE g.role_id = r.id${filter.excludeAdminAccounts ? " AND u.kind <> 'org-admin'" : ''}
+       ) AS u ON true
+       WHERE o.realm = $1 AND r.organization_id = $2 AND r.name = $3 ORDER BY u.grant_seq`,
+      [realm, orgId, name],
+    );
+    if (rows.length === 0) return undefined;
+    return rows.filter((row) => row.grant_seq !== null).map(userFromRow);
+  }
+
+  async listMemberRoles(realm: string, orgId: string, userId: string): Promise<RoleRecord[] | undefined> {
+    if (unmatchable(realm, orgId, userId)) return undefined;
+    // One statement: the membership and its roles from one snapshot.
+    const rows = await this.rows(
+      `SELECT r.*, m.seq AS membership_found FROM memberships AS m JOIN organizations AS o ON o.id = m.organization_id
+       LEFT JOIN role_grants AS g ON g.organization_id = m.organization_id AND g.user_id = m.user_id
+       LEFT JOIN organization_roles AS r ON r.id = g.role_id
+       WHERE o.realm = $1 AND m.organization_id = $2 AND m.user_id = $3 ORDER BY r.name`,
+      [realm, orgId, userId],
+    );
+    if (rows.length === 0) return undefined;
+    return rows.filter((row) => row.id !== null).map(roleFromRow);
+  }
+
+  async listUserOrganizationRoles(realm: string, userId: string): Promise<OrganizationWithRoles[]> {
+    if (unmatchable(realm, userId)) return [];
+    // One statement: each organization with the user's role ids there (a snapshot of both).
+    const rows = await this.rows(
+      `SELECT o.*, coalesce(
+         (SELECT json_agg(json_build_object('id', r.id, 'organization_id', r.organization_id, 'name', r.name,
+                  'description', r.description, 'created_timestamp', r.created_timestamp) ORDER BY r.name)
+          FROM role_grants AS g JOIN organization_roles AS r ON r.id = g.role_id
+          WHERE g.organization_id = o.id AND g.user_id = m.user_id), '[]') AS user_roles
+       FROM memberships AS m JOIN organizations AS o ON o.id = m.organization_id
+       WHERE o.realm = $1 AND m.user_id = $2 ORDER BY o.name`,
+      [realm, userId],
+    );
+    return groupRolesByOrganization(
+      rows.map(orgFromRow),
+      rows.flatMap((row) => (row.user_roles as Row[]).map(roleFromRow)),
+    );
   }
 
   async close(): Promise<void> {

@@ -6,7 +6,7 @@
  */
 import type { Attributes, Organization, Permission } from '../../api';
 import type { RealmRateLimit } from '../rate-limit';
-import type { ApiKeyRecord, AuthorizationCodeRecord, OidcClientRecord, RealmRecord, RealmSettings, RevokedToken, UserKind, UserRecord } from './store';
+import type { ApiKeyRecord, AuthorizationCodeRecord, OidcClientRecord, RealmRecord, RealmSettings, RevokedToken, RoleRecord, UserKind, UserRecord } from './store';
 
 /** A row as a driver returns it: column name → value. */
 export type Row = Record<string, unknown>;
@@ -51,7 +51,7 @@ export function realmRateLimitFromColumns(requests: unknown, windowSeconds: unkn
  * so it does not travel from the database or sit in memory for the request path.
  */
 export const REALM_SETTINGS_COLUMNS =
-  'name, enabled, token_lifetime_seconds, create_admin_user, rate_limit_requests, rate_limit_window_seconds, created_timestamp, public_key_pem, key_id';
+  'name, enabled, token_lifetime_seconds, create_admin_user, organizations_claim, rate_limit_requests, rate_limit_window_seconds, created_timestamp, public_key_pem, key_id';
 
 /** The row readers of one driver. */
 export interface RowReaders {
@@ -64,6 +64,7 @@ export interface RowReaders {
   revokedTokenFromRow(row: Row): RevokedToken;
   oidcClientFromRow(row: Row): OidcClientRecord;
   authorizationCodeFromRow(row: Row): AuthorizationCodeRecord;
+  roleFromRow(row: Row): RoleRecord;
 }
 
 /** Builds the row readers for a driver's way of handing over JSON columns. */
@@ -73,6 +74,7 @@ export function rowReaders(columns: JsonColumns): RowReaders {
     enabled: bool(row.enabled),
     tokenLifetimeSeconds: int(row.token_lifetime_seconds),
     createAdminUser: bool(row.create_admin_user),
+    organizationsClaim: bool(row.organizations_claim),
     rateLimit: realmRateLimitFromColumns(row.rate_limit_requests, row.rate_limit_window_seconds),
     createdTimestamp: int(row.created_timestamp),
     publicKeyPem: String(row.public_key_pem),
@@ -128,6 +130,7 @@ export function rowReaders(columns: JsonColumns): RowReaders {
       clientId: String(row.client_id),
       name: String(row.name),
       redirectUris: columns.json(row.redirect_uris) as string[],
+      organizationsClaim: bool(row.organizations_claim),
       createdTimestamp: int(row.created_timestamp),
     }),
     authorizationCodeFromRow: (row) => ({
@@ -141,6 +144,13 @@ export function rowReaders(columns: JsonColumns): RowReaders {
       scope: String(row.scope),
       authTime: int(row.auth_time),
       expiresTimestamp: int(row.expires_timestamp),
+    }),
+    roleFromRow: (row) => ({
+      id: String(row.id),
+      organizationId: String(row.organization_id),
+      name: String(row.name),
+      description: nullableString(row.description),
+      createdTimestamp: int(row.created_timestamp),
     }),
   };
 }

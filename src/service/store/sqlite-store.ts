@@ -5,15 +5,18 @@
  * break them either.
  */
 import Database from 'better-sqlite3';
+import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Attributes, Organization, Permission } from '../../api';
+import { DEFAULT_ORGANIZATION_ROLES, type Attributes, type Organization, type Permission } from '../../api';
 import {
   StoreConflictError,
   type ApiKeyRecord,
   type AuthorizationCodeRecord,
   type MemberFilter,
+  type MemberRolesChange,
   type NewApiKey,
+  type NewRole,
   type NewUser,
   type OidcClientRecord,
   type OrganizationFilter,
@@ -21,6 +24,10 @@ import {
   type RealmSettings,
   type RealmUpdate,
   type RevokedToken,
+  type RoleChange,
+  type RoleCreation,
+  type RoleRecord,
+  type OrganizationWithRoles,
   type Store,
   type UserFilter,
   type UserRecord,
@@ -38,14 +45,18 @@ import {
   membershipChange,
   oidcClientCreated,
   oidcClientDeleted,
+  oidcClientUpdated,
   organizationChange,
   organizationDeleted,
   realmChange,
+  roleChange,
+  roleGrantChange,
   userChange,
   userUpdateChange,
 } from '../events/changes';
 import { adminEvent, UNKNOWN_ORIGIN, type ChangeDescription, type ChangeOrigin } from '../events/event';
 import { SqliteEvents } from './sqlite-events';
+import { groupRolesByOrganization } from './role-rows';
 
 /**
  * Directory of the `.sql` migrations. The same relative path works from `src/` (jest through SWC)
@@ -74,7 +85,7 @@ function mapConflicts<T>(fn: () => T): T {
 
 
 // JSON columns are stored as text.
-const { realmFromRow, realmSettingsFromRow, userFromRow, orgFromRow, apiKeyFromRow, revokedTokenFromRow, oidcClientFromRow, authorizationCodeFromRow } =
+const { realmFromRow, realmSettingsFromRow, userFromRow, orgFromRow, apiKeyFromRow, revokedTokenFromRow, oidcClientFromRow, authorizationCodeFromRow, roleFromRow } =
   rowReaders(JSON_AS_TEXT);
 
 /** `LIMIT ? OFFSET ?` values; SQLite reads LIMIT -1 as "no limit". */
@@ -252,14 +263,15 @@ export class SqliteStore implements Store {
   async createRealm(realm: RealmRecord, origin?: ChangeOrigin): Promise<void> {
     mapConflicts(() => this.db.transaction(() => {
       this.statement(
-        `INSERT INTO realms (name, enabled, token_lifetime_seconds, create_admin_user, rate_limit_requests,
+        `INSERT INTO realms (name, enabled, token_lifetime_seconds, create_admin_user, organizations_claim, rate_limit_requests,
            rate_limit_window_seconds, created_timestamp, private_key_pem, public_key_pem, key_id)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(
         realm.name,
         realm.enabled ? 1 : 0,
         realm.tokenLifetimeSeconds,
         realm.createAdminUser ? 1 : 0,
+        realm.organizationsClaim ? 1 : 0,
         ...realmRateLimitColumns(realm.rateLimit),
         realm.createdTimestamp,
         realm.privateKeyPem,
@@ -311,6 +323,10 @@ export class SqliteStore implements Store {
       if (update.createAdminUser !== undefined) {
         sets.push('create_admin_user = ?');
         values.push(update.createAdminUser ? 1 : 0);
+      }
+      if (update.organizationsClaim !== undefined) {
+        sets.push('organizations_claim = ?');
+        values.push(update.organizationsClaim ? 1 : 0);
       }
       if (update.rateLimit !== undefined) {
         sets.push('rate_limit_requests = ?', 'rate_limit_window_seconds = ?');
@@ -561,8 +577,8 @@ export class SqliteStore implements Store {
     mapConflicts(() =>
       this.db
         .transaction(() => {
-          this.statement('INSERT INTO oidc_clients (realm, client_id, name, redirect_uris, created_timestamp) VALUES (?, ?, ?, ?, ?)')
-            .run(client.realm, client.clientId, client.name, JSON.stringify(client.redirectUris), client.createdTimestamp);
+          this.statement('INSERT INTO oidc_clients (realm, client_id, name, redirect_uris, created_timestamp, organizations_claim) VALUES (?, ?, ?, ?, ?, ?)')
+            .run(client.realm, client.clientId, client.name, JSON.stringify(client.redirectUris), client.createdTimestamp, client.organizationsClaim ? 1 : 0);
           this.recordChange(client.realm, oidcClientCreated(client), origin);
         })
         .immediate(),
@@ -576,6 +592,19 @@ export class SqliteStore implements Store {
 
   async listOidcClients(realm: string): Promise<OidcClientRecord[]> {
     return (this.statement('SELECT * FROM oidc_clients WHERE realm = ? ORDER BY client_id').all(realm) as Row[]).map(oidcClientFromRow);
+  }
+
+  async setOidcClientOrganizationsClaim(realm: string, clientId: string, organizationsClaim: boolean, origin?: ChangeOrigin): Promise<boolean> {
+    return this.db
+      .transaction(() => {
+        const row = this.statement('UPDATE oidc_clients SET organizations_claim = ? WHERE realm = ? AND client_id = ? RETURNING *').get(organizationsClaim ? 1 : 0, realm, clientId) as
+          | Row
+          | undefined;
+        if (!row) return false;
+        this.recordChange(realm, oidcClientUpdated(oidcClientFromRow(row)), origin);
+        return true;
+      })
+      .immediate();
   }
 
   async deleteOidcClient(realm: string, clientId: string, origin?: ChangeOrigin): Promise<boolean> {
@@ -663,6 +692,15 @@ export class SqliteStore implements Store {
             this.statement('INSERT INTO memberships (organization_id, user_id, created_timestamp) VALUES (?, ?, ?)')
               .run(org.id, adminUser.id, createdTimestamp);
           }
+          const insertRole = this.statement(
+            'INSERT INTO organization_roles (id, organization_id, name, description, created_timestamp) VALUES (?, ?, ?, ?, ?)',
+          );
+          const grant = this.statement('INSERT INTO role_grants (organization_id, role_id, user_id, created_timestamp) VALUES (?, ?, ?, ?)');
+          for (const role of DEFAULT_ORGANIZATION_ROLES) {
+            const roleId = randomUUID();
+            insertRole.run(roleId, org.id, role.name, role.description, createdTimestamp);
+            if (adminUser) grant.run(org.id, roleId, adminUser.id, createdTimestamp);
+          }
           this.recordChange(org.realm, organizationChange('CREATE', org), origin);
         })
         .immediate(),
@@ -746,7 +784,7 @@ export class SqliteStore implements Store {
   async deleteOrganization(realm: string, id: string, origin?: ChangeOrigin): Promise<boolean> {
     return this.db
       .transaction(() => {
-        // Memberships and the default admin user go with it (ON DELETE CASCADE).
+        // Memberships, roles, grants and the default admin user go with it (ON DELETE CASCADE).
         if (this.statement('DELETE FROM organizations WHERE realm = ? AND id = ?').run(realm, id).changes === 0) return false;
         this.recordChange(realm, organizationDeleted(id), origin);
         return true;
@@ -897,6 +935,177 @@ export class SqliteStore implements Store {
        WHERE o.realm = ? AND m.user_id = ? ORDER BY o.name`,
     ).all(realm, userId) as Row[];
     return rows.map(orgFromRow);
+  }
+
+  // Organization roles ---------------------------------------------------------------------------
+
+  /** True when the organization exists in the realm. */
+  private organizationExists(realm: string, orgId: string): boolean {
+    return this.statement('SELECT 1 FROM organizations WHERE realm = ? AND id = ?').get(realm, orgId) !== undefined;
+  }
+
+  /** The role of an organization of the realm by name, read inside the caller's transaction. */
+  private roleRow(realm: string, orgId: string, name: string): RoleRecord | undefined {
+    const row = this.statement(
+      `SELECT r.* FROM organization_roles AS r JOIN organizations AS o ON o.id = r.organization_id
+       WHERE o.realm = ? AND r.organization_id = ? AND r.name = ?`,
+    ).get(realm, orgId, name) as Row | undefined;
+    return row && roleFromRow(row);
+  }
+
+  async createRoles(realm: string, orgId: string, roles: readonly NewRole[], createdTimestamp: number, origin?: ChangeOrigin): Promise<RoleCreation[] | undefined> {
+    return mapConflicts(() =>
+      this.db
+        .transaction(() => {
+          if (!this.organizationExists(realm, orgId)) return undefined;
+          const insert = this.statement(
+            `INSERT INTO organization_roles (id, organization_id, name, description, created_timestamp) VALUES (?, ?, ?, ?, ?)
+             ON CONFLICT (organization_id, name) DO NOTHING`,
+          );
+          return roles.map((role) => {
+            const created = insert.run(role.id, orgId, role.name, role.description, createdTimestamp).changes > 0;
+            const stored = this.roleRow(realm, orgId, role.name)!;
+            if (created) this.recordChange(realm, roleChange('CREATE', stored), origin);
+            return { created, role: stored };
+          });
+        })
+        .immediate(),
+    );
+  }
+
+  async getRole(realm: string, orgId: string, name: string): Promise<RoleRecord | undefined> {
+    return this.roleRow(realm, orgId, name);
+  }
+
+  async listRoles(realm: string, orgId: string): Promise<RoleRecord[] | undefined> {
+    return this.db.transaction(() => {
+      if (!this.organizationExists(realm, orgId)) return undefined;
+      const rows = this.statement('SELECT * FROM organization_roles WHERE organization_id = ? ORDER BY name').all(orgId) as Row[];
+      return rows.map(roleFromRow);
+    })();
+  }
+
+  async updateRoleDescription(realm: string, orgId: string, name: string, description: string | null, origin?: ChangeOrigin): Promise<RoleRecord | undefined> {
+    return this.db
+      .transaction(() => {
+        const row = this.statement(
+          `UPDATE organization_roles SET description = ? WHERE organization_id = ? AND name = ?
+             AND EXISTS (SELECT 1 FROM organizations WHERE id = ? AND realm = ?) RETURNING *`,
+        ).get(description, orgId, name, orgId, realm) as Row | undefined;
+        if (!row) return undefined;
+        const role = roleFromRow(row);
+        this.recordChange(realm, roleChange('UPDATE', role), origin);
+        return role;
+      })
+      .immediate();
+  }
+
+  async deleteRoles(realm: string, orgId: string, names: readonly string[], origin?: ChangeOrigin): Promise<Array<RoleRecord | undefined> | undefined> {
+    return this.db
+      .transaction(() => {
+        if (!this.organizationExists(realm, orgId)) return undefined;
+        // Grants go with each role (ON DELETE CASCADE).
+        const remove = this.statement('DELETE FROM organization_roles WHERE organization_id = ? AND name = ? RETURNING *');
+        return names.map((name) => {
+          const row = remove.get(orgId, name) as Row | undefined;
+          if (!row) return undefined;
+          const role = roleFromRow(row);
+          this.recordChange(realm, roleChange('DELETE', role), origin);
+          return role;
+        });
+      })
+      .immediate();
+  }
+
+  async changeMemberRoles(
+    realm: string,
+    orgId: string,
+    userId: string,
+    names: readonly string[],
+    change: 'grant' | 'revoke',
+    createdTimestamp: number,
+    origin?: ChangeOrigin,
+  ): Promise<MemberRolesChange> {
+    return this.db
+      .transaction((): MemberRolesChange => {
+        if (!this.organizationExists(realm, orgId)) return { kind: 'no-organization' };
+        if (this.statement('SELECT 1 FROM users WHERE realm = ? AND id = ?').get(realm, userId) === undefined) return { kind: 'no-user' };
+        if (this.statement('SELECT 1 FROM memberships WHERE organization_id = ? AND user_id = ?').get(orgId, userId) === undefined) {
+          return { kind: 'not-member' };
+        }
+        const write =
+          change === 'grant'
+            ? this.statement(
+                `INSERT INTO role_grants (organization_id, role_id, user_id, created_timestamp) VALUES (?, ?, ?, ?)
+                 ON CONFLICT (role_id, user_id) DO NOTHING`,
+              )
+            : this.statement('DELETE FROM role_grants WHERE organization_id = ? AND role_id = ? AND user_id = ?');
+        const changes = names.map((name): RoleChange => {
+          const role = this.roleRow(realm, orgId, name);
+          if (!role) return { outcome: 'no-role', name };
+          const result = change === 'grant' ? write.run(orgId, role.id, userId, createdTimestamp) : write.run(orgId, role.id, userId);
+          if (result.changes === 0) return { outcome: 'unchanged', role };
+          this.recordChange(realm, roleGrantChange(change, role, userId), origin);
+          return { outcome: 'changed', role };
+        });
+        return { kind: 'done', changes };
+      })
+      .immediate();
+  }
+
+  async hasRole(realm: string, orgId: string, name: string, userId: string): Promise<boolean> {
+    return (
+      this.statement(
+        `SELECT 1 FROM role_grants AS g JOIN organization_roles AS r ON r.id = g.role_id JOIN organizations AS o ON o.id = r.organization_id
+         WHERE o.realm = ? AND r.organization_id = ? AND r.name = ? AND g.user_id = ?`,
+      ).get(realm, orgId, name, userId) !== undefined
+    );
+  }
+
+  async listRoleUsers(realm: string, orgId: string, name: string, filter: { excludeAdminAccounts?: boolean }): Promise<UserRecord[] | undefined> {
+    return this.db.transaction(() => {
+      const role = this.roleRow(realm, orgId, name);
+      if (!role) return undefined;
+      const rows = this.statement(
+        `SELECT u.* FROM role_grants AS g JOIN users AS u ON u.id = g.user_id
+         WHERE g.role_id = ?${filter.excludeAdminAccounts ? " AND u.kind <> 'org-admin'" : ''} ORDER BY g.seq`,
+      ).all(role.id) as Row[];
+      return rows.map(userFromRow);
+    })();
+  }
+
+  async listMemberRoles(realm: string, orgId: string, userId: string): Promise<RoleRecord[] | undefined> {
+    return this.db.transaction(() => {
+      const member = this.statement(
+        `SELECT 1 FROM memberships AS m JOIN organizations AS o ON o.id = m.organization_id
+         WHERE o.realm = ? AND m.organization_id = ? AND m.user_id = ?`,
+      ).get(realm, orgId, userId);
+      if (member === undefined) return undefined;
+      const rows = this.statement(
+        `SELECT r.* FROM role_grants AS g JOIN organization_roles AS r ON r.id = g.role_id
+         WHERE g.organization_id = ? AND g.user_id = ? ORDER BY r.name`,
+      ).all(orgId, userId) as Row[];
+      return rows.map(roleFromRow);
+    })();
+  }
+
+  async listUserOrganizationRoles(realm: string, userId: string): Promise<OrganizationWithRoles[]> {
+    return this.db.transaction(() => {
+      const organizations = (
+        this.statement(
+          `SELECT o.* FROM memberships AS m JOIN organizations AS o ON o.id = m.organization_id
+           WHERE o.realm = ? AND m.user_id = ? ORDER BY o.name`,
+        ).all(realm, userId) as Row[]
+      ).map(orgFromRow);
+      const roles = (
+        this.statement(
+          `SELECT r.* FROM role_grants AS g JOIN organization_roles AS r ON r.id = g.role_id
+             JOIN organizations AS o ON o.id = g.organization_id
+           WHERE o.realm = ? AND g.user_id = ? ORDER BY r.name`,
+        ).all(realm, userId) as Row[]
+      ).map(roleFromRow);
+      return groupRolesByOrganization(organizations, roles);
+    })();
   }
 
   async close(): Promise<void> {

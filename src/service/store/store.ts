@@ -8,7 +8,10 @@
  * - Uniqueness is enforced by the database, not by a read-then-write in the caller, so concurrent
  *   requests cannot create duplicates: an organization name per realm, an organization id, a
  *   membership per organization and user, a username and an email per realm, an active API key
- *   name per realm. A violated rule is reported as {@link StoreConflictError}.
+ *   name per realm, a role name per organization, a grant per role and user. A violated rule is
+ *   reported as {@link StoreConflictError}.
+ * - A role grant exists only for a member of the role's organization (the database refuses
+ *   anything else): removing the member, deleting the role or the organization removes it.
  * - Lookups that find nothing return `undefined` (or `false`), never throw.
  * - Every change records its event (events/changes.ts) in the same transaction: no change without
  *   its event, no event without its change. A write that changes nothing (a repeated member add, a
@@ -28,6 +31,8 @@ export interface RealmRecord {
   tokenLifetimeSeconds: number;
   /** Whether creating an organization also creates its default admin user `org-admin-<orgId>`. */
   createAdminUser: boolean;
+  /** Whether every token a user gets in this realm carries the `organizations` claim (roles included). */
+  organizationsClaim: boolean;
   /** The realm's own rate limit: null follows the service default, `'off'` or a limit replaces it. */
   rateLimit: RealmRateLimit;
   /** Milliseconds since the epoch. */
@@ -51,6 +56,7 @@ export interface RealmUpdate {
   enabled?: boolean;
   tokenLifetimeSeconds?: number;
   createAdminUser?: boolean;
+  organizationsClaim?: boolean;
   /** A new rate limit setting; null returns the realm to the service default. */
   rateLimit?: RealmRateLimit;
 }
@@ -116,6 +122,8 @@ export interface OidcClientRecord {
   name: string;
   /** Absolute URIs a code may be sent to, compared exactly (no patterns, no prefixes). */
   redirectUris: string[];
+  /** Whether the tokens this client gets for users carry the `organizations` claim (also when the realm does not ask for it). */
+  organizationsClaim: boolean;
   /** Milliseconds since the epoch. */
   createdTimestamp: number;
 }
@@ -213,6 +221,53 @@ export function newUser(
   };
 }
 
+/** An organization role as stored. */
+export interface RoleRecord {
+  id: string;
+  organizationId: string;
+  /** Unique in the organization; compared exactly. */
+  name: string;
+  description: string | null;
+  /** Milliseconds since the epoch. */
+  createdTimestamp: number;
+}
+
+/** A role to create: its id is chosen by the caller. */
+export interface NewRole {
+  id: string;
+  name: string;
+  description: string | null;
+}
+
+/** What creating one role of a list did: `created`, or the role of that name was there already. */
+export interface RoleCreation {
+  created: boolean;
+  /** The new role, or the one that was there. */
+  role: RoleRecord;
+}
+
+/** What one role of a grant or revoke list did. */
+export type RoleChange =
+  | { outcome: 'changed' | 'unchanged'; role: RoleRecord }
+  /** The organization has no role of that name. */
+  | { outcome: 'no-role'; name: string };
+
+/**
+ * What a grant or revoke of a member's roles did: per role, in the order asked, or why nothing
+ * was done (no such organization or user in the realm, or the user is not a member).
+ */
+export type MemberRolesChange =
+  | { kind: 'no-organization' }
+  | { kind: 'no-user' }
+  | { kind: 'not-member' }
+  | { kind: 'done'; changes: RoleChange[] };
+
+/** One organization a user belongs to, with the roles the user holds there (ordered by name). */
+export interface OrganizationWithRoles {
+  organization: Organization;
+  roles: RoleRecord[];
+}
+
 /** Reported when a write would break a uniqueness rule; nothing was written. */
 export class StoreConflictError extends Error {
   /** What collided, e.g. `organization name`, `organization id`, `username`. */
@@ -300,6 +355,8 @@ export interface Store {
   getOidcClient(realm: string, clientId: string): Promise<OidcClientRecord | undefined>;
   /** The registered clients of a realm, ordered by client id. */
   listOidcClients(realm: string): Promise<OidcClientRecord[]>;
+  /** Turns the `organizations` claim of a registered client's tokens on or off. False when there is no such client. */
+  setOidcClientOrganizationsClaim(realm: string, clientId: string, organizationsClaim: boolean, origin?: ChangeOrigin): Promise<boolean>;
   /** Removes a registered client. False when there was none. */
   deleteOidcClient(realm: string, clientId: string, origin?: ChangeOrigin): Promise<boolean>;
   /** Stores an issued authorization code; also forgets codes that expired before `nowTimestamp`. */
@@ -336,7 +393,8 @@ export interface Store {
   // Organizations --------------------------------------------------------------------------------
 
   /**
-   * Inserts an organization and, when given, its default admin user and that user's membership,
+   * Inserts an organization with its default roles (`DEFAULT_ORGANIZATION_ROLES` of src/api) and,
+   * when given, its default admin user, that user's membership and its grant of every default role,
    * atomically. Throws {@link StoreConflictError} (`organization name` or `organization id`).
    */
   createOrganization(org: Organization, adminUser?: NewUser, createdTimestamp?: number, origin?: ChangeOrigin): Promise<void>;
@@ -356,7 +414,7 @@ export interface Store {
     update: { name: string; displayName: string | null; url: string | null; attributes: Attributes; domains?: string[] },
     origin?: ChangeOrigin,
   ): Promise<boolean>;
-  /** Deletes an organization, its memberships and its default admin user. False when it does not exist. */
+  /** Deletes an organization, its memberships, roles and grants, and its default admin user. False when it does not exist. */
   deleteOrganization(realm: string, id: string, origin?: ChangeOrigin): Promise<boolean>;
 
   // Memberships ----------------------------------------------------------------------------------
@@ -366,7 +424,7 @@ export interface Store {
    * Returns false when the organization or the user does not exist in the realm.
    */
   addMember(realm: string, orgId: string, userId: string, createdTimestamp: number, origin?: ChangeOrigin): Promise<boolean>;
-  /** Removes a membership. False when there was none. */
+  /** Removes a membership and the member's role grants in that organization. False when there was none. */
   removeMember(realm: string, orgId: string, userId: string, origin?: ChangeOrigin): Promise<boolean>;
   /** Whether the user is a member of the organization (both in the realm). */
   isMember(realm: string, orgId: string, userId: string): Promise<boolean>;
@@ -376,6 +434,52 @@ export interface Store {
   countMembers(realm: string, orgId: string, filter: MemberFilter): Promise<number>;
   /** Organizations a user belongs to, ordered by name. */
   listUserOrganizations(realm: string, userId: string): Promise<Organization[]>;
+
+  // Organization roles ---------------------------------------------------------------------------
+
+  /**
+   * Creates roles of an organization, in order, atomically: a name the organization has already
+   * (also one earlier in the same list) is not created and reported with the role that has it.
+   * Undefined when the organization does not exist in the realm.
+   */
+  createRoles(realm: string, orgId: string, roles: readonly NewRole[], createdTimestamp: number, origin?: ChangeOrigin): Promise<RoleCreation[] | undefined>;
+  /** One role of an organization by name. */
+  getRole(realm: string, orgId: string, name: string): Promise<RoleRecord | undefined>;
+  /** The roles of an organization, ordered by name; undefined when the organization does not exist in the realm. */
+  listRoles(realm: string, orgId: string): Promise<RoleRecord[] | undefined>;
+  /** Replaces a role's description; returns the updated role, or undefined when there is no such role. */
+  updateRoleDescription(realm: string, orgId: string, name: string, description: string | null, origin?: ChangeOrigin): Promise<RoleRecord | undefined>;
+  /**
+   * Deletes roles of an organization by name, with their grants, atomically: per name, the role
+   * deleted, or undefined when there was none. Undefined when the organization does not exist in
+   * the realm. (Default roles are the caller's to refuse.)
+   */
+  deleteRoles(realm: string, orgId: string, names: readonly string[], origin?: ChangeOrigin): Promise<Array<RoleRecord | undefined> | undefined>;
+  /**
+   * Grants (or revokes) roles of an organization to (from) one of its members, in order,
+   * atomically, after checking in the same transaction that the organization, the user and the
+   * membership exist. Granting a held role or revoking one not held changes nothing (`unchanged`).
+   */
+  changeMemberRoles(
+    realm: string,
+    orgId: string,
+    userId: string,
+    names: readonly string[],
+    change: 'grant' | 'revoke',
+    createdTimestamp: number,
+    origin?: ChangeOrigin,
+  ): Promise<MemberRolesChange>;
+  /** Whether the user holds the role (all in the realm). */
+  hasRole(realm: string, orgId: string, name: string, userId: string): Promise<boolean>;
+  /**
+   * The users holding a role, ordered by when they were granted it (optionally without
+   * organizations' default admin users); undefined when the organization has no such role.
+   */
+  listRoleUsers(realm: string, orgId: string, name: string, filter: { excludeAdminAccounts?: boolean }): Promise<UserRecord[] | undefined>;
+  /** A member's roles in an organization, ordered by name; undefined when the user is not a member of it (or either does not exist). */
+  listMemberRoles(realm: string, orgId: string, userId: string): Promise<RoleRecord[] | undefined>;
+  /** The organizations a user belongs to (ordered by name), each with the user's roles there. */
+  listUserOrganizationRoles(realm: string, userId: string): Promise<OrganizationWithRoles[]>;
 
   // Events ---------------------------------------------------------------------------------------
 

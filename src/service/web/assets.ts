@@ -26,7 +26,7 @@ td form { display: inline-block; margin: 0 .25rem .25rem 0; }
 .login { max-width: 380px; margin: 4rem auto; }
 label { display: block; margin: .5rem 0 .2rem; font-weight: 600; }
 label.check { display: inline-flex; gap: .35rem; font-weight: normal; margin-right: 1rem; }
-input[type=text], input[type=password], input[type=email], input[type=number], input[type=search] { width: 100%; padding: .45rem .5rem; border: 1px solid var(--line); font: inherit; }
+input[type=text], input[type=password], input[type=email], input[type=number], input[type=search], select { width: 100%; padding: .45rem .5rem; border: 1px solid var(--line); font: inherit; }
 button { font: inherit; padding: .4rem .9rem; border: 1px solid var(--accent); background: var(--accent); color: #fff; cursor: pointer; }
 button.secondary { background: #fff; color: var(--accent); }
 button.danger { background: #fff; color: var(--bad); border-color: var(--bad); }

@@ -1,10 +1,16 @@
 /**
  * The go-plugin side of a Terraform provider process: checks that Terraform started it, listens
- * on a unix socket with mutual TLS, prints the handshake line, and serves go-plugin's controller
- * (Shutdown), stdio and health services next to the provider's own.
+ * with mutual TLS where go-plugin's client expects it, prints the handshake line, and serves
+ * go-plugin's controller (Shutdown), stdio and health services next to the provider's own.
  *
- * The handshake line is the only thing ever written to stdout: `1|6|unix|PATH|grpc|CERT`, where
- * CERT is the server certificate's DER in base64 without padding (Go's RawStdEncoding).
+ * Where it listens ({@link pluginTransport}): on a unix socket in a fresh temporary directory, or,
+ * on Windows (where go-plugin's plugins always use TCP) and when {@link TRANSPORT_VARIABLE} is
+ * `tcp`, on the first free port of 127.0.0.1 from `PLUGIN_MIN_PORT` to `PLUGIN_MAX_PORT`, which
+ * Terraform sets, as go-plugin's own servers do.
+ *
+ * The handshake line is the only thing ever written to stdout: `1|6|unix|PATH|grpc|CERT` or
+ * `1|6|tcp|127.0.0.1:PORT|grpc|CERT`, where CERT is the server certificate's DER in base64 without
+ * padding (Go's RawStdEncoding).
  */
 import { mkdtempSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +29,51 @@ export const MAGIC_COOKIE_VALUE = 'd602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a
 export const CORE_PROTOCOL_VERSION = 1;
 /** The plugin protocol major version this server speaks. */
 export const PLUGIN_PROTOCOL_VERSION = 6;
+
+/**
+ * Selects the transport on any platform: `tcp` or `unix` (the default outside Windows). For tests
+ * and diagnosis of the Windows transport on Linux: Terraform's go-plugin client accepts either
+ * network in the handshake line whatever the platform.
+ */
+export const TRANSPORT_VARIABLE = 'TFPLUGIN_TRANSPORT';
+
+/** A network go-plugin's client connects over. */
+export type PluginTransport = 'unix' | 'tcp';
+
+/**
+ * The transport of a plugin on `platform` with `env`: TCP on Windows, as go-plugin does there; else
+ * {@link TRANSPORT_VARIABLE}, unix by default.
+ *
+ * @throws HandshakeError for another value of {@link TRANSPORT_VARIABLE}.
+ */
+export function pluginTransport(env: NodeJS.ProcessEnv, platform: string = process.platform): PluginTransport {
+  const chosen = env[TRANSPORT_VARIABLE];
+  if (chosen !== undefined && chosen !== '' && chosen !== 'tcp' && chosen !== 'unix') {
+    throw new HandshakeError(`${TRANSPORT_VARIABLE} is "${chosen}": use tcp or unix.`);
+  }
+  if (platform === 'win32') return 'tcp';
+  return chosen === 'tcp' ? 'tcp' : 'unix';
+}
+
+/**
+ * The ports to try, in order, for the TCP transport: `PLUGIN_MIN_PORT` to `PLUGIN_MAX_PORT`, as
+ * go-plugin reads them (an unset bound is 0; 0 alone means any free port).
+ *
+ * @throws HandshakeError when a bound is not a number or the range is empty.
+ */
+export function pluginPortRange(env: NodeJS.ProcessEnv): { min: number; max: number } {
+  const bound = (name: 'PLUGIN_MIN_PORT' | 'PLUGIN_MAX_PORT'): number => {
+    const text = env[name] ?? '';
+    if (text === '') return 0;
+    const value = Number(text);
+    if (!Number.isInteger(value) || value < 0 || value > 65535) throw new HandshakeError(`${name} is "${text}", not a port number.`);
+    return value;
+  };
+  const min = bound('PLUGIN_MIN_PORT');
+  const max = bound('PLUGIN_MAX_PORT');
+  if (min > max) throw new HandshakeError(`PLUGIN_MIN_PORT (${min}) is greater than PLUGIN_MAX_PORT (${max}).`);
+  return { min, max };
+}
 
 /** Raised when the process was not started the way Terraform starts plugins. */
 export class HandshakeError extends Error {
@@ -64,8 +115,10 @@ export interface PluginServerOptions {
 
 /** A running plugin server. */
 export interface PluginServer {
-  /** The unix socket path. */
-  readonly socketPath: string;
+  /** The network the handshake line names. */
+  readonly transport: PluginTransport;
+  /** The address the handshake line names: the unix socket's path, or `127.0.0.1:PORT`. */
+  readonly address: string;
   /** The handshake line as printed (without newline). */
   readonly handshake: string;
   /** Whether mutual TLS is on. */
@@ -100,10 +153,34 @@ export function rawBase64(bytes: Buffer): string {
   return bytes.toString('base64').replace(/=+$/, '');
 }
 
-/** Builds the go-plugin handshake line (without newline). */
-export function handshakeLine(socketPath: string, certificateDer: Buffer | undefined): string {
+/** Builds the go-plugin handshake line (without newline) for a server at `address` over `transport`. */
+export function handshakeLine(address: string, certificateDer: Buffer | undefined, transport: PluginTransport = 'unix'): string {
   const cert = certificateDer ? rawBase64(certificateDer) : '';
-  return `${CORE_PROTOCOL_VERSION}|${PLUGIN_PROTOCOL_VERSION}|unix|${socketPath}|grpc|${cert}`;
+  return `${CORE_PROTOCOL_VERSION}|${PLUGIN_PROTOCOL_VERSION}|${transport}|${address}|grpc|${cert}`;
+}
+
+/** Whether a failed listen means "this port is taken, try the next", as go-plugin goes on after any failure. */
+function portUnavailable(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  return code === 'EADDRINUSE' || code === 'EACCES';
+}
+
+/**
+ * Listens on the first port of {@link pluginPortRange} that is free, on 127.0.0.1; returns `127.0.0.1:PORT`.
+ *
+ * @throws HandshakeError when no port of the range is free.
+ */
+async function listenOnPluginPort(server: GrpcServer, env: NodeJS.ProcessEnv): Promise<string> {
+  const { min, max } = pluginPortRange(env);
+  for (let port = min; port <= max; port++) {
+    try {
+      await server.listen(port);
+      return `127.0.0.1:${server.port()}`;
+    } catch (error) {
+      if (!portUnavailable(error)) throw error;
+    }
+  }
+  throw new HandshakeError(`no free TCP port on 127.0.0.1 from PLUGIN_MIN_PORT (${min}) to PLUGIN_MAX_PORT (${max}).`);
 }
 
 /**
@@ -113,6 +190,7 @@ export function handshakeLine(socketPath: string, certificateDer: Buffer | undef
 export async function startPluginServer(options: PluginServerOptions): Promise<PluginServer> {
   const env = options.env ?? process.env;
   checkPluginEnvironment(env);
+  const transport = pluginTransport(env);
   const logger = options.logger;
   const clientCertPem = env.PLUGIN_CLIENT_CERT;
   const tlsOn = Boolean(clientCertPem) && !env.TF_DISABLE_PLUGIN_TLS;
@@ -124,9 +202,11 @@ export async function startPluginServer(options: PluginServerOptions): Promise<P
     onTransportError: (message, error) => logger.debug(message, { error: (error as Error)?.message ?? String(error) }),
   });
 
-  const socketDir = mkdtempSync(join(tmpdir(), 'plugin'));
-  const socketPath = join(socketDir, 'plugin.sock');
-  const removeSocket = (): void => rmSync(socketDir, { recursive: true, force: true });
+  // The unix socket's directory, removed when the process exits; none for TCP.
+  const socketDir = transport === 'unix' ? mkdtempSync(join(tmpdir(), 'plugin')) : undefined;
+  const removeSocket = (): void => {
+    if (socketDir !== undefined) rmSync(socketDir, { recursive: true, force: true });
+  };
   process.once('exit', removeSocket);
 
   let shuttingDown: Promise<void> | undefined;
@@ -176,14 +256,20 @@ export async function startPluginServer(options: PluginServerOptions): Promise<P
   });
   options.register(server, codec);
 
+  let address: string;
   try {
-    await server.listen(socketPath);
+    if (socketDir === undefined) {
+      address = await listenOnPluginPort(server, env);
+    } else {
+      address = join(socketDir, 'plugin.sock');
+      await server.listen(address);
+    }
   } catch (error) {
     removeSocket();
     throw error;
   }
-  const handshake = handshakeLine(socketPath, certificate?.der);
+  const handshake = handshakeLine(address, certificate?.der, transport);
   (options.writeHandshake ?? ((line: string) => writeSync(1, line)))(`${handshake}\n`);
-  logger.debug('plugin server listening', { socket: socketPath, tls: tlsOn });
-  return { socketPath, handshake, tls: tlsOn, shutdown };
+  logger.debug('plugin server listening', { transport, address, tls: tlsOn });
+  return { transport, address, handshake, tls: tlsOn, shutdown };
 }

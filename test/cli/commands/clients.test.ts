@@ -25,10 +25,23 @@ describe('orgadmin clients', () => {
         name: 'Single-page app',
         redirectUris: ['https://app.example.com/callback', 'http://127.0.0.1:5173/callback'],
         createdTimestamp: expect.any(Number),
+        organizationsClaim: false,
       },
     ]);
     expect((await sandbox.run('clients', 'delete', 'spa', '--realm', 'acme')).stdout).toBe('Deleted client spa of realm acme.\n');
     expect(await sandbox.json('clients', 'list', '--realm', 'acme')).toEqual([]);
+  });
+
+  it('registers a client whose user tokens carry the organizations claim, and turns it off again', async () => {
+    await sandbox.run('clients', 'create', 'app', '--realm', 'acme', '--redirect-uri', 'https://app.example.com/cb', '--organizations-claim', 'on');
+    expect((await sandbox.json<Array<{ organizationsClaim: boolean }>>('clients', 'list', '--realm', 'acme'))[0]!.organizationsClaim).toBe(true);
+    const updated = await sandbox.run('clients', 'update', 'app', '--realm', 'acme', '--organizations-claim', 'off');
+    expect(updated).toEqual({ code: 0, stdout: 'Updated client app of realm acme: organizations claim off.\n', stderr: '' });
+    expect((await sandbox.json<Array<{ organizationsClaim: boolean }>>('clients', 'list', '--realm', 'acme'))[0]!.organizationsClaim).toBe(false);
+    const missing = await sandbox.run('clients', 'update', 'ghost', '--realm', 'acme', '--organizations-claim', 'on');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toBe('orgadmin: Realm "acme" has no client "ghost".\n');
+    expect((await sandbox.run('clients', 'update', 'app', '--realm', 'acme', '--organizations-claim', 'yes')).code).toBe(2);
   });
 
   it('refuses unsafe redirect URIs, reserved and duplicate client ids, and registers nothing', async () => {

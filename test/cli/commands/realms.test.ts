@@ -26,7 +26,7 @@ describe('orgadmin realms create', () => {
 
   it('prints the realm as JSON with --json, and never its signing key', async () => {
     const realm = await sandbox.json<RealmJson>('realms', 'create', 'acme', '--token-lifetime', '600');
-    expect(Object.keys(realm).sort()).toEqual(['createAdminUser', 'createdTimestamp', 'enabled', 'name', 'tokenLifetimeSeconds']);
+    expect(Object.keys(realm).sort()).toEqual(['createAdminUser', 'createdTimestamp', 'enabled', 'name', 'organizationsClaim', 'tokenLifetimeSeconds']);
     expect(realm).toMatchObject({ name: 'acme', enabled: true, tokenLifetimeSeconds: 600, createAdminUser: true });
   });
 
@@ -166,8 +166,9 @@ describe('orgadmin realms update', () => {
   it.each([
     [['--rate-limit', 'fast'], '--rate-limit must be REQUESTS/SECONDS (e.g. 100/60), "off" or "default", not "fast".'],
     [['--admin-user', 'yes'], '--admin-user must be "on" or "off", not "yes".'],
+    [['--organizations-claim', 'true'], '--organizations-claim must be "on" or "off", not "true".'],
     [['--token-lifetime', '0'], '--token-lifetime must be a whole number of seconds from 1 to 86400, not "0".'],
-    [[], 'realms update needs at least one of --token-lifetime, --admin-user, --rate-limit, --event-retention.'],
+    [[], 'realms update needs at least one of --token-lifetime, --admin-user, --organizations-claim, --rate-limit, --event-retention.'],
   ])('exits 2 on %j with one sentence and changes nothing', async (flags, message) => {
     await sandbox.run('realms', 'create', 'acme');
     const before = await storedRealm('acme');
@@ -175,6 +176,14 @@ describe('orgadmin realms update', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(message);
     expect(await storedRealm('acme')).toEqual(before);
+  });
+
+  it('turns the organizations claim of users\' tokens on and off', async () => {
+    await sandbox.run('realms', 'create', 'acme');
+    type Shown = { organizationsClaim: boolean };
+    expect((await sandbox.json<Shown>('realms', 'update', 'acme', '--organizations-claim', 'on')).organizationsClaim).toBe(true);
+    expect((await sandbox.json<Shown[]>('realms', 'list'))[0]!.organizationsClaim).toBe(true);
+    expect((await sandbox.json<Shown>('realms', 'update', 'acme', '--organizations-claim', 'off')).organizationsClaim).toBe(false);
   });
 
   it('exits 1 for a realm that does not exist', async () => {

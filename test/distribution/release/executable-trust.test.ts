@@ -1,13 +1,10 @@
 /**
  * The self-contained executable trusts the system's certificate authorities for its HTTPS calls
  * to the orgadmin service, like the launcher (`node --use-openssl-ca`) and Terraform's Go
- * providers: a CA given only through `SSL_CERT_FILE` or `SSL_CERT_DIR` is enough. Terraform runs
- * the executable (installed by `orgadmin provider install` into a filesystem mirror) with no
- * Node.js on PATH and no `NODE_EXTRA_CA_CERTS`; the service is reached through a TLS front whose
- * certificate a throwaway CA signed.
- *
- * The launcher, which hands `NODE_EXTRA_CA_CERTS` over to the provider instead of to Node.js
- * (src/distribution/bundle-loader.ts), still trusts a CA given only through it.
+ * providers: a CA given only through `SSL_CERT_FILE` or `SSL_CERT_DIR` is enough, and
+ * `NODE_EXTRA_CA_CERTS` adds one. Terraform runs the executable (installed by `orgadmin provider
+ * install` into a filesystem mirror) with no Node.js on PATH; the service is reached through a TLS
+ * front whose certificate a throwaway CA signed.
  */
 import { mkdir, mkdtemp, rm, writeFile, copyFile } from 'node:fs/promises';
 import { connect as netConnect, type AddressInfo } from 'node:net';
@@ -136,11 +133,13 @@ describe('the executable over HTTPS', () => {
     await copyFile(ca.caCertFile, join(certs, 'orgadmin-test-ca.pem'));
     await expectTrusted('trusted-by-dir', { SSL_CERT_DIR: certs });
   }, 60_000);
+
+  it('trusts a CA given only through NODE_EXTRA_CA_CERTS', () => expectTrusted('trusted-by-extra', { NODE_EXTRA_CA_CERTS: ca.caCertFile }), 60_000);
 });
 
 describe('the launcher over HTTPS', () => {
   it('does not trust a CA that no trust source names (the control)', () => expectRefused('launcher-untrusted', {}, 'launcher'), 60_000);
 
-  it('trusts a CA given only through NODE_EXTRA_CA_CERTS, which it hands to the provider instead of to Node.js', () =>
+  it('trusts a CA given only through NODE_EXTRA_CA_CERTS', () =>
     expectTrusted('launcher-trusted-by-extra', { NODE_EXTRA_CA_CERTS: ca.caCertFile }, 'launcher'), 60_000);
 });

@@ -1,21 +1,20 @@
 /**
- * The provider as a self-contained executable (a Node.js single executable application): it runs
- * with nothing of the machine, carries nothing of the build machine, and `orgadmin provider
- * install` installs it in place of the launcher.
+ * The provider as a self-contained executable (the bundle compiled by Bun): it runs with nothing of
+ * the machine, carries nothing of the build machine, holds npm's undici (not Bun's look-alike),
+ * ignores the working directory's `.env`, serves the Windows transport (TCP) to real terraform, and
+ * `orgadmin provider install` installs it.
  */
-import { execFile, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
-import { buildExecutable } from '../../../src/distribution/executable';
-import { nodeBinary } from '../../../src/distribution/node-binary';
+import { bunCompiler, bunRuntime } from '../../../src/distribution/bun-runtime';
 import { executableName, providerVersion } from '../../../src/distribution/package-info';
-import { installProvider, PROVIDER_BUNDLE_FILE } from '../../../src/distribution/install';
-import { generateCertificate } from '../../../src/tfplugin/protocol/certificate';
-import { REPO_ROOT } from '../../e2e/helpers/bundle';
+import { installProvider, mirrorCliConfig } from '../../../src/distribution/install';
+import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from '../../../src/tfplugin/protocol/plugin-server';
+import { PROVIDER_BUNDLE, REPO_ROOT } from '../../e2e/helpers/bundle';
+import { runTerraform, terraformEnv } from '../../e2e/helpers/terraform';
+import { createTestRealm, startTestService } from '../../helpers/service';
 import { ensureHostExecutable, handshake, hostPlatform } from './helpers';
 
 const version = providerVersion();
@@ -41,11 +40,22 @@ function occurrences(haystack: Buffer, needle: string): number {
   return count;
 }
 
+/** The start of undici's HTTP parser (llhttp compiled to WebAssembly, base64 in undici's source): npm's undici only. */
+const UNDICI_LLHTTP = 'AGFzbQEAAAAB';
+
 describe('the self-contained executable', () => {
   it('refuses to run outside Terraform, with a human message, in an empty environment', () => {
-    const run = spawnSync(executable, [], { env: {}, encoding: 'utf8' });
+    const run = spawnSync(executable, [], { env: {}, encoding: 'utf8', cwd: root });
     expect(run.status).toBe(1);
     expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('This binary is a plugin');
+  });
+
+  it("does not load the working directory's .env (Terraform starts it in the user's directory)", async () => {
+    // Were it loaded, this .env would make the process look started by Terraform.
+    await writeFile(join(root, '.env'), `${MAGIC_COOKIE_KEY}=${MAGIC_COOKIE_VALUE}\nPLUGIN_PROTOCOL_VERSIONS=6\n`);
+    const run = spawnSync(executable, [], { env: {}, encoding: 'utf8', cwd: root });
+    expect(run.status).toBe(1);
     expect(run.stderr).toContain('This binary is a plugin');
   });
 
@@ -56,97 +66,87 @@ describe('the self-contained executable', () => {
     expect(line).toMatch(new RegExp(`^1\\|6\\|unix\\|${sockets}/[^|]+\\|grpc\\|[A-Za-z0-9+/]+\\n$`));
   }, 30_000);
 
-  it('holds no path of the build machine and no key: nothing the stock Node.js binary does not hold already', async () => {
-    const built = await readFile(executable);
-    const stock = await readFile(await nodeBinary(hostPlatform(), process.versions.node));
-    // Node's own binary names its build machine's paths and holds root certificates: compare with it.
+  it('holds the bundle with npm\'s undici, and no path of the build machine and no key beyond the stock Bun runtime\'s', async () => {
+    // Bun names the embedded files /$bunfs/root/<name>: not a path of this machine (whose HOME may be /root).
+    const withoutBunfs = (data: Buffer): Buffer => Buffer.from(data.toString('latin1').split('/$bunfs/root').join('/$bunfs/'), 'latin1');
+    const built = withoutBunfs(await readFile(executable));
+    const stock = withoutBunfs(await readFile(await bunRuntime(hostPlatform(), bunCompiler().version)));
+    expect(occurrences(stock, UNDICI_LLHTTP)).toBe(0);
+    expect(occurrences(await readFile(PROVIDER_BUNDLE), UNDICI_LLHTTP)).toBeGreaterThan(0);
+    expect(occurrences(built, UNDICI_LLHTTP)).toBeGreaterThan(0);
     for (const needle of [REPO_ROOT, homedir(), `${tmpdir()}/orgadmin`, 'PRIVATE KEY-----']) {
       expect({ needle, count: occurrences(built, needle) }).toEqual({ needle, count: occurrences(stock, needle) });
     }
-    // PEM blocks with a body (keys, certificates): only Node's own root certificates. (The provider's
-    // code mentions "-----BEGIN CERTIFICATE-----" to write PEM, but holds none.)
-    const pemBlocks = (data: Buffer): number => data.toString('latin1').match(/-----BEGIN [A-Z ]+-----\r?\n[A-Za-z0-9+/=\r\n]{64,}/g)?.length ?? 0;
-    expect(pemBlocks(built)).toBe(pemBlocks(stock));
     expect(occurrences(built, REPO_ROOT)).toBe(0);
-    expect(built.length - stock.length).toBeLessThan(4 * 1024 * 1024);
+    // The bundle (0.6 MB) and its bytecode on top of the runtime.
+    expect(built.length - stock.length).toBeLessThan(16 * 1024 * 1024);
   }, 60_000);
 });
 
+describe('the Windows transport, on Linux', () => {
+  it('listens on TCP 127.0.0.1 within PLUGIN_MIN_PORT..PLUGIN_MAX_PORT when TFPLUGIN_TRANSPORT=tcp', async () => {
+    const line = await handshake(executable, [], root, { TFPLUGIN_TRANSPORT: 'tcp', PLUGIN_MIN_PORT: '10000', PLUGIN_MAX_PORT: '25000' });
+    const port = Number(/^1\|6\|tcp\|127\.0\.0\.1:(\d+)\|grpc\|[A-Za-z0-9+/]+\n$/.exec(line)?.[1]);
+    expect(port).toBeGreaterThanOrEqual(10000);
+    expect(port).toBeLessThanOrEqual(25000);
+  }, 30_000);
+
+  it('real terraform applies, reads back and destroys through the provider over TCP with mutual TLS', async () => {
+    const svc = await startTestService();
+    try {
+      const realm = await createTestRealm(svc, 'tcp');
+      const mirror = join(root, 'mirror');
+      await installProvider({ dir: mirror });
+      const cliConfig = join(root, 'terraform.rc');
+      await writeFile(cliConfig, mirrorCliConfig(mirror));
+      const dir = join(root, 'work');
+      await mkdir(dir);
+      await writeFile(
+        join(dir, 'main.tf'),
+        'terraform {\n  required_providers {\n    orgadmin = { source = "orgadmin/orgadmin" }\n  }\n}\n\nresource "orgadmin_organization" "org" {\n  name = "over-tcp"\n}\n',
+      );
+      const env = terraformEnv({
+        TF_CLI_CONFIG_FILE: cliConfig,
+        TFPLUGIN_TRANSPORT: 'tcp',
+        TF_LOG: 'debug',
+        ORGADMIN_BASE_URL: svc.baseUrl,
+        ORGADMIN_REALM: realm.realm,
+        ORGADMIN_CLIENT_ID: realm.clientId,
+        ORGADMIN_CLIENT_SECRET: realm.clientSecret,
+      });
+      expect((await runTerraform(dir, ['init', '-no-color', '-input=false'], env)).code).toBe(0);
+      const apply = await runTerraform(dir, ['apply', '-auto-approve', '-no-color', '-input=false'], env);
+      expect(apply.code).toBe(0);
+      expect(apply.stdout).toContain('Apply complete! Resources: 1 added, 0 changed, 0 destroyed.');
+      // The provider served over TCP (its debug line, in Terraform's log), and Terraform, which has
+      // only the handshake line to go by, got its RPCs through. Terraform copies a plugin's stderr
+      // asynchronously and may drop the last lines of a short-lived start, so the lines are at most
+      // one per start, and none names another transport.
+      const starts = apply.stderr.match(/provider: starting plugin:/g)?.length ?? 0;
+      expect(starts).toBeGreaterThanOrEqual(3);
+      const listening = apply.stderr.match(/plugin server listening: .*/g) ?? [];
+      expect(listening.length).toBeGreaterThanOrEqual(1);
+      expect(listening.length).toBeLessThanOrEqual(starts);
+      for (const line of listening) expect(line).toMatch(/transport=tcp address=127\.0\.0\.1:\d+ tls=true/);
+      expect(apply.stderr).not.toMatch(/transport=unix/);
+      // The service created it: the provider's POST went through.
+      expect(svc.requests.filter((r) => r.method === 'POST' && /\/orgs$/.test(r.url.split('?')[0]!) && r.status === 201)).toHaveLength(1);
+      const plan = await runTerraform(dir, ['plan', '-detailed-exitcode', '-no-color', '-input=false'], env);
+      expect(plan.code).toBe(0);
+      expect((await runTerraform(dir, ['destroy', '-auto-approve', '-no-color', '-input=false'], env)).code).toBe(0);
+    } finally {
+      await svc.close();
+    }
+  }, 120_000);
+});
+
 describe('orgadmin provider install with a built executable', () => {
-  it('installs the executable alone in place of the launcher', async () => {
-    const installed = await installProvider({ dir: join(root, 'mirror') });
+  it('installs the executable alone', async () => {
+    const installed = await installProvider({ dir: join(root, 'mirror'), searchFrom: [root] });
     expect(installed.selfContained).toBe(true);
     expect(installed.path.endsWith(`/${hostPlatform().name}/${executableName(version)}`)).toBe(true);
     expect(await readdir(dirname(installed.path))).toEqual([executableName(version)]);
     expect((await readFile(installed.path)).equals(await readFile(executable))).toBe(true);
-    expect((await installProvider({ dir: join(root, 'mirror') })).status).toBe('unchanged');
+    expect((await installProvider({ dir: join(root, 'mirror'), searchFrom: [root] })).status).toBe('unchanged');
   }, 60_000);
-
-  it('installs the launcher when no executable was built from the current bundle', async () => {
-    const installed = await installProvider({ dir: join(root, 'mirror'), executablesDir: join(root, 'no-executables') });
-    expect(installed.selfContained).toBeUndefined();
-    expect((await readdir(dirname(installed.path))).sort()).toEqual(expect.arrayContaining([PROVIDER_BUNDLE_FILE, executableName(version)]));
-  }, 60_000);
-});
-
-/**
- * Node's default TLS store inside the executable format, seen by a plain `https.get`. It is why the
- * provider's own HTTPS client adds the system's CAs (trust-store.test.ts, executable-trust.test.ts).
- */
-describe("Node's default TLS trust inside the executable format", () => {
-  /** A stand-in bundle that fetches https://localhost:$TEST_PORT/ and says whether it trusted the server. */
-  const HTTPS_CLIENT_BUNDLE = [
-    "const https = require('https');",
-    "https.get({ host: '127.0.0.1', servername: 'localhost', port: Number(process.env.TEST_PORT), agent: false }, (res) => {",
-    '  res.resume();',
-    "  process.stdout.write('trusted');",
-    "}).on('error', (error) => process.stdout.write('untrusted: ' + error.code));",
-    '',
-  ].join('\n');
-  let server: Server;
-  let certFile: string;
-  let client: string;
-  let work: string;
-
-  beforeAll(async () => {
-    work = await mkdtemp(join(tmpdir(), 'orgadmin-executable-tls-'));
-    const { certPem, keyPem } = generateCertificate();
-    certFile = join(work, 'server-cert.pem');
-    await writeFile(certFile, certPem);
-    // The same executable format, built around the stand-in bundle.
-    const built = await buildExecutable({
-      platform: hostPlatform(),
-      bundle: Buffer.from(HTTPS_CLIENT_BUNDLE),
-      version: '0.0.0-tls-test',
-      outDir: join(work, 'executables'),
-      codeCache: false,
-    });
-    client = built.path;
-    server = createServer({ cert: certPem, key: keyPem }, (_request, response) => response.end('ok'));
-    await new Promise<void>((resolveListen) => server.listen(0, '127.0.0.1', resolveListen));
-  }, 120_000);
-
-  afterAll(async () => {
-    server?.closeAllConnections();
-    await new Promise<void>((resolveClose) => (server ? server.close(() => resolveClose()) : resolveClose()));
-    await rm(work, { recursive: true, force: true });
-  });
-
-  async function fetchThroughExecutable(env: NodeJS.ProcessEnv): Promise<string> {
-    const port = String((server.address() as AddressInfo).port);
-    const { stdout } = await promisify(execFile)(client, [], { env: { TEST_PORT: port, ...env } });
-    return stdout;
-  }
-
-  it('does not trust a server whose certificate is in no trust store', async () => {
-    expect(await fetchThroughExecutable({})).toMatch(/^untrusted: /);
-  });
-
-  it('trusts the certificates of NODE_EXTRA_CA_CERTS', async () => {
-    expect(await fetchThroughExecutable({ NODE_EXTRA_CA_CERTS: certFile })).toBe('trusted');
-  });
-
-  it('does not read SSL_CERT_FILE (the executable takes no --use-openssl-ca flag, unlike the launcher)', async () => {
-    expect(await fetchThroughExecutable({ SSL_CERT_FILE: certFile })).toMatch(/^untrusted: /);
-  });
 });

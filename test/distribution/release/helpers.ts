@@ -1,6 +1,6 @@
 /**
  * Test helpers for the provider's self-contained executable and registry release: the host
- * platform's executable (built by scripts/build-sea.mjs when missing or stale), a throwaway GPG key,
+ * platform's executable (built by scripts/build-executables.mjs when missing or stale), a throwaway GPG key,
  * a throwaway certificate authority, and an HTTPS server that speaks Terraform's provider registry
  * protocol and serves the same release as a network mirror.
  */
@@ -19,7 +19,7 @@ import { releaseFileNames, releaseProvider, PROTOCOL_VERSIONS, type Release } fr
 import { ensureProviderBundle, REPO_ROOT } from '../../e2e/helpers/bundle';
 import { createTestRealm, startTestService, type TestService } from '../../helpers/service';
 
-/** Where scripts/build-sea.mjs writes the executables. */
+/** Where scripts/build-executables.mjs writes the executables. */
 export const EXECUTABLES_DIR = join(REPO_ROOT, 'dist', 'provider', 'executables');
 
 /** This machine's platform; the tests need one the executable is built for. */
@@ -31,24 +31,25 @@ export function hostPlatform(): ExecutablePlatform {
 
 /**
  * Makes sure the bundle and this platform's executable are built from the current sources
- * (scripts/build-sea.mjs keeps an up-to-date build), under one lock across jest workers. Returns the
+ * (scripts/build-executables.mjs keeps an up-to-date build), under one lock across jest workers. Returns the
  * executable's path.
  */
 export function ensureHostExecutable(version: string): string {
   ensureExecutables([hostPlatform()]);
-  return join(EXECUTABLES_DIR, hostPlatform().name, executableName(version));
+  return join(EXECUTABLES_DIR, hostPlatform().name, executableName(version, hostPlatform().suffix));
 }
 
-/** Like {@link ensureHostExecutable}, for any platforms (their Node.js comes from the npm registry). */
+/** Like {@link ensureHostExecutable}, for any platforms (their Bun runtime comes from the npm registry). */
 export function ensureExecutables(platforms: readonly ExecutablePlatform[]): void {
   ensureProviderBundle();
   // --platforms: a build that cannot be made fails here, with its reason, instead of warning.
-  const script = join(REPO_ROOT, 'scripts', 'build-sea.mjs');
+  const script = join(REPO_ROOT, 'scripts', 'build-executables.mjs');
   const names = platforms.map((platform) => platform.name).join(',');
-  execFileSync('flock', ['/tmp/orgadmin-provider-sea.lock', process.execPath, script, '--platforms', names], {
+  execFileSync('flock', ['/tmp/orgadmin-provider-executables.lock', process.execPath, script, '--platforms', names], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
-    timeout: 300_000,
+    // Each target's runtime is fetched from the npm registry the first time.
+    timeout: 900_000,
   });
 }
 
@@ -230,9 +231,10 @@ export function bareTerraformEnv(home: string, caCertFile: string, extra: Record
  * Starts `command args` with only the variables Terraform sets for a plugin (no PATH, no HOME;
  * sockets in `socketDir`) and resolves with the go-plugin handshake line it prints, then stops it.
  */
-export async function handshake(command: string, args: readonly string[], socketDir: string): Promise<string> {
+export async function handshake(command: string, args: readonly string[], socketDir: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<string> {
   const child = spawn(command, args, {
     env: {
+      ...extraEnv,
       [MAGIC_COOKIE_KEY]: MAGIC_COOKIE_VALUE,
       PLUGIN_PROTOCOL_VERSIONS: '5,6',
       PLUGIN_MIN_PORT: '10000',

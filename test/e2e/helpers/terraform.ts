@@ -1,12 +1,17 @@
 /**
  * Test helper: runs the real `terraform` binary in a temporary working directory, against the
- * orgadmin provider installed into a temporary filesystem mirror.
+ * orgadmin provider as users get it from a release (the release zip of this platform's
+ * executable, in a temporary filesystem mirror).
  */
-import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { installProvider, mirrorCliConfig, type InstalledProvider } from '../../../src/distribution/install';
+import { mirrorCliConfig, PROVIDER_INSTALL_ADDRESS, providerVersion } from '../../../src/distribution/install';
+import { defaultBundlePath, defaultExecutablesDir } from '../../../src/distribution/package-info';
+import { hostExecutablePlatform } from '../../../src/distribution/platforms';
+import { releaseProvider } from '../../../src/distribution/release';
+import { REPO_ROOT } from './bundle';
 
 /** The terraform binary the tests drive. */
 export const TERRAFORM_BIN = process.env.TERRAFORM_BIN ?? '/usr/local/bin/terraform';
@@ -77,21 +82,44 @@ export interface ProviderMirror {
   dir: string;
   /** A CLI configuration file: this mirror for orgadmin, nothing else allowed from the network. */
   cliConfigFile: string;
-  /** What the installer did. */
-  installed: InstalledProvider;
+  /** The release archive the mirror holds (Terraform unpacks it at init). */
+  archive: string;
   /** Removes the mirror. */
   cleanup(): Promise<void>;
 }
 
-/** Installs the built provider bundle into a fresh temporary mirror with {@link installProvider}. */
+/**
+ * A fresh temporary mirror holding what users get from a release: this platform's release zip, as
+ * `orgadmin provider release` writes it, in Terraform's packed mirror layout
+ * (`<mirror>/registry.terraform.io/orgadmin/orgadmin/terraform-provider-orgadmin_<version>_<os>_<arch>.zip`),
+ * which `terraform init` unpacks. The executable is built first when missing or stale.
+ */
 export async function createProviderMirror(): Promise<ProviderMirror> {
   const root = await mkdtemp(join(tmpdir(), 'orgadmin-mirror-'));
   try {
+    const version = providerVersion();
+    const platform = hostExecutablePlatform();
+    if (platform === undefined) throw new Error(`no provider executable is built for ${process.platform}/${process.arch}`);
+    execFileSync('flock', ['/tmp/orgadmin-provider-executables.lock', process.execPath, join(REPO_ROOT, 'scripts', 'build-executables.mjs'), '--platforms', platform.name], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      timeout: 300_000,
+    });
+    const release = await releaseProvider({
+      outDir: join(root, 'release'),
+      version,
+      bundle: await readFile(defaultBundlePath()),
+      platforms: [platform],
+      executablesDir: defaultExecutablesDir(),
+    });
     const dir = join(root, 'mirror');
-    const installed = await installProvider({ dir });
+    const archive = join(dir, ...PROVIDER_INSTALL_ADDRESS.split('/'), release.archives[0]!.name);
+    await mkdir(dirname(archive), { recursive: true });
+    await rename(join(release.dir, release.archives[0]!.name), archive);
+    await rm(release.dir, { recursive: true, force: true });
     const cliConfigFile = join(root, 'terraform.rc');
     await writeFile(cliConfigFile, mirrorCliConfig(dir));
-    return { dir, cliConfigFile, installed, cleanup: () => rm(root, { recursive: true, force: true }) };
+    return { dir, cliConfigFile, archive, cleanup: () => rm(root, { recursive: true, force: true }) };
   } catch (error) {
     await rm(root, { recursive: true, force: true });
     throw error;

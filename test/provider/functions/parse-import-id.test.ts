@@ -16,21 +16,29 @@ describe('parse_import_id', () => {
   });
 
   it('reads ids that have one reading without a resource type', async () => {
-    expect(await call('org-1')).toEqual({ result: { realm: null, organization_id: 'org-1', user_id: null } });
-    expect(await call('acme/org-1/user-9')).toEqual({ result: { realm: 'acme', organization_id: 'org-1', user_id: 'user-9' } });
+    expect(await call('org-1')).toEqual({ result: { realm: null, organization_id: 'org-1', user_id: null, role_name: null } });
+    expect(await call('acme/org-1/user-9')).toEqual({ result: { realm: 'acme', organization_id: 'org-1', user_id: 'user-9', role_name: null } });
   });
 
   it('reads an id by the form of the resource type given', async () => {
-    expect(await call('org-1/user-9', 'orgadmin_membership')).toEqual({ result: { realm: null, organization_id: 'org-1', user_id: 'user-9' } });
-    expect(await call('acme/org-1', 'orgadmin_organization')).toEqual({ result: { realm: 'acme', organization_id: 'org-1', user_id: null } });
-    expect(await call('acme/org-1', 'orgadmin_organization_members')).toEqual({ result: { realm: 'acme', organization_id: 'org-1', user_id: null } });
+    expect(await call('org-1/user-9', 'orgadmin_membership')).toEqual({ result: { realm: null, organization_id: 'org-1', user_id: 'user-9', role_name: null } });
+    expect(await call('acme/org-1', 'orgadmin_organization')).toEqual({ result: { realm: 'acme', organization_id: 'org-1', user_id: null, role_name: null } });
+    expect(await call('acme/org-1', 'orgadmin_organization_members')).toEqual({ result: { realm: 'acme', organization_id: 'org-1', user_id: null, role_name: null } });
+  });
+
+  it('reads a role\'s id only by its type, so ids without a type read as before', async () => {
+    expect(await call('acme/org-1/billing', 'orgadmin_organization_role')).toEqual({ result: { realm: 'acme', organization_id: 'org-1', user_id: null, role_name: 'billing' } });
+    expect(await call('org-1/billing', 'orgadmin_organization_role')).toEqual({ result: { realm: null, organization_id: 'org-1', user_id: null, role_name: 'billing' } });
+    expect(await call('org-1/user-9', 'orgadmin_organization_member_roles')).toEqual({ result: { realm: null, organization_id: 'org-1', user_id: 'user-9', role_name: null } });
+    // A member's roles read like a membership, so three segments still have one reading.
+    expect(await call('acme/org-1/user-9')).toEqual({ result: { realm: 'acme', organization_id: 'org-1', user_id: 'user-9', role_name: null } });
   });
 
   it('refuses a two-segment id without a type, naming the readings, on the id', async () => {
     const { error } = await call('org-1/user-9');
     expect(error).toEqual({
       argument: 0,
-      text: expect.stringMatching(/^"org-1\/user-9" reads differently for orgadmin_organization and orgadmin_membership and orgadmin_organization_members: give the resource type/),
+      text: expect.stringMatching(/^"org-1\/user-9" reads differently for orgadmin_organization and orgadmin_membership and orgadmin_organization_members and orgadmin_organization_member_roles: give the resource type/),
     });
   });
 
@@ -45,7 +53,7 @@ describe('parse_import_id', () => {
   it('refuses an unknown resource type on the type, and more than one type', async () => {
     expect((await call('org-1', 'orgadmin_user')).error).toEqual({
       argument: 1,
-      text: '"orgadmin_user" is not an importable orgadmin resource; use one of orgadmin_organization, orgadmin_membership, orgadmin_organization_members',
+      text: '"orgadmin_user" is not an importable orgadmin resource; use one of orgadmin_organization, orgadmin_membership, orgadmin_organization_members, orgadmin_organization_role, orgadmin_organization_member_roles',
     });
     expect((await call('org-1', 'orgadmin_organization', 'orgadmin_membership')).error).toMatchObject({ argument: 2 });
   });

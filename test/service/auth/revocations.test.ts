@@ -17,7 +17,7 @@ describe('RevocationList', () => {
     store = SqliteStore.open(join(dir, 'data.db'));
     clock = 1_000_000;
     for (const name of ['acme', 'other']) {
-      await store.createRealm({ name, enabled: true, tokenLifetimeSeconds: 300, createAdminUser: false, rateLimit: null, createdTimestamp: 1, ...signingKey });
+      await store.createRealm({ name, enabled: true, tokenLifetimeSeconds: 300, createAdminUser: false, organizationsClaim: false, rateLimit: null, createdTimestamp: 1, ...signingKey });
     }
   });
   afterEach(async () => {

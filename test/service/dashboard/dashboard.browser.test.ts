@@ -2,7 +2,8 @@
  * The dashboard end to end in a real browser: Debian's headless Chromium (`/usr/bin/chromium`,
  * installed by .ci/run) driven by playwright-core, against the real service on port 0 with a real
  * SQLite file. Signs in through the authorization code flow, creates an API key and reads its
- * secret from the page, uses it with the SDK, revokes it, adds a member, changes realm settings,
+ * secret from the page, uses it with the SDK, revokes it, adds a member, grants and revokes an
+ * organization role, changes realm settings,
  * and checks the refusals: a forged CSRF request, a non-administrator. Every page is saved as a
  * screenshot under test-artifacts/dashboard/ (git-ignored).
  */
@@ -189,6 +190,39 @@ it('shows organizations with search and paging, adds a member (the membership ch
   await page.locator('tr[data-username="carol"] button', { hasText: 'Remove' }).click();
   await page.waitForSelector('.notice');
   expect((await call(svc, { method: 'GET', url: memberPath('acme', orgId, carol.id), token })).status).toBe(404);
+});
+
+it('lists an organization’s roles with their holders, grants a role to a member and revokes it', async () => {
+  const [org] = await svc.admin.organizations.list('acme', { search: 'made-with-dashboard-key', first: 0, max: 1 });
+  const bob = (await svc.admin.findUserByUsername('acme', 'bob'))!;
+  await svc.admin.organizations.addMember('acme', org!.id, bob.id);
+  await svc.admin.roles.create('acme', org!.id, { name: 'billing admin', description: 'Pays the bills' });
+  await page.goto(`${dashboard}/organizations/${org!.id}`);
+  await page.waitForSelector('#roles');
+  // The 11 default roles and the custom one, by name; the default admin user holds every default role.
+  const roleNames = await page.locator('#roles tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-role')));
+  expect(roleNames).toHaveLength(12);
+  expect(roleNames).toEqual(expect.arrayContaining(['billing admin', 'manage-roles', 'view-roles', 'delete-organization']));
+  expect(await page.locator('tr[data-role="manage-roles"] .holder').evaluateAll((holders) => holders.map((h) => h.getAttribute('data-username')))).toEqual([
+    `org-admin-${org!.id}`,
+  ]);
+  expect(await page.textContent('tr[data-role="billing admin"]')).toContain('nobody');
+
+  await page.selectOption('#grant-member', { label: 'bob' });
+  await page.selectOption('#grant-role-name', 'billing admin');
+  await page.click('#grant-role-button');
+  await page.waitForSelector('.notice');
+  expect(await page.textContent('.notice')).toContain('The role was granted.');
+  expect(await page.textContent('tr[data-role="billing admin"] .holder')).toContain('bob');
+  expect(await svc.store.hasRole('acme', org!.id, 'billing admin', bob.id)).toBe(true);
+  await shot('08b-organization-roles');
+
+  // Revoking asks for confirmation (accepted above); the grant is gone, the membership stays.
+  await page.locator('tr[data-role="billing admin"] .holder[data-username="bob"] button', { hasText: 'Revoke' }).click();
+  await page.waitForSelector('text=The role was revoked.');
+  expect(await page.textContent('tr[data-role="billing admin"]')).toContain('nobody');
+  expect(await svc.store.hasRole('acme', org!.id, 'billing admin', bob.id)).toBe(false);
+  expect(await svc.store.isMember('acme', org!.id, bob.id)).toBe(true);
 });
 
 it('changes the realm settings, including the realm’s own rate limit', async () => {

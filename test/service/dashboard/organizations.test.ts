@@ -2,8 +2,9 @@
  * The dashboard's Organizations section without a browser (the real service on port 0, cookies by
  * hand): it meets the JSON API's rules through the organizations area (the default admin user
  * cannot be removed, with the API's 403 and sentence; an unknown organization is the API's 404),
- * and each of its operations counts against the realm's rate limit as the API's calls do. The
- * browser test (dashboard.browser.test.ts) drives the same pages in Chromium.
+ * and each of its operations counts against the realm's rate limit as the API's calls do. Its
+ * roles part meets the roles area's rules (a grant needs a member, unknown roles and grants are the
+ * API's 404s), changing nothing when it refuses. The browser test (dashboard.browser.test.ts) drives the same pages in Chromium.
  */
 import { orgAdminUsername } from '../../../src/api';
 import { newUser } from '../../../src/service/store/store';
@@ -53,6 +54,42 @@ it('answers an unknown organization with the API’s 404 and sentence', async ()
   const page = await browser.go('GET', `${ORGANIZATIONS}/no-such-org`);
   expect(page.status).toBe(404);
   expect(page.text).toContain('Organization no-such-org does not exist.');
+});
+
+it('lists the organization’s roles with their holders and refuses, with the API’s status and sentence, what the roles rules refuse', async () => {
+  await svc.admin.createUser('acme', { username: 'outsider' });
+  const outsider = (await svc.admin.findUserByUsername('acme', 'outsider'))!.id;
+  await svc.admin.roles.create('acme', orgId, { name: 'billing', description: 'Pays <the> bills' });
+  const page = await browser.go('GET', `${ORGANIZATIONS}/${orgId}`);
+  expect(page.status).toBe(200);
+  // Every default role, held by the default admin user, and the custom role, held by nobody, escaped.
+  expect(page.text).toContain('<tr data-role="manage-roles"><td>manage-roles</td>');
+  expect(page.text).toMatch(/<tr data-role="view-roles">.*<span class="holder" data-username="org-admin-globex-id">/);
+  expect(page.text).toContain('<tr data-role="billing"><td>billing</td><td>Pays &#60;the&#62; bills</td><td><span class="muted">nobody</span>');
+  const csrf = csrfOf(page.text);
+
+  const notMember = await browser.go('POST', `${ORGANIZATIONS}/${orgId}/roles/grant`, { _csrf: csrf, userId: outsider, role: 'billing' });
+  expect(notMember.status).toBe(400);
+  expect(notMember.text).toContain(`User ${outsider} must be a member of organization ${orgId} to be granted a role.`);
+  expect(await svc.store.hasRole('acme', orgId, 'billing', outsider)).toBe(false);
+
+  const noRole = await browser.go('POST', `${ORGANIZATIONS}/${orgId}/roles/grant`, { _csrf: csrf, userId: 'globex-admin', role: 'auditor' });
+  expect(noRole.status).toBe(404);
+  expect(noRole.text).toContain(`Organization ${orgId} has no role auditor.`);
+
+  const notHeld = await browser.go('POST', `${ORGANIZATIONS}/${orgId}/roles/revoke`, { _csrf: csrf, userId: 'globex-admin', role: 'billing' });
+  expect(notHeld.status).toBe(404);
+  expect(notHeld.text).toContain('User globex-admin does not have role billing.');
+
+  const incomplete = await browser.go('POST', `${ORGANIZATIONS}/${orgId}/roles/grant`, { _csrf: csrf, role: 'billing' });
+  expect(incomplete.status).toBe(400);
+  expect(incomplete.text).toContain('Choose a member and a role.');
+
+  const granted = await browser.go('POST', `${ORGANIZATIONS}/${orgId}/roles/grant`, { _csrf: csrf, userId: 'globex-admin', role: 'billing' });
+  expect(granted.status).toBe(303);
+  expect(granted.location).toBe(`${ORGANIZATIONS}/${orgId}?done=role-granted`);
+  expect(await svc.store.hasRole('acme', orgId, 'billing', 'globex-admin')).toBe(true);
+  expect((await svc.store.listMemberRoles('acme', orgId, 'globex-admin'))?.map((role) => role.name)).toContain('billing');
 });
 
 it('counts each organization operation against the realm’s rate limit', async () => {

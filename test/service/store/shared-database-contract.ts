@@ -12,7 +12,7 @@ const signingKey = generateSigningKey();
 
 /** A realm with a real signing key. */
 export function cachedRealm(name: string): RealmRecord {
-  return { name, enabled: true, tokenLifetimeSeconds: 300, createAdminUser: false, rateLimit: null, createdTimestamp: 1, ...signingKey };
+  return { name, enabled: true, tokenLifetimeSeconds: 300, createAdminUser: false, organizationsClaim: false, rateLimit: null, createdTimestamp: 1, ...signingKey };
 }
 
 /** One database that several stores open. */

@@ -3,7 +3,7 @@
  * them (sqlite-contract.test.ts, postgres-contract.test.ts), so that the service behaves the same
  * whichever database it is given. Each test gets a fresh, empty store from `open`.
  */
-import type { Organization } from '../../../src/api';
+import { DEFAULT_ORGANIZATION_ROLES, DEFAULT_ORGANIZATION_ROLE_NAMES, type Organization } from '../../../src/api';
 import { StoreConflictError, type ApiKeyRecord, type RealmRecord, type Store, type UserRecord } from '../../../src/service/store/store';
 
 /** A fresh, empty, migrated store and how to dispose of it. */
@@ -21,6 +21,7 @@ function realm(name: string, overrides: Partial<RealmRecord> = {}): RealmRecord 
     enabled: true,
     tokenLifetimeSeconds: 300,
     createAdminUser: true,
+    organizationsClaim: false,
     rateLimit: null,
     createdTimestamp: T0,
     privateKeyPem: `-----BEGIN PRIVATE KEY-----\n${name}-private\n-----END PRIVATE KEY-----\n`,
@@ -979,7 +980,7 @@ export function describeStoreContract(name: string, open: () => Promise<OpenedSt
       });
 
       it('registers public clients per realm with their exact redirect URIs', async () => {
-        const client = { realm: 'acme', clientId: 'spa', name: 'SPA', redirectUris: ['https://app.example.com/cb', 'http://127.0.0.1:8080/cb'], createdTimestamp: T0 };
+        const client = { realm: 'acme', clientId: 'spa', name: 'SPA', redirectUris: ['https://app.example.com/cb', 'http://127.0.0.1:8080/cb'], createdTimestamp: T0, organizationsClaim: false };
         await store.createOidcClient(client);
         await store.createOidcClient({ ...client, realm: 'other' });
         expect(await conflictOf(store.createOidcClient({ ...client, name: 'again' }))).toBe('client id');
@@ -989,6 +990,17 @@ export function describeStoreContract(name: string, open: () => Promise<OpenedSt
         expect(await store.deleteOidcClient('acme', 'spa')).toBe(true);
         expect(await store.deleteOidcClient('acme', 'spa')).toBe(false);
         expect(await store.getOidcClient('other', 'spa')).toEqual({ ...client, realm: 'other' });
+        expect(await store.setOidcClientOrganizationsClaim('other', 'spa', true)).toBe(true);
+        expect(await store.getOidcClient('other', 'spa')).toEqual({ ...client, realm: 'other', organizationsClaim: true });
+        expect(await store.setOidcClientOrganizationsClaim('acme', 'spa', true)).toBe(false);
+      });
+
+      it('keeps a realm\'s organizations claim setting', async () => {
+        await store.createRealm(realm('claims', { organizationsClaim: true }));
+        expect((await store.getRealm('claims'))?.organizationsClaim).toBe(true);
+        expect((await store.getRealmSettings('claims'))?.organizationsClaim).toBe(true);
+        expect((await store.updateRealm('claims', { organizationsClaim: false }))?.organizationsClaim).toBe(false);
+        expect((await store.getRealm('acme'))?.organizationsClaim).toBe(false);
       });
 
       it('hands an authorization code out exactly once, and forgets expired codes when saving new ones', async () => {
@@ -1008,6 +1020,188 @@ export function describeStoreContract(name: string, open: () => Promise<OpenedSt
       });
     });
 
+    describe('organization roles', () => {
+      /** An organization with its default admin user, and two end users who are members. */
+      async function orgWithMembers(id = 'o1'): Promise<Organization> {
+        const acme = org('acme', id, `Org ${id}`);
+        await store.createOrganization(acme, adminOf(acme), T0);
+        for (const member of ['alice', 'bob']) {
+          if (!(await store.getUser('acme', member))) await store.createUser(user('acme', member));
+          await store.addMember('acme', id, member, T0 + 1);
+        }
+        return acme;
+      }
+      const names = (roles: Array<{ name: string }> | undefined): string[] | undefined => roles?.map((role) => role.name);
+      const sortedDefaults = [...DEFAULT_ORGANIZATION_ROLE_NAMES].sort();
+
+      it('gives a new organization the default roles, all held by its default admin user', async () => {
+        await orgWithMembers();
+        const roles = await store.listRoles('acme', 'o1');
+        expect(names(roles)).toEqual(sortedDefaults);
+        for (const role of DEFAULT_ORGANIZATION_ROLES) {
+          expect(roles!.find((r) => r.name === role.name)).toMatchObject({ organizationId: 'o1', description: role.description, createdTimestamp: T0 });
+        }
+        expect(names(await store.listMemberRoles('acme', 'o1', 'admin-o1'))).toEqual(sortedDefaults);
+        expect(await store.listMemberRoles('acme', 'o1', 'alice')).toEqual([]);
+        expect(ids(await store.listRoleUsers('acme', 'o1', 'manage-roles', {}) ?? [])).toEqual(['admin-o1']);
+        expect(await store.listRoleUsers('acme', 'o1', 'manage-roles', { excludeAdminAccounts: true })).toEqual([]);
+      });
+
+      it('creates the default roles without holders when the organization has no admin user', async () => {
+        await store.createOrganization(org('acme', 'o1', 'Acme'), undefined, T0);
+        expect(names(await store.listRoles('acme', 'o1'))).toEqual(sortedDefaults);
+        expect(await store.listRoleUsers('acme', 'o1', 'view-organization', {})).toEqual([]);
+      });
+
+      it('creates roles in order, reports names that exist (also twice in one list), and only in the realm', async () => {
+        await orgWithMembers();
+        const created = await store.createRoles(
+          'acme',
+          'o1',
+          [
+            { id: 'r1', name: 'editor', description: 'Edits things' },
+            { id: 'r2', name: 'view-roles', description: 'mine' },
+            { id: 'r3', name: 'viewer', description: null },
+            { id: 'r4', name: 'editor', description: 'again' },
+          ],
+          T0 + 2,
+        );
+        expect(created?.map((c) => [c.created, c.role.name, c.role.description])).toEqual([
+          [true, 'editor', 'Edits things'],
+          [false, 'view-roles', 'View roles of this organization'],
+          [true, 'viewer', null],
+          [false, 'editor', 'Edits things'],
+        ]);
+        expect(await store.getRole('acme', 'o1', 'editor')).toEqual({ id: 'r1', organizationId: 'o1', name: 'editor', description: 'Edits things', createdTimestamp: T0 + 2 });
+        expect(await store.getRole('other', 'o1', 'editor')).toBeUndefined();
+        expect(await store.getRole('acme', 'o1', 'Editor')).toBeUndefined();
+        expect(await store.createRoles('other', 'o1', [{ id: 'r9', name: 'x', description: null }], T0)).toBeUndefined();
+        expect(await store.createRoles('acme', 'nope', [{ id: 'r9', name: 'x', description: null }], T0)).toBeUndefined();
+        expect(await store.listRoles('acme', 'nope')).toBeUndefined();
+        expect(await store.listRoles('other', 'o1')).toBeUndefined();
+      });
+
+      it('keeps role names per organization: the same name in two organizations is two roles', async () => {
+        await orgWithMembers('o1');
+        await orgWithMembers('o2');
+        await store.createRoles('acme', 'o1', [{ id: 'r1', name: 'editor', description: null }], T0);
+        const second = await store.createRoles('acme', 'o2', [{ id: 'r2', name: 'editor', description: null }], T0);
+        expect(second?.[0]?.created).toBe(true);
+        expect(await conflictOf(store.createRoles('acme', 'o2', [{ id: 'r1', name: 'other', description: null }], T0))).toBe('role id');
+        expect(names(await store.listRoles('acme', 'o2'))).toContain('editor');
+      });
+
+      it('updates a description and deletes roles with their grants', async () => {
+        await orgWithMembers();
+        await store.createRoles('acme', 'o1', [{ id: 'r1', name: 'editor', description: 'old' }], T0);
+        expect(await store.updateRoleDescription('acme', 'o1', 'editor', 'new')).toMatchObject({ id: 'r1', description: 'new' });
+        expect(await store.updateRoleDescription('acme', 'o1', 'editor', null)).toMatchObject({ description: null });
+        expect(await store.updateRoleDescription('acme', 'o1', 'ghost', 'x')).toBeUndefined();
+        expect(await store.updateRoleDescription('other', 'o1', 'editor', 'x')).toBeUndefined();
+        await store.changeMemberRoles('acme', 'o1', 'alice', ['editor'], 'grant', T0);
+        const deleted = await store.deleteRoles('acme', 'o1', ['editor', 'ghost', 'editor']);
+        expect(deleted?.map((role) => role?.id)).toEqual(['r1', undefined, undefined]);
+        expect(await store.getRole('acme', 'o1', 'editor')).toBeUndefined();
+        expect(await store.listMemberRoles('acme', 'o1', 'alice')).toEqual([]);
+        // A role created again under the name does not bring the old grant back.
+        await store.createRoles('acme', 'o1', [{ id: 'r2', name: 'editor', description: null }], T0);
+        expect(await store.hasRole('acme', 'o1', 'editor', 'alice')).toBe(false);
+        expect(await store.deleteRoles('acme', 'nope', ['editor'])).toBeUndefined();
+      });
+
+      it('grants and revokes a member\'s roles, in order, telling what changed', async () => {
+        await orgWithMembers();
+        await store.createRoles('acme', 'o1', [{ id: 'r1', name: 'editor', description: null }], T0);
+        const granted = await store.changeMemberRoles('acme', 'o1', 'alice', ['editor', 'ghost', 'view-roles', 'editor'], 'grant', T0 + 3);
+        expect(granted.kind).toBe('done');
+        const outcomes = granted.kind === 'done' ? granted.changes.map((c) => (c.outcome === 'no-role' ? [c.outcome, c.name] : [c.outcome, c.role.name])) : [];
+        expect(outcomes).toEqual([
+          ['changed', 'editor'],
+          ['no-role', 'ghost'],
+          ['changed', 'view-roles'],
+          ['unchanged', 'editor'],
+        ]);
+        expect(names(await store.listMemberRoles('acme', 'o1', 'alice'))).toEqual(['editor', 'view-roles']);
+        expect(await store.hasRole('acme', 'o1', 'editor', 'alice')).toBe(true);
+        expect(await store.hasRole('acme', 'o1', 'editor', 'bob')).toBe(false);
+        expect(await store.hasRole('other', 'o1', 'editor', 'alice')).toBe(false);
+        const revoked = await store.changeMemberRoles('acme', 'o1', 'alice', ['editor', 'manage-roles'], 'revoke', T0);
+        expect(revoked.kind === 'done' && revoked.changes.map((c) => c.outcome)).toEqual(['changed', 'unchanged']);
+        expect(names(await store.listMemberRoles('acme', 'o1', 'alice'))).toEqual(['view-roles']);
+      });
+
+      it('refuses grants to a non-member, an unknown user or organization, and changes nothing', async () => {
+        await orgWithMembers();
+        await store.createUser(user('acme', 'carol'));
+        await store.createUser(user('other', 'stranger'));
+        expect(await store.changeMemberRoles('acme', 'o1', 'carol', ['view-roles'], 'grant', T0)).toEqual({ kind: 'not-member' });
+        expect(await store.changeMemberRoles('acme', 'o1', 'ghost', ['view-roles'], 'grant', T0)).toEqual({ kind: 'no-user' });
+        expect(await store.changeMemberRoles('acme', 'o1', 'stranger', ['view-roles'], 'grant', T0)).toEqual({ kind: 'no-user' });
+        expect(await store.changeMemberRoles('acme', 'nope', 'alice', ['view-roles'], 'grant', T0)).toEqual({ kind: 'no-organization' });
+        expect(await store.changeMemberRoles('other', 'o1', 'alice', ['view-roles'], 'revoke', T0)).toEqual({ kind: 'no-organization' });
+        expect(await store.listMemberRoles('acme', 'o1', 'carol')).toBeUndefined();
+        expect(ids(await store.listRoleUsers('acme', 'o1', 'view-roles', {}) ?? [])).toEqual(['admin-o1']);
+      });
+
+      it('removes a member\'s grants with the membership: added again, the member holds no role', async () => {
+        await orgWithMembers();
+        await store.changeMemberRoles('acme', 'o1', 'alice', ['view-roles', 'manage-roles'], 'grant', T0);
+        expect(await store.removeMember('acme', 'o1', 'alice')).toBe(true);
+        expect(await store.hasRole('acme', 'o1', 'view-roles', 'alice')).toBe(false);
+        await store.addMember('acme', 'o1', 'alice', T0 + 9);
+        expect(await store.listMemberRoles('acme', 'o1', 'alice')).toEqual([]);
+      });
+
+      it('lists the users of a role in grant order, and undefined for an unknown role', async () => {
+        await orgWithMembers();
+        await store.changeMemberRoles('acme', 'o1', 'bob', ['view-members'], 'grant', T0);
+        await store.changeMemberRoles('acme', 'o1', 'alice', ['view-members'], 'grant', T0);
+        expect(ids((await store.listRoleUsers('acme', 'o1', 'view-members', {}))!)).toEqual(['admin-o1', 'bob', 'alice']);
+        expect(ids((await store.listRoleUsers('acme', 'o1', 'view-members', { excludeAdminAccounts: true }))!)).toEqual(['bob', 'alice']);
+        expect(await store.listRoleUsers('acme', 'o1', 'ghost', {})).toBeUndefined();
+        expect(await store.listRoleUsers('other', 'o1', 'view-members', {})).toBeUndefined();
+      });
+
+      it('lists a user\'s organizations with the user\'s roles in each, by organization name', async () => {
+        await orgWithMembers('o2');
+        await orgWithMembers('o1');
+        await store.changeMemberRoles('acme', 'o2', 'alice', ['view-roles', 'manage-members'], 'grant', T0);
+        const memberships = await store.listUserOrganizationRoles('acme', 'alice');
+        expect(memberships.map((m) => [m.organization.id, names(m.roles)])).toEqual([
+          ['o1', []],
+          ['o2', ['manage-members', 'view-roles']],
+        ]);
+        expect(await store.listUserOrganizationRoles('acme', 'carol')).toEqual([]);
+        expect(await store.listUserOrganizationRoles('other', 'alice')).toEqual([]);
+      });
+
+      it('deletes roles and grants with their organization', async () => {
+        await orgWithMembers();
+        await store.changeMemberRoles('acme', 'o1', 'alice', ['view-roles'], 'grant', T0);
+        expect(await store.deleteOrganization('acme', 'o1')).toBe(true);
+        expect(await store.listRoles('acme', 'o1')).toBeUndefined();
+        expect(await store.listUserOrganizationRoles('acme', 'alice')).toEqual([]);
+        // The organization created again under its id starts with fresh default roles and no grants.
+        await store.createOrganization(org('acme', 'o1', 'Again'), undefined, T0);
+        expect(await store.hasRole('acme', 'o1', 'view-roles', 'alice')).toBe(false);
+      });
+
+      it('finds nothing for values containing NUL instead of throwing', async () => {
+        await orgWithMembers();
+        expect(await store.getRole('acme', 'o1', nulChar)).toBeUndefined();
+        expect(await store.listRoles('acme', nulChar)).toBeUndefined();
+        expect(await store.updateRoleDescription('acme', 'o1', nulChar, 'x')).toBeUndefined();
+        expect(await store.deleteRoles('acme', 'o1', [nulChar])).toEqual([undefined]);
+        expect(await store.hasRole('acme', 'o1', nulChar, 'alice')).toBe(false);
+        expect(await store.listRoleUsers('acme', 'o1', nulChar, {})).toBeUndefined();
+        expect(await store.listMemberRoles('acme', 'o1', nulChar)).toBeUndefined();
+        expect(await store.listUserOrganizationRoles('acme', nulChar)).toEqual([]);
+        expect(await store.changeMemberRoles('acme', 'o1', nulChar, ['view-roles'], 'grant', T0)).toEqual({ kind: 'no-user' });
+        const change = await store.changeMemberRoles('acme', 'o1', 'alice', [nulChar], 'grant', T0);
+        expect(change.kind === 'done' && change.changes.map((c) => c.outcome)).toEqual(['no-role']);
+      });
+    });
+
     describe('concurrency', () => {
       it('keeps one membership when the same member is added 20 times at once', async () => {
         const acme = org('acme', 'o1', 'Acme');
@@ -1017,6 +1211,22 @@ export function describeStoreContract(name: string, open: () => Promise<OpenedSt
         expect(results).toEqual(Array(20).fill(true));
         expect(ids(await store.listMembers('acme', 'o1', {}))).toEqual(['admin-o1', 'u1']);
         expect(await store.countMembers('acme', 'o1', {})).toBe(2);
+      });
+
+      it('never leaves a grant to a non-member when grants race removals of the member', async () => {
+        const acme = org('acme', 'o1', 'Acme');
+        await store.createOrganization(acme, adminOf(acme));
+        await store.createUser(user('acme', 'u1'));
+        for (let round = 0; round < 10; round += 1) {
+          await store.addMember('acme', 'o1', 'u1', T0);
+          const [granted] = await Promise.all([
+            store.changeMemberRoles('acme', 'o1', 'u1', ['view-roles', 'view-members'], 'grant', T0),
+            store.removeMember('acme', 'o1', 'u1'),
+          ]);
+          expect(['done', 'not-member']).toContain(granted.kind);
+          expect(await store.isMember('acme', 'o1', 'u1')).toBe(false);
+          expect(await store.hasRole('acme', 'o1', 'view-roles', 'u1')).toBe(false);
+        }
       });
 
       it('lets exactly one of two simultaneous creates with the same name win', async () => {

@@ -39,7 +39,8 @@ export class TestClient {
           clientCertificate ? Buffer.from(clientCertificate.certPem) : null,
         )
       : grpc.credentials.createInsecure();
-    this.client = new grpc.Client(`unix:${handshake.address}`, credentials, {
+    // A unix socket's path, or `127.0.0.1:PORT` (the TCP transport).
+    this.client = new grpc.Client(handshake.network === 'tcp' ? handshake.address : `unix:${handshake.address}`, credentials, {
       'grpc.ssl_target_name_override': 'localhost',
       'grpc.default_authority': 'localhost',
     });

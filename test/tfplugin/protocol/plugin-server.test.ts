@@ -1,5 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer as createNetServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { X509Certificate } from 'node:crypto';
@@ -11,6 +12,8 @@ import {
   handshakeLine,
   HandshakeError,
   MAGIC_COOKIE_VALUE,
+  pluginPortRange,
+  pluginTransport,
   rawBase64,
   startPluginServer,
   type PluginServer,
@@ -192,8 +195,8 @@ describe('startPluginServer', () => {
     const started = await start({ PLUGIN_CLIENT_CERT: clientCertificate.certPem });
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^1\|6\|unix\|[^|]+\|grpc\|[A-Za-z0-9+/]+\n$/);
-    expect(parseHandshake(lines[0]!).address).toBe(started.socketPath);
-    expect(existsSync(started.socketPath)).toBe(true);
+    expect(parseHandshake(lines[0]!).address).toBe(started.address);
+    expect(existsSync(started.address)).toBe(true);
     expect(started.tls).toBe(true);
   });
 
@@ -227,7 +230,7 @@ describe('startPluginServer', () => {
     await expect(client.call('plugin.GRPCController', 'Shutdown', {})).resolves.toEqual({});
     expect(await exited).toBe(0);
     expect(exitCodes).toEqual([0]);
-    expect(existsSync(started.socketPath)).toBe(false);
+    expect(existsSync(started.address)).toBe(false);
   });
 
   it('with exitOnShutdown, exits with 0 right after the Shutdown reply, without closing first', async () => {
@@ -240,7 +243,7 @@ describe('startPluginServer', () => {
     // Nothing was closed before the exit: the connection still answers (the kernel closes it at exit).
     expect(hooks).toEqual([]);
     await expect(client.call('grpc.health.v1.Health', 'Check', {})).resolves.toEqual({ status: 'SERVING' });
-    expect(existsSync(started.socketPath)).toBe(true);
+    expect(existsSync(started.address)).toBe(true);
     await started.shutdown();
   });
 
@@ -251,9 +254,92 @@ describe('startPluginServer', () => {
     await expect(client.call('grpc.health.v1.Health', 'Check', {})).resolves.toEqual({ status: 'SERVING' });
   });
 
+  describe('over TCP (Windows, or TFPLUGIN_TRANSPORT=tcp)', () => {
+    const blockers: Server[] = [];
+    afterEach(async () => {
+      for (const blocker of blockers.splice(0)) await new Promise((resolveClose) => blocker.close(resolveClose));
+    });
+
+    /** A port of 127.0.0.1 that was free when asked, below the last port (the tests use the next one too). */
+    async function freePorts(): Promise<number> {
+      for (;;) {
+        const probe = createNetServer();
+        await new Promise<void>((resolveListen) => probe.listen(0, '127.0.0.1', resolveListen));
+        const port = (probe.address() as AddressInfo).port;
+        await new Promise((resolveClose) => probe.close(resolveClose));
+        if (port < 65535) return port;
+      }
+    }
+
+    it('listens on 127.0.0.1 within PLUGIN_MIN_PORT..PLUGIN_MAX_PORT, names it in the handshake and pins the client certificate', async () => {
+      const port = await freePorts();
+      const started = await start({ PLUGIN_CLIENT_CERT: clientCertificate.certPem, TFPLUGIN_TRANSPORT: 'tcp', PLUGIN_MIN_PORT: String(port), PLUGIN_MAX_PORT: String(port + 1) });
+      expect(lines[0]).toMatch(/^1\|6\|tcp\|127\.0\.0\.1:\d+\|grpc\|[A-Za-z0-9+/]+\n$/);
+      expect(started.transport).toBe('tcp');
+      expect(parseHandshake(lines[0]!).address).toBe(started.address);
+      expect([`127.0.0.1:${port}`, `127.0.0.1:${port + 1}`]).toContain(started.address);
+      client = new TestClient(parseHandshake(lines[0]!), clientCertificate);
+      await expect(client.call('grpc.health.v1.Health', 'Check', { service: 'plugin' })).resolves.toEqual({ status: 'SERVING' });
+      client.close();
+      client = new TestClient(parseHandshake(lines[0]!), generateCertificate());
+      await expect(client.call('grpc.health.v1.Health', 'Check', {}, 2000)).rejects.toMatchObject({ code: GrpcCode.UNAVAILABLE });
+    });
+
+    it('goes on to the next port when one is taken, as go-plugin does', async () => {
+      const port = await freePorts();
+      const blocker = createNetServer();
+      blockers.push(blocker);
+      await new Promise<void>((resolveListen) => blocker.listen(port, '127.0.0.1', resolveListen));
+      const started = await start({ PLUGIN_CLIENT_CERT: clientCertificate.certPem, TFPLUGIN_TRANSPORT: 'tcp', PLUGIN_MIN_PORT: String(port), PLUGIN_MAX_PORT: String(port + 1) });
+      expect(started.address).toBe(`127.0.0.1:${port + 1}`);
+    });
+
+    it('says so when every port of the range is taken, and prints no handshake', async () => {
+      const port = await freePorts();
+      const blocker = createNetServer();
+      blockers.push(blocker);
+      await new Promise<void>((resolveListen) => blocker.listen(port, '127.0.0.1', resolveListen));
+      await expect(
+        start({ PLUGIN_CLIENT_CERT: clientCertificate.certPem, TFPLUGIN_TRANSPORT: 'tcp', PLUGIN_MIN_PORT: String(port), PLUGIN_MAX_PORT: String(port) }),
+      ).rejects.toThrow(new HandshakeError(`no free TCP port on 127.0.0.1 from PLUGIN_MIN_PORT (${port}) to PLUGIN_MAX_PORT (${port}).`));
+      expect(lines).toEqual([]);
+      server = undefined;
+    });
+  });
+
   it('refuses to start without the magic cookie', async () => {
     await expect(
       startPluginServer({ env: {}, logger: silentLogger, writeHandshake: () => undefined, register: () => undefined }),
     ).rejects.toThrow(HandshakeError);
+  });
+});
+
+describe('pluginTransport', () => {
+  it('is TCP on Windows whatever the environment, as go-plugin is there', () => {
+    expect(pluginTransport({}, 'win32')).toBe('tcp');
+    expect(pluginTransport({ TFPLUGIN_TRANSPORT: 'unix' }, 'win32')).toBe('tcp');
+  });
+
+  it('is a unix socket elsewhere unless TFPLUGIN_TRANSPORT=tcp', () => {
+    expect(pluginTransport({}, 'linux')).toBe('unix');
+    expect(pluginTransport({ TFPLUGIN_TRANSPORT: '' }, 'darwin')).toBe('unix');
+    expect(pluginTransport({ TFPLUGIN_TRANSPORT: 'tcp' }, 'linux')).toBe('tcp');
+  });
+
+  it('names the variable for any other value', () => {
+    expect(() => pluginTransport({ TFPLUGIN_TRANSPORT: 'udp' }, 'linux')).toThrow(new HandshakeError('TFPLUGIN_TRANSPORT is "udp": use tcp or unix.'));
+  });
+});
+
+describe('pluginPortRange', () => {
+  it('reads both bounds; an unset bound is 0, as go-plugin reads it', () => {
+    expect(pluginPortRange({ PLUGIN_MIN_PORT: '10000', PLUGIN_MAX_PORT: '25000' })).toEqual({ min: 10000, max: 25000 });
+    expect(pluginPortRange({})).toEqual({ min: 0, max: 0 });
+  });
+
+  it('refuses what is not a port and an empty range', () => {
+    expect(() => pluginPortRange({ PLUGIN_MIN_PORT: 'ten', PLUGIN_MAX_PORT: '20' })).toThrow('PLUGIN_MIN_PORT is "ten", not a port number.');
+    expect(() => pluginPortRange({ PLUGIN_MIN_PORT: '1', PLUGIN_MAX_PORT: '70000' })).toThrow('PLUGIN_MAX_PORT is "70000", not a port number.');
+    expect(() => pluginPortRange({ PLUGIN_MIN_PORT: '20', PLUGIN_MAX_PORT: '10' })).toThrow('PLUGIN_MIN_PORT (20) is greater than PLUGIN_MAX_PORT (10).');
   });
 });

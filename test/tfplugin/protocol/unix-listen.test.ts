@@ -1,13 +1,11 @@
 /**
- * listenOnUnixSocket: the plugin server listens on its unix socket as `listen(path)` would (the
- * socket accepts connections, the address is the path, failures are `error` events), without
- * loading `node:cluster` into the process.
+ * listenOnUnixSocket: the plugin server listens on its unix socket (the socket accepts
+ * connections, the address is the path, failures are `error` events).
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { listenOnUnixSocket } from '../../../src/tfplugin/protocol/unix-listen';
 
 const dirs: string[] = [];
@@ -23,10 +21,10 @@ function socketPath(): string {
   return join(dir, 'plugin.sock');
 }
 
-function listening(server: Server, path: string, env?: NodeJS.ProcessEnv): Promise<void> {
+function listening(server: Server, path: string): Promise<void> {
   return new Promise((resolvePromise, reject) => {
     server.once('error', reject);
-    listenOnUnixSocket(server, path, () => resolvePromise(), env);
+    listenOnUnixSocket(server, path, () => resolvePromise());
   });
 }
 
@@ -65,31 +63,4 @@ test('a socket that cannot be made is an error event, the one listen() emits', a
   });
   expect(viaListen.code).toEqual(expect.any(String));
   await expect(listening(echoServer(), path)).rejects.toMatchObject({ code: viaListen.code, syscall: viaListen.syscall });
-});
-
-test('in a cluster worker (NODE_UNIQUE_ID set) the public listen() runs, which asks the primary', async () => {
-  const path = socketPath();
-  const server = echoServer();
-  const listen = jest.spyOn(server, 'listen');
-  await listening(server, path, { NODE_UNIQUE_ID: '1' });
-  expect(listen).toHaveBeenCalledWith(path, expect.any(Function));
-});
-
-test('listening this way does not load node:cluster; listen() does (the control)', () => {
-  // The compiled module, in a fresh Node.js process: jest's own process has loaded cluster already.
-  const compiled = resolve(__dirname, '../../../dist/tfplugin/protocol/unix-listen.js');
-  const probe = (how: 'helper' | 'listen'): string => {
-    const path = socketPath();
-    const script = [
-      "const net = require('node:net');",
-      'const server = net.createServer();',
-      "const done = () => { process.stdout.write(String(process.moduleLoadList.includes('NativeModule cluster'))); server.close(); };",
-      how === 'helper'
-        ? `require(${JSON.stringify(compiled)}).listenOnUnixSocket(server, ${JSON.stringify(path)}, done);`
-        : `server.listen(${JSON.stringify(path)}, done);`,
-    ].join('\n');
-    return execFileSync(process.execPath, ['-e', script], { encoding: 'utf8', env: { PATH: process.env.PATH } });
-  };
-  expect(probe('helper')).toBe('false');
-  expect(probe('listen')).toBe('true');
 });

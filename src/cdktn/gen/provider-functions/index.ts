@@ -16,11 +16,11 @@ export class OrgadminProviderFunctions {
   }
 
   /**
-  * Splits the import id of an orgadmin resource into `realm`, `organization_id` and `user_id` (null where the id has none), by the forms the resources import with: `ID` or `REALM/ID` (`orgadmin_organization`), `ORG/USER` or `REALM/ORG/USER` (`orgadmin_membership`), `ORG` or `REALM/ORG` (`orgadmin_organization_members`).
+  * Splits the import id of an orgadmin resource into `realm`, `organization_id`, `user_id` and `role_name` (null where the id has none), by the forms the resources import with: `ID` or `REALM/ID` (`orgadmin_organization`), `ORG/USER` or `REALM/ORG/USER` (`orgadmin_membership`), `ORG` or `REALM/ORG` (`orgadmin_organization_members`), `ORG_ID/ROLE_NAME` or `REALM/ORG_ID/ROLE_NAME` (`orgadmin_organization_role`), `ORG_ID/USER_ID` or `REALM/ORG_ID/USER_ID` (`orgadmin_organization_member_roles`).
   * 
-  * Give the resource type as a second argument to read the id by that resource's form. Without it the id must have one reading: one segment is an organization id, three are `REALM/ORG/USER`; two segments are ambiguous (`ORG/USER` or `REALM/ID`) and fail.
+  * Give the resource type as a second argument to read the id by that resource's form. Without it the id must have one reading: one segment is an organization id, three are `REALM/ORG/USER`; two segments are ambiguous (`ORG/USER` or `REALM/ID`) and fail. A role's id looks like a membership's, so it is read as a role only with the type `orgadmin_organization_role`.
   * @param {string} id - The import id, as `terraform import` takes it.
-  * @param {Array<string>} resourceType - At most one: the resource the id is for (`orgadmin_organization`, `orgadmin_membership`, `orgadmin_organization_members`).
+  * @param {Array<string>} resourceType - At most one: the resource the id is for (`orgadmin_organization`, `orgadmin_membership`, `orgadmin_organization_members`, `orgadmin_organization_role`, `orgadmin_organization_member_roles`).
   * @returns {object}
   */
   public parseImportId(id: string, resourceType: Array<string>): cdktn.IResolvable {

@@ -1,18 +1,20 @@
 /**
  * Organizations: the list with search and paging, one organization's fields, domains, attributes
- * and members, adding and removing members, and creating an admin portal link. Every read and
- * change goes through the {@link Admin} API's organizations area, whose rules are the JSON API's
+ * and members, adding and removing members, its roles with granting and revoking them
+ * (organization-roles.ts), and creating an admin portal link. Every read and change goes through
+ * the {@link Admin} API's organizations and roles areas, whose rules are the JSON API's
  * (admin/organizations.ts: e.g. an organization's default admin user cannot be removed); a refusal
  * is shown with the API's status and sentence.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { orgAdminUsername, type Member, type PortalLink } from '../../../api';
-import { rateLimitKey } from '../../auth/guards';
 import { DASHBOARD_CLIENT_ID } from '../../auth/oidc-clients';
 import { baseUrlOf, type ServiceContext } from '../../context';
 import { ServiceError } from '../../errors';
 import { html, type Html } from '../../web/html';
 import { field, offset } from '../form';
+import { operation } from '../operation';
+import { changeRoleFromForm, readRoles, ROLE_CHANGES, rolesSection } from './organization-roles';
 import { adminFor, guarded, type DashboardCaller } from '../session-guard';
 import { copyable, csrfField, sectionPath, sendDashboard } from '../shell';
 
@@ -22,21 +24,6 @@ const PAGE_SIZE = 20;
 const MEMBERS_SHOWN = 100;
 
 type Req = FastifyRequest<{ Params: { realm: string; orgId?: string; userId?: string } }>;
-
-/**
- * One operation of the JSON API's rules for the signed-in administrator: counted against the
- * realm's rate limit as the API counts it (client `orgadmin-dashboard`), then run. Gives its value,
- * or the API's refusal (429 included); other failures are thrown on.
- */
-async function operation<T>(ctx: ServiceContext, caller: DashboardCaller, call: () => Promise<T>): Promise<T | ServiceError> {
-  try {
-    ctx.rateLimiter.hit(caller.realm, rateLimitKey(caller.realm.name, DASHBOARD_CLIENT_ID, caller.user.id));
-    return await call();
-  } catch (error) {
-    if (error instanceof ServiceError) return error;
-    throw error;
-  }
-}
 
 async function listPage(ctx: ServiceContext, request: Req, reply: FastifyReply, caller: DashboardCaller): Promise<FastifyReply> {
   const realm = caller.realm.name;
@@ -80,9 +67,10 @@ async function detailPage(
     return sendDashboard(reply, caller, 'organizations', { title: 'Organization', body: html``, status: org.statusCode, error: org.description });
   }
   // An organization deleted since it was read shows no members rather than an error.
-  const [members, count] = await Promise.all([
+  const [members, count, roles] = await Promise.all([
     operation(ctx, caller, () => organizations.listMembers(realm, orgId, { first: 0, max: MEMBERS_SHOWN })),
     operation(ctx, caller, () => organizations.countMembers(realm, orgId)),
+    readRoles(ctx, caller, orgId),
   ]);
   const list: Member[] = members instanceof ServiceError ? [] : members;
   const base = sectionPath(realm, 'organizations', `/${encodeURIComponent(orgId)}`);
@@ -112,6 +100,7 @@ ${attributes.length === 0 ? html`<p class="muted">No attributes.</p>` : html`<ta
   }</tbody></table>
 <div class="card"><h2>Add member</h2><form method="post" action="${base}/members" class="row" id="add-member">${csrfField(caller)}
 <div><label for="member-username">Username</label><input type="text" id="member-username" name="username" required></div><button type="submit" id="add-member-button">Add member</button></form></div>
+${rolesSection(caller, org.name, base, roles, list)}
 <div class="card"><h2>Admin portal link</h2>
 ${opts.portalLink ? html`${copyable('portal-link', `Link for ${opts.portalLink.user}`, opts.portalLink.link)}<p class="warning">Anyone with this link can administer the organization until it expires; it is shown only now.</p>` : ''}
 <form method="post" action="${base}/portal-link" id="create-portal-link">${csrfField(caller)}<button type="submit" class="secondary" id="create-portal-link-button">Create admin portal link</button></form></div>
@@ -156,6 +145,18 @@ export function organizationPages(app: FastifyInstance, ctx: ServiceContext): vo
       return reply.redirect(detailUrl(caller, orgId, 'member-removed'), 303);
     }),
   );
+
+  for (const kind of ['grant', 'revoke'] as const) {
+    app.post(
+      `/realms/:realm/dashboard/organizations/:orgId${ROLE_CHANGES[kind].path}`,
+      page(async (request, reply, caller) => {
+        const orgId = request.params.orgId!;
+        const refused = await changeRoleFromForm(ctx, request, caller, orgId, request.body, kind);
+        if (refused) return detailPage(ctx, request, reply, caller, { status: refused.statusCode, error: refused.description });
+        return reply.redirect(detailUrl(caller, orgId, ROLE_CHANGES[kind].done), 303);
+      }),
+    );
+  }
 
   app.post(
     '/realms/:realm/dashboard/organizations/:orgId/portal-link',

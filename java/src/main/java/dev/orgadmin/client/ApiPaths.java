@@ -106,6 +106,30 @@ final class ApiPaths {
         return members(realm, orgId) + "/" + encodeComponent(userId);
     }
 
+    static String roles(String realm, String orgId) {
+        return org(realm, orgId) + "/roles";
+    }
+
+    static String role(String realm, String orgId, String name) {
+        return roles(realm, orgId) + "/" + encodeComponent(name);
+    }
+
+    static String roleUsers(String realm, String orgId, String name) {
+        return role(realm, orgId, name) + "/users";
+    }
+
+    static String roleUser(String realm, String orgId, String name, String userId) {
+        return roleUsers(realm, orgId, name) + "/" + encodeComponent(userId);
+    }
+
+    static String userOrganizations(String realm, String userId) {
+        return realm(realm) + "/users/" + encodeComponent(userId) + "/orgs";
+    }
+
+    static String memberRoles(String realm, String userId, String orgId) {
+        return userOrganizations(realm, userId) + "/" + encodeComponent(orgId) + "/roles";
+    }
+
     static String users(String realm) {
         return "/admin/realms/" + encodeComponent(realm) + "/users";
     }

@@ -335,14 +335,7 @@ public final class OrgAdminClient {
      * @throws NotFoundException when the realm does not exist: a setup mistake, not an answer
      */
     public boolean isMember(String orgId, String userId) {
-        String path = ApiPaths.member(realm, requireId("orgId", orgId), requireId("userId", userId));
-        try {
-            get(path, "");
-            return true;
-        } catch (NotFoundException notFound) {
-            if ("realm_not_found".equals(notFound.getError()) || "realm_mismatch".equals(notFound.getError())) throw notFound;
-            return false;
-        }
+        return answersYes(ApiPaths.member(realm, requireId("orgId", orgId), requireId("userId", userId)));
     }
 
     /**
@@ -383,6 +376,218 @@ public final class OrgAdminClient {
         return read(response, "GET", path, json -> map(Wire.array(json, "the body"), Member::fromJson));
     }
 
+    // ---- Organization roles -----------------------------------------------------------------
+
+    /**
+     * "Get roles for this organization".
+     *
+     * @param orgId the organization's id
+     * @return every role, default roles included, ordered by name
+     */
+    public List<OrganizationRole> listRoles(String orgId) {
+        String path = ApiPaths.roles(realm, requireId("orgId", orgId));
+        return read(get(path, ""), "GET", path, json -> map(Wire.array(json, "the body"), OrganizationRole::fromJson));
+    }
+
+    /**
+     * "Get role for this organization by name".
+     *
+     * @param orgId the organization's id
+     * @param name the role's name
+     * @return the role
+     * @throws NotFoundException when the organization has no such role
+     */
+    public OrganizationRole getRole(String orgId, String name) {
+        String path = ApiPaths.role(realm, requireId("orgId", orgId), requireId("name", name));
+        return read(get(path, ""), "GET", path, OrganizationRole::fromJson);
+    }
+
+    /**
+     * "Create a new role for this organization". Not retried after a timeout or a dropped
+     * connection (the first attempt may have created it, and a second would answer 409): ask
+     * {@link #getRole} then.
+     *
+     * @param orgId the organization's id
+     * @param role {@link OrganizationRole#named} with an optional description
+     * @throws ConflictException when the organization has a role of that name
+     */
+    public void createRole(String orgId, OrganizationRole role) {
+        Objects.requireNonNull(role, "role");
+        String path = ApiPaths.roles(realm, requireId("orgId", orgId));
+        pipeline.send(new RequestPipeline.ApiRequest("POST", path, "", "application/json", Json.write(role.toJson()), realm, false));
+    }
+
+    /**
+     * "Create new roles for this organization" (PUT, one transaction). PUT is retried like every
+     * idempotent request: after a retry, an entry may report as taken a role the first attempt created.
+     *
+     * @param orgId the organization's id
+     * @param roles the roles, each {@link OrganizationRole#named} with an optional description
+     * @return one result per role, in order; a taken name is refused in its entry
+     */
+    public List<RoleResult> createRoles(String orgId, List<OrganizationRole> roles) {
+        Objects.requireNonNull(roles, "roles");
+        List<Object> body = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        for (OrganizationRole role : roles) {
+            Objects.requireNonNull(role, "roles must not hold null");
+            body.add(role.toJson());
+            names.add(role.getName());
+        }
+        return bulk("PUT", ApiPaths.roles(realm, requireId("orgId", orgId)), names, body);
+    }
+
+    /**
+     * "Update role for this organization": replaces the description (a role cannot be renamed).
+     *
+     * @param orgId the organization's id
+     * @param name the role's name
+     * @param description the new description, or null to clear it
+     */
+    public void updateRole(String orgId, String name, String description) {
+        String path = ApiPaths.role(realm, requireId("orgId", orgId), requireId("name", name));
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("name", name);
+        body.put("description", description);
+        pipeline.send(new RequestPipeline.ApiRequest("PUT", path, "", "application/json", Json.write(body), realm, false));
+    }
+
+    /**
+     * "Delete this organization role", with its grants.
+     *
+     * @param orgId the organization's id
+     * @param name the role's name
+     * @throws BadRequestException for a default role
+     */
+    public void deleteRole(String orgId, String name) {
+        String path = ApiPaths.role(realm, requireId("orgId", orgId), requireId("name", name));
+        pipeline.send(new RequestPipeline.ApiRequest("DELETE", path, "", null, null, realm, false));
+    }
+
+    /**
+     * "Delete this organization roles" (PATCH, one transaction). Repeatable, so retried like a PUT.
+     *
+     * @param orgId the organization's id
+     * @param names the roles' names
+     * @return one result per name, in order; a role that is not there counts as deleted, a default role is refused
+     */
+    public List<RoleResult> deleteRoles(String orgId, List<String> names) {
+        return bulk("PATCH", ApiPaths.roles(realm, requireId("orgId", orgId)), names, nameBodies(names));
+    }
+
+    /**
+     * @param orgId the organization's id
+     * @param name the role's name
+     * @return the users holding the role, in the order they were granted it
+     */
+    public List<Member> listRoleUsers(String orgId, String name) {
+        return listRoleUsers(orgId, name, false);
+    }
+
+    /**
+     * "Get users with this organization role".
+     *
+     * @param orgId the organization's id
+     * @param name the role's name
+     * @param excludeAdminAccounts leave out organizations' default admin users
+     * @return the users holding the role, in the order they were granted it
+     */
+    public List<Member> listRoleUsers(String orgId, String name, boolean excludeAdminAccounts) {
+        String path = ApiPaths.roleUsers(realm, requireId("orgId", orgId), requireId("name", name));
+        RequestPipeline.ApiResponse response = get(path, ApiPaths.query(ApiPaths.params("excludeAdminAccounts", excludeAdminAccounts ? true : null)));
+        return read(response, "GET", path, json -> map(Wire.array(json, "the body"), Member::fromJson));
+    }
+
+    /**
+     * "Check if a user has an organization role".
+     *
+     * @param orgId the organization's id
+     * @param name the role's name
+     * @param userId the user's id
+     * @return true on 204; false on 404 (not granted, or no such user, role or organization)
+     * @throws NotFoundException when the realm does not exist
+     */
+    public boolean hasRole(String orgId, String name, String userId) {
+        return answersYes(ApiPaths.roleUser(realm, requireId("orgId", orgId), requireId("name", name), requireId("userId", userId)));
+    }
+
+    /**
+     * "Grant a user an organization role". Idempotent (PUT).
+     *
+     * @param orgId the organization's id
+     * @param name the role's name
+     * @param userId the user's id
+     * @throws BadRequestException with error {@code not_member} when the user is not a member
+     */
+    public void grantRole(String orgId, String name, String userId) {
+        String path = ApiPaths.roleUser(realm, requireId("orgId", orgId), requireId("name", name), requireId("userId", userId));
+        pipeline.send(new RequestPipeline.ApiRequest("PUT", path, "", null, null, realm, false));
+    }
+
+    /**
+     * "Revoke an organization role from a user".
+     *
+     * @param orgId the organization's id
+     * @param name the role's name
+     * @param userId the user's id
+     * @throws NotFoundException when the user does not hold it
+     */
+    public void revokeRole(String orgId, String name, String userId) {
+        String path = ApiPaths.roleUser(realm, requireId("orgId", orgId), requireId("name", name), requireId("userId", userId));
+        pipeline.send(new RequestPipeline.ApiRequest("DELETE", path, "", null, null, realm, false));
+    }
+
+    /**
+     * "List organizations for the given user".
+     *
+     * @param userId the user's id
+     * @return the organizations, ordered by name
+     * @throws NotFoundException for an unknown user
+     */
+    public List<Organization> listUserOrganizations(String userId) {
+        String path = ApiPaths.userOrganizations(realm, requireId("userId", userId));
+        return read(get(path, ""), "GET", path, json -> map(Wire.array(json, "the body"), Organization::fromJson));
+    }
+
+    /**
+     * "List organization roles for the given user and org": one request for the member's roles.
+     *
+     * @param orgId the organization's id
+     * @param userId the user's id
+     * @return the member's roles, ordered by name
+     * @throws NotFoundException when the user is not a member (or the organization does not exist)
+     */
+    public List<OrganizationRole> listMemberRoles(String orgId, String userId) {
+        String path = ApiPaths.memberRoles(realm, requireId("userId", userId), requireId("orgId", orgId));
+        return read(get(path, ""), "GET", path, json -> map(Wire.array(json, "the body"), OrganizationRole::fromJson));
+    }
+
+    /**
+     * "Grant a user organization roles" (PUT, one transaction). Idempotent.
+     *
+     * @param orgId the organization's id
+     * @param userId the user's id
+     * @param names the roles' names
+     * @return one result per name, in order; a role the organization lacks is refused in its entry
+     * @throws BadRequestException with error {@code not_member} when the user is not a member
+     */
+    public List<RoleResult> grantRoles(String orgId, String userId, List<String> names) {
+        return bulk("PUT", ApiPaths.memberRoles(realm, requireId("userId", userId), requireId("orgId", orgId)), names, nameBodies(names));
+    }
+
+    /**
+     * "Revoke organization roles from a user" (PATCH, one transaction). Repeatable, so retried like a PUT.
+     *
+     * @param orgId the organization's id
+     * @param userId the user's id
+     * @param names the roles' names
+     * @return one result per name, in order
+     * @throws BadRequestException with error {@code not_member} when the user is not a member
+     */
+    public List<RoleResult> revokeRoles(String orgId, String userId, List<String> names) {
+        return bulk("PATCH", ApiPaths.memberRoles(realm, requireId("userId", userId), requireId("orgId", orgId)), names, nameBodies(names));
+    }
+
     @Override
     public String toString() {
         return "OrgAdminClient{baseUrl=" + BaseUrl.withoutUserInfo(baseUrl) + ", realm=" + realm + "}";
@@ -392,6 +597,44 @@ public final class OrgAdminClient {
 
     private RequestPipeline.ApiResponse get(String path, String query) {
         return pipeline.send(new RequestPipeline.ApiRequest("GET", path, query, null, null, realm, false));
+    }
+
+    /** True when a GET of {@code path} answers 2xx, false on a 404 that is not about the realm. */
+    private boolean answersYes(String path) {
+        try {
+            get(path, "");
+            return true;
+        } catch (NotFoundException notFound) {
+            if ("realm_not_found".equals(notFound.getError()) || "realm_mismatch".equals(notFound.getError())) throw notFound;
+            return false;
+        }
+    }
+
+    /** {@code [{"name": …}, …]}: the body of the bulk operations that take names. */
+    private static List<Object> nameBodies(List<String> names) {
+        Objects.requireNonNull(names, "names");
+        List<Object> body = new ArrayList<>();
+        for (int i = 0; i < names.size(); i++) body.add(Map.of("name", requireId("names[" + i + "]", names.get(i))));
+        return body;
+    }
+
+    /**
+     * Sends a bulk request and reads one result per name asked. PATCH is not idempotent by
+     * definition; these are (a repeat changes nothing more), so they are marked repeatable. An answer
+     * with another number of entries than names asked cannot be matched to them and is refused: a
+     * partial answer is never read as a complete one.
+     */
+    private List<RoleResult> bulk(String method, String path, List<String> names, List<Object> body) {
+        RequestPipeline.ApiResponse response = pipeline.send(new RequestPipeline.ApiRequest(method, path, "", "application/json", Json.write(body), realm, true));
+        return read(response, method, path, json -> {
+            List<Object> entries = Wire.array(json, "the body");
+            if (entries.size() != names.size()) {
+                throw new Wire.ShapeException("the answer has " + entries.size() + " entries for " + names.size() + " roles asked");
+            }
+            List<RoleResult> results = new ArrayList<>();
+            for (int i = 0; i < entries.size(); i++) results.add(RoleResult.fromJson(names.get(i), entries.get(i)));
+            return Collections.unmodifiableList(results);
+        });
     }
 
     private static String requireId(String name, String value) {

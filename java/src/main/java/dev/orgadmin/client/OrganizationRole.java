@@ -4,9 +4,9 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * One organization role of a member, in {@link Member#getOrganizations()} (the vendor spec's
- * {@code OrganizationRoleRepresentation}). orgadmin itself has no organization roles, so its lists are
- * empty; the hosted service may fill them. Immutable.
+ * An organization role (the vendor spec's {@code OrganizationRoleRepresentation}): what the role
+ * operations of {@link OrgAdminClient} return, and a member's roles in
+ * {@link Member#getOrganizations()}. To create one, {@link #named(String)}. Immutable.
  */
 public final class OrganizationRole {
     private final String id;
@@ -17,6 +17,33 @@ public final class OrganizationRole {
         this.id = id;
         this.name = name;
         this.description = description;
+    }
+
+    /**
+     * A role to create, without a description.
+     *
+     * @param name the role's name, unique in its organization
+     * @return the role (no id: the service gives it one)
+     */
+    public static OrganizationRole named(String name) {
+        if (name == null || name.isEmpty()) throw new IllegalArgumentException("name must be a non-empty string");
+        return new OrganizationRole(null, name, null);
+    }
+
+    /**
+     * @param description the description, or null for none
+     * @return a copy with that description
+     */
+    public OrganizationRole withDescription(String description) {
+        return new OrganizationRole(id, name, description);
+    }
+
+    /** The body of a create: name and, when set, description. */
+    Map<String, Object> toJson() {
+        Map<String, Object> out = new java.util.LinkedHashMap<>();
+        out.put("name", name);
+        if (description != null) out.put("description", description);
+        return out;
     }
 
     static OrganizationRole fromJson(Object json) {

@@ -8,7 +8,8 @@ import java.util.stream.Collectors;
 
 /**
  * The cross-check scenario, run by test/java/java-sdk.test.ts with this SDK and with the TypeScript
- * SDK against one service: create, add members, check, list, remove, delete. Prints what it saw as
+ * SDK against one service: create, add members, check, list, roles (create, grant, check, revoke,
+ * delete), remove, delete. Prints what it saw as
  * one JSON object on stdout; the harness compares the two objects. Ids that differ between runs are
  * left out (or replaced by {@code {id}}).
  */
@@ -54,6 +55,23 @@ public final class CrossCheckScenario {
         out.put("found", client.listOrganizations(OrganizationQuery.all().withSearch(name)).stream().map(Organization::getName)
                 .collect(Collectors.toList()));
 
+        client.createRole(id, OrganizationRole.named("xc-editor").withDescription("Edits"));
+        OrganizationRole created = client.getRole(id, "xc-editor");
+        Map<String, Object> roleCreated = new LinkedHashMap<>();
+        roleCreated.put("name", created.getName());
+        roleCreated.put("description", created.getDescription());
+        out.put("roleCreated", roleCreated);
+        out.put("granted", results(client.grantRoles(id, ann, List.of("xc-editor", "view-members", "ghost")), id));
+        out.put("annRoles", roleNames(client.listMemberRoles(id, ann)));
+        out.put("hasRole", Map.of("ann", client.hasRole(id, "xc-editor", ann), "bob", client.hasRole(id, "xc-editor", bob)));
+        out.put("roleUsers", usernames(client.listRoleUsers(id, "xc-editor"), id));
+        out.put("grantToNonMember", failure(() -> client.grantRole(id, "xc-editor", carol)));
+        out.put("revoked", results(client.revokeRoles(id, ann, List.of("view-members")), null));
+        out.put("deleted", results(client.deleteRoles(id, List.of("xc-editor", "view-roles")), id));
+        out.put("annRolesAfter", roleNames(client.listMemberRoles(id, ann)));
+        out.put("annOrganizations", client.listUserOrganizations(ann).stream().filter(o -> o.getId().equals(id)).map(Organization::getName)
+                .collect(Collectors.toList()));
+
         client.removeMember(id, bob);
         out.put("afterRemove", Map.of("ann", client.isMember(id, ann), "bob", client.isMember(id, bob)));
         out.put("membersAfterRemove", usernames(client.listMembers(id), id));
@@ -62,6 +80,24 @@ public final class CrossCheckScenario {
         out.put("afterDelete", failure(() -> client.getOrganization(id)));
         out.put("isMemberAfterDelete", client.isMember(id, ann));
         System.out.println(Json.write(out));
+    }
+
+    private static List<String> roleNames(List<OrganizationRole> roles) {
+        return roles.stream().map(OrganizationRole::getName).collect(Collectors.toList());
+    }
+
+    /**
+     * Each result as {@code [name, status, ok]}, and, unless {@code id} is null, its error with the
+     * organization's id replaced by {@code {id}}.
+     */
+    private static List<List<Object>> results(List<RoleResult> results, String id) {
+        List<List<Object>> out = new ArrayList<>();
+        for (RoleResult result : results) {
+            List<Object> row = new ArrayList<>(List.of(result.getName(), (long) result.getStatus(), result.isOk()));
+            if (id != null) row.add(result.getError() == null ? null : result.getError().replace(id, "{id}"));
+            out.add(row);
+        }
+        return out;
     }
 
     private static List<String> usernames(List<Member> members, String id) {

@@ -275,4 +275,42 @@ class IntegrationTest {
         assertEquals(404, noToken.getStatus());
         assertEquals("realm_not_found", noToken.getError());
     }
+    @Test
+    void runsEveryRoleOperation() {
+        String id = client.createOrganization(OrganizationInput.named("java-roles"));
+        try {
+            client.addMember(id, annId);
+            assertTrue(client.listRoles(id).stream().anyMatch(role -> role.getName().equals("manage-roles")));
+            client.createRole(id, OrganizationRole.named("editor").withDescription("Edits"));
+            assertEquals("Edits", client.getRole(id, "editor").getDescription());
+            assertEquals(409, assertThrows(ConflictException.class, () -> client.createRole(id, OrganizationRole.named("editor"))).getStatus());
+            client.updateRole(id, "editor", null);
+            assertEquals(null, client.getRole(id, "editor").getDescription());
+
+            List<RoleResult> created = client.createRoles(id, List.of(OrganizationRole.named("a"), OrganizationRole.named("editor")));
+            assertEquals(List.of(201, 400), created.stream().map(RoleResult::getStatus).collect(Collectors.toList()));
+
+            client.grantRole(id, "editor", annId);
+            assertTrue(client.hasRole(id, "editor", annId));
+            assertFalse(client.hasRole(id, "editor", bobId));
+            assertEquals(List.of("ann"), usernames(client.listRoleUsers(id, "editor")));
+            List<RoleResult> granted = client.grantRoles(id, annId, List.of("a", "view-members", "ghost"));
+            assertEquals(List.of(true, true, false), granted.stream().map(RoleResult::isOk).collect(Collectors.toList()));
+            assertEquals(List.of("a", "editor", "view-members"),
+                    client.listMemberRoles(id, annId).stream().map(OrganizationRole::getName).collect(Collectors.toList()));
+            assertTrue(client.listUserOrganizations(annId).stream().anyMatch(org -> org.getId().equals(id)));
+            client.revokeRole(id, "editor", annId);
+            assertEquals(List.of(true), client.revokeRoles(id, annId, List.of("a")).stream().map(RoleResult::isOk).collect(Collectors.toList()));
+            assertEquals(List.of("view-members"), client.listMemberRoles(id, annId).stream().map(OrganizationRole::getName).collect(Collectors.toList()));
+
+            BadRequestException notMember = assertThrows(BadRequestException.class, () -> client.grantRole(id, "editor", bobId));
+            assertEquals("not_member", notMember.getError());
+            assertEquals(List.of(204, 400), client.deleteRoles(id, List.of("a", "view-roles")).stream().map(RoleResult::getStatus).collect(Collectors.toList()));
+            client.deleteRole(id, "editor");
+            assertThrows(NotFoundException.class, () -> client.getRole(id, "editor"));
+            assertEquals(400, assertThrows(BadRequestException.class, () -> client.deleteRole(id, "manage-roles")).getStatus());
+        } finally {
+            client.deleteOrganization(id);
+        }
+    }
 }
