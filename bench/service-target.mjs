@@ -24,7 +24,8 @@ const require = createRequire(import.meta.url);
 // The build to measure: this checkout's dist/, or another checkout's (BENCH_BASELINE of service.mjs).
 const dist = process.env.ORGADMIN_BENCH_DIST ?? join(here, '..', 'dist');
 const { startServer } = require(join(dist, 'service', 'server.js'));
-const { Admin } = require(join(dist, 'service', 'admin.js'));
+// A folder since the Admin facade was split by area (its index.js).
+const { Admin } = require(join(dist, 'service', 'admin'));
 /** Whether to build the large organization and the users (only the membership check needs neither). */
 const largeSetup = process.env.ORGADMIN_BENCH_LARGE_SETUP !== '0';
 
@@ -159,7 +160,23 @@ async function setUpMetered(server, admin) {
   return { meteredMemberPath, meteredAuthorization };
 }
 
-const server = await startServer({ dataFile: location, host: '127.0.0.1', port: 0, logger: false });
+/**
+ * ORGADMIN_BENCH_OPS=1: the service as `orgadmin serve > FILE` runs it, one JSON log line per
+ * request written synchronously to a file (ORGADMIN_BENCH_LOG), with metrics collected (scraped by
+ * the orchestrator); ORGADMIN_BENCH_OPS=metrics: metrics collected, no request log; otherwise
+ * today's configuration of startServer, both off.
+ */
+const operations = process.env.ORGADMIN_BENCH_OPS;
+const logging = operations === '1';
+const { openSync, writeSync } = await import('node:fs');
+const logFd = logging ? openSync(process.env.ORGADMIN_BENCH_LOG, 'a') : undefined;
+const server = await startServer({
+  dataFile: location,
+  host: '127.0.0.1',
+  port: 0,
+  logger: logging ? { level: 'info', stream: { write: (line) => writeSync(logFd, line) } } : false,
+  metrics: operations === '1' || operations === 'metrics',
+});
 try {
   const admin = new Admin(server.store);
   await admin.createRealm('acme', { tokenLifetimeSeconds: 3600 });

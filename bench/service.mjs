@@ -12,6 +12,8 @@
  * | the deepest full page of a walk through 10,000 organizations alone (max=100) | the first page of the same walk | ≤ 2× (keyset, no skipping) |
  * | user by email (`?email=…&exact=true`) | user by username | ≥ 0.8× |
  * | creating 10,000 users with emails | 10,000 without | ≤ 2× the time |
+ * | check membership with the request log on (JSON lines to a file) and /metrics scraped every second | the same check with both off (today's startServer defaults) | ≥ 0.9× |
+ * | check membership with /metrics scraped every second (no request log) | the same check with metrics off | ≥ 0.95× (scraping costs the check < 5 %) |
  *
  * Every server, load generator and refresh runs in a process of its own (bench/bare-server.mjs,
  * bench/service-target.mjs, bench/load-generator.mjs, bench/member-refresh.mjs); this process only
@@ -34,8 +36,9 @@
  *   BENCH_ROWS         comma-separated rows to measure (default all): check (membership check),
  *                      limited (membership check in a realm with a rate limit),
  *                      deep (deepest page alone), orgs (organization list walk), paged (checks while
- *                      paged), email (user by email), create (creating users); with only `check` and
- *                      `limited`, the services skip the large setup
+ *                      paged), email (user by email), create (creating users), ops (check with
+ *                      logging and metrics), scrape (check with metrics alone); with only `check`,
+ *                      `limited`, `ops` and `scrape`, the services skip the large setup
  *   BENCH_BASELINE     another checkout (built, with its node_modules): each store is measured on its
  *                      dist/ too, side by side in the same rounds, as rows marked "(baseline)"
  */
@@ -54,7 +57,7 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const STORES = (process.env.BENCH_STORES ?? 'sqlite,postgres').split(',').map((name) => name.trim());
-const ROW_KINDS = ['check', 'limited', 'deep', 'orgs', 'paged', 'email', 'create'];
+const ROW_KINDS = ['check', 'limited', 'deep', 'orgs', 'paged', 'email', 'create', 'ops', 'scrape'];
 const ROWS = new Set((process.env.BENCH_ROWS ?? ROW_KINDS.join(',')).split(',').map((name) => name.trim()));
 for (const row of ROWS) if (!ROW_KINDS.includes(row)) throw new Error(`BENCH_ROWS: unknown row ${row} (${ROW_KINDS.join(', ')})`);
 const BASELINE = process.env.BENCH_BASELINE;
@@ -67,7 +70,25 @@ const TARGETS = {
   deepOrganizationPageRatio: 2,
   emailRatio: 0.8,
   createWithEmailsRatio: 2,
+  operationsRatio: 0.9,
+  scrapeRatio: 0.95,
 };
+
+/** Scrapes `url` once a second for `seconds` (what a Prometheus server does); resolves with the scrape count. */
+function scrapeEverySecond(url, seconds) {
+  return async () => {
+    let scrapes = 0;
+    const until = performance.now() + seconds * 1000;
+    while (performance.now() < until) {
+      const answer = await fetch(url);
+      if (answer.status !== 200) throw new Error(`${url} answered ${answer.status}`);
+      await answer.text();
+      scrapes += 1;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    return scrapes;
+  };
+}
 
 /**
  * Starts `node script` with `input` on stdin (and `env` added) and resolves with the first JSON
@@ -182,7 +203,7 @@ async function runBenchmark() {
     // each on its own database.
     const builds = [{ suffix: '', dist: join(here, '..', 'dist') }];
     if (BASELINE) builds.push({ suffix: ' (baseline)', dist: join(BASELINE, 'dist') });
-    const largeSetup = [...ROWS].some((row) => row !== 'check' && row !== 'limited');
+    const largeSetup = [...ROWS].some((row) => !['check', 'limited', 'ops', 'scrape'].includes(row));
     const services = [];
     for (const store of STORES) {
       for (const [index, build] of builds.entries()) {
@@ -195,7 +216,20 @@ async function runBenchmark() {
           env: { ORGADMIN_BENCH_STORE: location, ORGADMIN_BENCH_DIST: build.dist, ORGADMIN_BENCH_LARGE_SETUP: largeSetup ? '1' : '0' },
         });
         children.push(child);
-        services.push({ store, label: `${store}${build.suffix}`, pid: child.pid, ...(await child.answer) });
+        const service = { store, label: `${store}${build.suffix}`, pid: child.pid, ...(await child.answer) };
+        services.push(service);
+        // The same build with the request log and metrics on (ops row), and with metrics alone
+        // (scrape row), each on a database of its own.
+        for (const [row, mode, key] of [['ops', '1', 'operations'], ['scrape', 'metrics', 'scraped']]) {
+          if (!ROWS.has(row)) continue;
+          const rowLocation = store === 'sqlite' ? join(dir, `bench-${row}-${index}.db`) : await postgres.createSchema();
+          const rowChild = startChild('service-target.mjs', {
+            keepAlive: true,
+            env: { ORGADMIN_BENCH_STORE: rowLocation, ORGADMIN_BENCH_DIST: build.dist, ORGADMIN_BENCH_LARGE_SETUP: '0', ORGADMIN_BENCH_OPS: mode, ORGADMIN_BENCH_LOG: join(dir, `requests-${store}-${index}.log`) },
+          });
+          children.push(rowChild);
+          service[key] = { pid: rowChild.pid, ...(await rowChild.answer) };
+        }
       }
     }
 
@@ -222,6 +256,26 @@ async function runBenchmark() {
             value: idle.requestsPerSecond, p99: idle.p99, ratio: idle.requestsPerSecond / floor.requestsPerSecond, target: `>= ${TARGETS.checkRatio[store]}, p99 < ${TARGETS.checkP99Ms} ms`,
             cpu: idle.cpuPerAnswer, cpuRatio: idle.cpuPerAnswer / floor.cpuPerAnswer,
             ok: idle.requestsPerSecond / floor.requestsPerSecond >= TARGETS.checkRatio[store] && idle.p99 < TARGETS.checkP99Ms,
+          });
+        }
+        // The same check with the request log on (to a file) and /metrics scraped every second.
+        if (ROWS.has('ops')) {
+          const ops = service.operations;
+          const logged = await measure(`${label} ops`, `${ops.url}${ops.memberPath}`, { authorization: ops.authorization }, scrapeEverySecond(`${ops.url}/metrics`, DURATION), ops.pid);
+          const ratio = logged.requestsPerSecond / idle.requestsPerSecond;
+          record(`${label}: check membership, request log to a file + metrics scraped every second (floor: both off)`, {
+            value: logged.requestsPerSecond, p99: logged.p99, ratio, target: `>= ${TARGETS.operationsRatio}`, ok: ratio >= TARGETS.operationsRatio,
+            cpu: logged.cpuPerAnswer, cpuRatio: logged.cpuPerAnswer / idle.cpuPerAnswer, note: `${logged.alongside} scrapes`,
+          });
+        }
+        // Metrics alone: what collecting them and a scrape every second cost the check.
+        if (ROWS.has('scrape')) {
+          const scraped = service.scraped;
+          const metered = await measure(`${label} scrape`, `${scraped.url}${scraped.memberPath}`, { authorization: scraped.authorization }, scrapeEverySecond(`${scraped.url}/metrics`, DURATION), scraped.pid);
+          const ratio = metered.requestsPerSecond / idle.requestsPerSecond;
+          record(`${label}: check membership, metrics scraped every second (floor: metrics off)`, {
+            value: metered.requestsPerSecond, p99: metered.p99, ratio, target: `>= ${TARGETS.scrapeRatio}`, ok: ratio >= TARGETS.scrapeRatio,
+            cpu: metered.cpuPerAnswer, cpuRatio: metered.cpuPerAnswer / idle.cpuPerAnswer, note: `${metered.alongside} scrapes`,
           });
         }
         // The same check in a realm with a rate limit (one no check reaches): counting each check

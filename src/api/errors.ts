@@ -35,6 +35,8 @@ export const ERROR_CODES = [
   // Limits and failures.
   'rate_limited',
   'internal_error',
+  // The service cannot reach its database for now (503 with Retry-After; the OAuth spelling, RFC 6749 §4.1.2.1).
+  'temporarily_unavailable',
 ] as const;
 
 /** One error code from {@link ERROR_CODES}. */

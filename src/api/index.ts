@@ -14,3 +14,4 @@ export * from './roles';
 export * from './attribute-query';
 export * from './events';
 export * from './webhooks';
+export * from './org-transfer';

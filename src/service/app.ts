@@ -2,7 +2,7 @@
  * Builds the HTTP app of the Organization Administration Service without listening, so tests can
  * use `app.inject()` and `server.ts` can own the process.
  */
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { Admin } from './admin';
 import { DEFAULT_PORTAL_LINK_LIFETIME_SECONDS } from './admin/organizations';
 import { ApiKeySecrets } from './auth/api-key-secrets';
@@ -29,7 +29,9 @@ import { organizationRoutes } from './routes/organizations';
 import { portalRoutes } from './routes/portal';
 import { roleRoutes } from './routes/roles';
 import { unsupportedRoutes } from './routes/unsupported';
+import { transferRoutes } from './operations/transfer-routes';
 import { installCompatMode, type CompatMode } from './compat';
+import { installOperations, requestIdGenerator, type OperationsOptions } from './operations';
 import { checkedSerializerCompiler } from './response-check';
 import { tokenRoutes } from './routes/token';
 import { userRoutes } from './routes/users';
@@ -56,7 +58,10 @@ export interface AppOptions {
    * for realms without their own setting; off when undefined.
    */
   rateLimit?: RateLimitOptions;
-  /** fastify logger setting (default off). Query-string tokens are redacted from logged URLs. */
+  /**
+   * fastify logger setting (default off): one line per answered request plus errors
+   * (operations/request-observer.ts). Secrets are redacted from logged URLs and errors (request-log.ts).
+   */
   logger?: boolean | object;
   /** Lifetime of admin portal links (default 86400 s). */
   portalLinkLifetimeSeconds?: number;
@@ -75,8 +80,8 @@ export interface AppOptions {
   /**
    * Answer plain successful membership checks in front of fastify's router
    * (member-check-fast-path.ts: the same rules, the same answers, but none of fastify's hooks).
-   * Default off, since the caller may add hooks to the app; `startServer` turns it on. Never on
-   * while requests are logged, since fastify logs them.
+   * Default off, since the caller may add hooks to the app; `startServer` turns it on. Its
+   * requests are logged and counted like fastify's (operations/request-observer.ts).
    */
   memberCheckFastPath?: boolean;
   /**
@@ -84,6 +89,8 @@ export interface AppOptions {
    * --allow-private-webhooks`). Default off: a webhook could otherwise probe the service's network.
    */
   allowPrivateWebhooks?: boolean;
+  /** Metrics, health probes and their endpoints (operations/index.ts); probes are served by default. */
+  operations?: OperationsOptions;
 }
 
 /** Hides secrets that may travel in a URL (portal link tokens, tokens pasted into the path). */
@@ -91,8 +98,15 @@ export { redactUrl } from './request-log';
 
 /** Builds the app (routes, validation, error handling); does not listen. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const nextRequestId = requestIdGenerator();
   const app = Fastify({
     logger: loggerOption(options.logger),
+    // One line per request, written by operations/request-observer.ts (fastify writes two).
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: nextRequestId,
+    // A graceful shutdown answers requests still arriving on open connections (with Connection:
+    // close) instead of 503 (operations/shutdown.ts).
+    return503OnClosing: false,
     bodyLimit: BODY_LIMIT_BYTES,
     // Path parameters may be up to 255 characters (after decoding); the router's default is 100.
     // A trailing slash names the same path (`/orgs/` = `/orgs`), as in the real service (JAX-RS).
@@ -110,7 +124,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   installCompatMode(app, options.compat ?? 'standard');
   const allowedMethods = new AllowedMethods();
   allowedMethods.track(app);
-  const fastPath = options.memberCheckFastPath === true && !options.logger ? new MemberCheckFastPath() : undefined;
+  const fastPath = options.memberCheckFastPath === true ? new MemberCheckFastPath() : undefined;
   fastPath?.track(app);
   installErrorHandling(app, (path) => allowedMethods.allowedFor(path));
   installJsonBodyParser(app);
@@ -118,19 +132,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', requireOneHost);
   app.addHook('preValidation', refuseControlCharactersInQuery);
 
+  const operations = await installOperations(app, options.store, Boolean(options.logger), nextRequestId, options.operations);
+  const store = operations.store;
   const now = options.now ?? Date.now;
-  const apiKeySecrets = new ApiKeySecrets(options.store, now);
+  const apiKeySecrets = new ApiKeySecrets(store, now);
   const portalLinkLifetimeSeconds = options.portalLinkLifetimeSeconds ?? DEFAULT_PORTAL_LINK_LIFETIME_SECONDS;
   const ctx: ServiceContext = {
-    store: options.store,
-    admin: new Admin(options.store, { apiKeySecrets, now, portalLinkLifetimeSeconds, allowPrivateWebhooks: options.allowPrivateWebhooks ?? false }),
+    store,
+    admin: new Admin(store, { apiKeySecrets, now, portalLinkLifetimeSeconds, allowPrivateWebhooks: options.allowPrivateWebhooks ?? false }),
     domain: options.domain ?? 'localhost',
     publicBaseUrl: options.publicBaseUrl,
     rateLimiter: new RateLimiter(options.rateLimit, now),
     verifiedTokens: new VerifiedTokenCache(),
     credentialThrottle: new CredentialThrottle(options.credentialThrottle, now),
     apiKeySecrets,
-    revocations: new RevocationList(options.store, now),
+    revocations: new RevocationList(store, now),
     now,
   };
   await app.register(tokenRoutes, { ctx });
@@ -146,7 +162,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(portalRoutes, { ctx });
   await app.register(authorizeRoutes, { ctx });
   await app.register(dashboardRoutes, { ctx });
+  await app.register(transferRoutes, { ctx });
   await app.register(unsupportedRoutes);
-  fastPath?.install(app, ctx);
+  fastPath?.install(app, ctx, operations.observer);
   return app;
 }

@@ -10,10 +10,11 @@
  *   `method_not_allowed` (405);
  * - `invalid_body`, `invalid_query`, `invalid_request`, `unsupported_media_type`, `not_member` (400);
  * - `payload_too_large` (413), `conflict` (409), `forbidden` (403), `rate_limited` (429),
- *   `internal_error` (500).
+ *   `internal_error` (500), `temporarily_unavailable` (503: the database cannot be reached).
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorCode } from '../api';
+import { isStoreUnavailable } from './store/availability';
 
 /** An error the service answers with on purpose: status, stable code, one sentence, extra headers. */
 export class ServiceError extends Error {
@@ -83,6 +84,9 @@ export function toServiceError(error: unknown): ServiceError {
   if (typeof status === 'number' && status >= 400 && status < 500) {
     // Client errors raised by fastify itself (e.g. bad URL encoding): safe to describe generically.
     return new ServiceError(status, status === 404 ? 'not_found' : 'invalid_request', 'The request is not valid.');
+  }
+  if (isStoreUnavailable(error)) {
+    return new ServiceError(503, 'temporarily_unavailable', 'The service cannot reach its database right now; try again shortly.', { 'Retry-After': '1' });
   }
   return new ServiceError(500, 'internal_error', 'The service failed to handle the request; try again later.');
 }

@@ -26,8 +26,9 @@
  * It skips fastify's hooks, so it is only for an app whose hooks are the service's own:
  * `startServer` turns it on (its app is closed to further hooks once it listens); `buildApp`
  * leaves it off unless asked, since its caller may add hooks (tests record every answer in an
- * onResponse hook). Off when requests are logged (fastify logs them) and while the app closes
- * (fastify answers 503 then).
+ * onResponse hook). Each request it answers is logged and counted as fastify's are, through the
+ * app's request observer (operations/request-observer.ts). Off while the app closes (fastify
+ * answers then, with `Connection: close`).
  *
  * A check of a non-member reaches fastify a turn of the event loop later than without the fast
  * path (after the membership read); its answer is the same. (A client that half-closes its
@@ -40,8 +41,12 @@ import { hasPermission, type Permission } from '../api';
 import { bearerTokenOf, checkHostPin, checkPathParameters, rateLimitKey, tokenPermissions, verifiedAccessToken } from './auth/guards';
 import type { ServiceContext } from './context';
 import { hostProblem } from './host-header';
+import type { RequestObserver } from './operations/request-observer';
 import { MEMBER_CHECK_REQUIREMENT } from './routes/memberships';
 import type { RealmSettings } from './store/store';
+
+/** The route template of the check, as the request log and the metrics name it. */
+const CHECK_ROUTE = '/realms/:realm/orgs/:orgId/members/:userId';
 
 /** The parameters of the check route, as fastify's router gives them (decoded). */
 type CheckParams = { realm: string; orgId: string; userId: string };
@@ -58,8 +63,11 @@ export class MemberCheckFastPath {
     });
   }
 
-  /** Puts the fast path in front of fastify's request handler on `app.server` (call once every route is registered). */
-  install(app: FastifyInstance, ctx: ServiceContext): void {
+  /**
+   * Puts the fast path in front of fastify's request handler on `app.server` (call once every
+   * route is registered); `observer` logs and counts what it answers.
+   */
+  install(app: FastifyInstance, ctx: ServiceContext, observer: RequestObserver): void {
     const server = app.server;
     const handlers = server.listeners('request') as RequestListener[];
     // fastify hands its one handler to http.createServer; any other shape is left alone.
@@ -67,7 +75,7 @@ export class MemberCheckFastPath {
     const fastify = handlers[0];
     server.removeListener('request', fastify);
     server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-      if (!this.answer(app, ctx, request, response, fastify)) fastify(request, response);
+      if (!this.answer(app, ctx, observer, request, response, fastify)) fastify(request, response);
     });
   }
 
@@ -98,8 +106,16 @@ export class MemberCheckFastPath {
    * Answers `request` when it is plainly a successful check, or takes it and hands it to
    * `fastify` once the membership read says otherwise; false when fastify should have it now.
    */
-  private answer(app: FastifyInstance, ctx: ServiceContext, request: IncomingMessage, response: ServerResponse, fastify: RequestListener): boolean {
+  private answer(
+    app: FastifyInstance,
+    ctx: ServiceContext,
+    observer: RequestObserver,
+    request: IncomingMessage,
+    response: ServerResponse,
+    fastify: RequestListener,
+  ): boolean {
     if (this.closing) return false;
+    const started = observer.active ? performance.now() : 0;
     const params = this.checkParamsOf(app, request);
     if (params === undefined) return false;
     const headers = request.headers;
@@ -114,8 +130,12 @@ export class MemberCheckFastPath {
         // Counted here, after the read, so that a check handed to fastify is counted once, by
         // fastify; one over the limit goes to fastify uncounted, which counts and refuses it.
         if (!member || !ctx.rateLimiter.admit(realm, rateLimitKey(realm.name, caller.azp, caller.sub))) return fastify(request, response);
+        // A check read before the app began closing may be answered after: like fastify's answers
+        // then, it ends its connection, which a graceful shutdown would otherwise wait for.
+        if (this.closing) response.setHeader('connection', 'close');
         response.writeHead(204);
         response.end();
+        if (observer.active) observer.fastPathAnswered(request, CHECK_ROUTE, 204, started);
       },
       () => fastify(request, response),
     );

@@ -11,6 +11,8 @@ export const SERVICE_RUNTIME_PACKAGES: ReadonlyArray<{ name: string; purpose: st
   { name: '@fastify/formbody', purpose: 'form bodies' },
   { name: 'better-sqlite3', purpose: 'the embedded SQLite store' },
   { name: 'pg', purpose: 'the PostgreSQL store' },
+  { name: 'prom-client', purpose: 'Prometheus metrics' },
+  { name: 'pino-pretty', purpose: 'the readable log format (serve --log-format pretty)' },
 ];
 
 /** The package that brings {@link SERVICE_RUNTIME_PACKAGES}. */

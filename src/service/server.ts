@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import type { CompatMode } from './compat';
 import type { RateLimitOptions } from './rate-limit';
+import { closeGracefully, OperationsMetrics, startManagementServer, type ManagementServer, type ShutdownOutcome } from './operations';
 import { openStore } from './store/open-store';
 import type { Store } from './store/store';
 import { hostname } from 'node:os';
@@ -30,8 +31,20 @@ export interface ServerOptions {
   domain?: string;
   /** Rate limit per realm + client (per realm + user for end users of the public client); off when undefined. */
   rateLimit?: RateLimitOptions;
-  /** Log requests (JSON lines on stdout). Default off. */
-  logger?: boolean;
+  /**
+   * Log requests: one JSON line per answered request plus errors (operations/request-observer.ts),
+   * on stdout, or with fastify's logger options (`level`, `stream`). Default off.
+   */
+  logger?: boolean | { level?: string; stream?: { write(line: string): void } };
+  /** Collect Prometheus metrics and serve them at `/metrics` (operations/metrics.ts). Default off. */
+  metrics?: boolean;
+  /**
+   * Serve `/health/*` and `/metrics` on this port of `host` instead of the API's port (0: a free
+   * one); default: on the API's port.
+   */
+  managementPort?: number;
+  /** Bound of a graceful shutdown (ms): after it, open connections are cut (operations/shutdown.ts). Default 10 s. */
+  shutdownTimeoutMs?: number;
   /**
    * The address clients reach the service at (e.g. `https://orgs.example.com` behind a proxy that
    * terminates TLS): the start of every URL the service writes (`iss`, `Location`, discovery,
@@ -63,15 +76,27 @@ export interface RunningServer {
   store: Store;
   /** This instance's webhook delivery worker; `metrics()` gives the outbox depth and delivery results. */
   webhooks: WebhookDispatcher;
-  /** Stops listening (finishing in-flight requests) and delivering, then closes the store. */
-  close(): Promise<void>;
+  /** The management server's base address, when `managementPort` was given. */
+  managementUrl?: string;
+  /** The metrics, when `metrics` is on. */
+  metrics?: OperationsMetrics;
+  /**
+   * Shuts down gracefully (operations/shutdown.ts): readiness goes down, no new connections, the
+   * accepted requests are answered within `shutdownTimeoutMs`; then webhook delivery and event
+   * pruning stop (a send under way is finished or, cut, sent again by the next start), the store is
+   * closed and the log flushed. Idempotent.
+   */
+  close(): Promise<ShutdownOutcome>;
 }
 
 /** Opens the store, builds the app and listens. */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
   const store = await openStore(options.dataFile);
-  let app: FastifyInstance;
+  const metrics = options.metrics === true ? new OperationsMetrics() : undefined;
+  const separateManagement = options.managementPort !== undefined;
+  let app: FastifyInstance | undefined;
+  let management: ManagementServer | undefined;
   try {
     app = await buildApp({
       store,
@@ -84,46 +109,65 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       // request may skip fastify's (member-check-fast-path.ts).
       memberCheckFastPath: true,
       allowPrivateWebhooks: options.allowPrivateWebhooks,
+      operations: { metrics, endpoints: !separateManagement },
     });
     await app.listen({ host, port: options.port ?? 8080 });
+    if (options.managementPort !== undefined) {
+      management = await startManagementServer({
+        host,
+        port: options.managementPort,
+        readiness: app.operations.readiness,
+        metrics,
+        logger: options.logger ? app.log : undefined,
+      });
+    }
   } catch (error) {
+    await app?.close();
     await store.close();
     throw error;
   }
+  const listening = app;
   const delivery = httpDeliver(options.allowPrivateWebhooks ?? false);
   const webhooks = new WebhookDispatcher(store.events, {
     owner: options.instanceName ?? hostname(),
     deliver: delivery.deliver,
     retry: options.webhookRetry,
     pollMs: options.webhookPollMs,
-    onError: (error) => app.log.error({ err: error }, 'webhook delivery run failed'),
+    onError: (error) => listening.log.error({ err: error }, 'webhook delivery run failed'),
   });
-  const pruner = new EventPruner(store.events, new AuditLog(store), (error) => app.log.error({ err: error }, 'event pruning failed'));
+  const pruner = new EventPruner(store.events, new AuditLog(store), (error) => listening.log.error({ err: error }, 'event pruning failed'));
   try {
     await webhooks.start();
     pruner.start(options.pruneIntervalMs);
   } catch (error) {
-    await app.close();
+    await listening.close();
+    await management?.close();
     await store.close();
     throw error;
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : (options.port ?? 8080);
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-  let closing: Promise<void> | undefined;
+  let closing: Promise<ShutdownOutcome> | undefined;
   return {
     url: `http://${shownHost}:${port}`,
-    app,
+    app: listening,
     store,
     webhooks,
+    managementUrl: management?.url,
+    metrics,
     close() {
       closing ??= (async () => {
+        // Not ready from now on, so that the load balancer sends new requests elsewhere.
+        listening.operations.readiness.markShuttingDown();
         try {
-          await app.close();
+          return await closeGracefully(listening, options.shutdownTimeoutMs);
+        } finally {
           await Promise.all([webhooks.stop(), pruner.stop()]);
           await delivery.close();
-        } finally {
+          await management?.close();
           await store.close();
+          (listening.log as { flush?: () => void }).flush?.();
         }
       })();
       return closing;

@@ -25,4 +25,12 @@ describe('redactUnknownSecrets', () => {
     expect(redactUnknownSecrets(`/orgs/${'Z'.repeat(43)}`)).toBe(`/orgs/${REDACTED}`);
     expect(redactUnknownSecrets('/orgs/3f2504e0-4f89-11d3-9a0c-0305e82c3301')).toBe('/orgs/3f2504e0-4f89-11d3-9a0c-0305e82c3301');
   });
+
+  it('hides every run of 40 or more characters whole, wherever it starts, and no shorter run', () => {
+    const secret = 'k'.repeat(40);
+    expect(redactUnknownSecrets(secret)).toBe(REDACTED);
+    expect(redactUnknownSecrets('k'.repeat(39))).toBe('k'.repeat(39));
+    expect(redactUnknownSecrets(`a/${secret}x/${'b'.repeat(39)}/${'-_'.repeat(30)}.end`)).toBe(`a/${REDACTED}/${'b'.repeat(39)}/${REDACTED}.end`);
+    expect(redactUnknownSecrets(`${secret}/${secret}`)).toBe(`${REDACTED}/${REDACTED}`);
+  });
 });

@@ -33,6 +33,10 @@ export interface TestPostgres {
    * (`?options=-c search_path=…`): one per test keeps tests apart.
    */
   createSchema(): Promise<string>;
+  /** Stops the server (fast shutdown: connections are ended) and keeps its data, for {@link TestPostgres.resume}. */
+  pause(): Promise<void>;
+  /** Starts the paused server again on the same port with the same data. */
+  resume(): Promise<void>;
   /** Stops the server (immediate shutdown) and removes the temporary directory. Idempotent. */
   stop(): Promise<void>;
 }
@@ -108,9 +112,10 @@ export async function startPostgres(): Promise<TestPostgres> {
     // -N: no fsync of the new cluster; C locale: the same on every machine.
     await runAs(account, 'initdb', ['-D', dataDir, '-U', SUPERUSER, '--auth=trust', '--encoding=UTF8', '--locale=C', '-N']);
     let port = 0;
+    let serverOptions = '';
     for (let attempt = 1; !started; attempt += 1) {
       port = await freePort();
-      const serverOptions = [
+      serverOptions = [
         `-p ${port}`,
         `-k ${dir}`,
         '-c listen_addresses=127.0.0.1',
@@ -151,7 +156,13 @@ export async function startPostgres(): Promise<TestPostgres> {
       }
       return `${url}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
     };
-    return { url, createSchema, stop };
+    const pause = async (): Promise<void> => {
+      await runAs(account, 'pg_ctl', ['stop', '-D', dataDir, '-m', 'fast', '-w']);
+    };
+    const resume = async (): Promise<void> => {
+      await runAs(account, 'pg_ctl', ['start', '-D', dataDir, '-l', logFile, '-w', '-t', '60', '-o', serverOptions]);
+    };
+    return { url, createSchema, pause, resume, stop };
   } catch (error) {
     await stop();
     throw error;

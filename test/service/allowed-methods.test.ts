@@ -18,6 +18,8 @@ describe('wrong method on a known path', () => {
     ['POST', memberPath('acme', 'o', 'u'), 'GET, HEAD, PUT, DELETE'],
     ['GET', tokenPath('acme'), 'POST'],
     ['PUT', '/realms/acme/orgs/o%2Fp/portal', 'GET, HEAD'],
+    ['DELETE', '/realms/acme/orgs/export', 'GET, HEAD'],
+    ['GET', '/realms/acme/orgs/import', 'POST'],
   ])('answers %s %s with 405 method_not_allowed and Allow: %s', async (method, url, allow) => {
     const res = await call(svc, { method, url, token });
     expect(res.status).toBe(405);

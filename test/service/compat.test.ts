@@ -88,9 +88,10 @@ describe('hosted compatibility mode', () => {
     expect(badSecret.json.error_description).toEqual(expect.any(String));
     const noRealm = await call(hosted.svc, { method: 'GET', url: orgsPath('nowhere'), token: hosted.token });
     expect(noRealm.json).toEqual({ error: 'realm_not_found', error_description: 'Realm does not exist' });
-    const exportAll = await call(hosted.svc, { method: 'GET', url: `${orgsPath('acme')}/export`, token: hosted.token });
-    expect(exportAll.status).toBe(404);
-    expect(exportAll.json.error).toBe('operation_not_supported');
+    // The realm's organization settings (/orgs/config): an operation of the hosted service this one lacks.
+    const config = await call(hosted.svc, { method: 'GET', url: `${orgsPath('acme')}/config`, token: hosted.token });
+    expect(config.status).toBe(404);
+    expect(config.json.error).toBe('operation_not_supported');
   });
 
   it('answers successes exactly as standard mode does', async () => {

@@ -50,7 +50,7 @@ describe('the request log of a running service', () => {
       await app.inject({ method: 'GET', url: `/nowhere/${accessToken}` });
       await app.inject({ method: 'GET', url: `${orgsPath('acme')}?access_token=${accessToken}&client_secret=${key.clientSecret}`, headers: auth });
       const log = lines.join('');
-      expect(log).toContain('incoming request');
+      expect(log).toContain('request completed');
       expect(log).toContain('[redacted]');
       for (const secret of [key.clientSecret, accessToken, accessToken.split('.')[0], accessToken.split('.')[2]]) {
         expect(log).not.toContain(secret);

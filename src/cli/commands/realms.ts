@@ -1,13 +1,18 @@
 /**
- * `orgadmin realms create|list|update`: realms are the service's tenants; each has its own signing
- * key, token lifetime, default-admin-user switch and rate limit.
+ * `orgadmin realms create|list|update|export|import`: realms are the service's tenants; each has
+ * its own signing key, token lifetime, default-admin-user switch and rate limit. A realm moves to
+ * another instance as one file (service/operations/realm-transfer.ts says what it carries).
  */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { asRealmFile, exportRealm, importRealm, RealmFileError } from '../../service/operations/realm-transfer';
 import { MAX_EVENT_RETENTION_DAYS, MAX_TOKEN_LIFETIME_SECONDS } from '../../service/admin';
 import type { RealmRateLimit } from '../../service/rate-limit';
 import { parseRateLimit } from './serve';
 import { defineCommand, defineGroup } from '../command';
-import { COMMON_FLAGS, resolveDataFile, withAdmin } from '../context';
-import { EXIT, UsageError } from '../errors';
+import { COMMON_FLAGS, openStore, resolveDataFile, withAdmin } from '../context';
+import { CliError, EXIT, UsageError } from '../errors';
+import { Admin } from '../../service/admin';
 import { formatTimestamp, printJson, printTable } from '../output';
 
 /** The fields of a realm that the command line shows. Signing keys never leave the service. */
@@ -186,4 +191,66 @@ const update = defineCommand(
 );
 
 /** `orgadmin realms ...` */
-export const runRealmsCommand = defineGroup('realms', 'Manage realms (tenants).', { create, list, update });
+const exportCommand = defineCommand(
+  {
+    command: 'realms export',
+    summary: 'Writes a realm (settings, users, clients, organizations, memberships) to a file for "realms import".',
+    positionals: [{ name: 'NAME', required: true, description: 'The realm to export.' }],
+    flags: {
+      out: { type: 'string', valueName: 'FILE', description: 'The file to write (required; readable by you only: it holds password hashes).' },
+      ...COMMON_FLAGS,
+    },
+  },
+  async ({ flags, positionals }, io) => {
+    if (flags.out === undefined) throw new CliError('--out FILE is required: the file to write the realm to.');
+    const name = positionals[0]!;
+    const out = resolve(io.cwd, flags.out);
+    const store = await openStore(resolveDataFile(flags.data, io));
+    try {
+      const file = await exportRealm(store, name);
+      if (file === undefined) throw new CliError(`realm ${name} does not exist.`);
+      writeFileSync(out, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
+      const summary = { realm: name, file: out, users: file.users.length, organizations: file.organizations.length };
+      if (flags.json) printJson(io, summary);
+      else io.stdout(`Exported realm ${name} to ${out} (${summary.users} users, ${summary.organizations} organizations).\n`);
+    } finally {
+      await store.close();
+    }
+    return EXIT.ok;
+  },
+);
+
+const importCommand = defineCommand(
+  {
+    command: 'realms import',
+    summary: 'Creates a realm from a file of "realms export" (the realm must not exist yet).',
+    positionals: [{ name: 'FILE', required: true, description: 'The file written by "orgadmin realms export".' }],
+    flags: {
+      as: { type: 'string', valueName: 'NAME', description: 'Name of the new realm (default: the exported realm\'s name).' },
+      ...COMMON_FLAGS,
+    },
+  },
+  async ({ flags, positionals }, io) => {
+    const path = resolve(io.cwd, positionals[0]!);
+    let file;
+    try {
+      file = asRealmFile(JSON.parse(readFileSync(path, 'utf8')) as unknown);
+    } catch (error) {
+      throw new CliError(`cannot import ${path}: ${error instanceof RealmFileError || error instanceof SyntaxError ? error.message : (error as Error).message}`);
+    }
+    const store = await openStore(resolveDataFile(flags.data, io));
+    try {
+      const imported = await importRealm(new Admin(store), store, file, flags.as).catch((error: unknown) => {
+        throw error instanceof RealmFileError ? new CliError(`cannot import ${path}: ${error.message}`) : error;
+      });
+      const name = flags.as ?? file.realm.name;
+      if (flags.json) printJson(io, { realm: name, ...imported });
+      else io.stdout(`Imported realm ${name} (${imported.users} users, ${imported.organizations} organizations, ${imported.memberships} memberships); create its API keys anew.\n`);
+    } finally {
+      await store.close();
+    }
+    return EXIT.ok;
+  },
+);
+
+export const runRealmsCommand = defineGroup('realms', 'Manage realms (tenants).', { create, list, update, export: exportCommand, import: importCommand });

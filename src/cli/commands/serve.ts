@@ -1,14 +1,19 @@
 /**
  * `orgadmin serve`: runs the Organization Administration Service in the foreground until SIGINT or
- * SIGTERM. Prints exactly one line when it accepts connections (text, or one JSON object with
- * `--json`), so scripts and tests can wait for it and read the real port (`--port 0`).
+ * SIGTERM, then shuts down gracefully within `--shutdown-timeout` (operations/shutdown.ts). Prints
+ * one ready line when it accepts connections (text, or one JSON object with `--json`), so scripts
+ * and tests can wait for it and read the real port (`--port 0`); the request log follows on
+ * standard output (JSON lines unless `--log-format pretty`; `--log-level silent` turns it off).
+ * Health probes and Prometheus metrics are served on the API's port, or on `--management-port`.
  */
 import { COMPAT_MODES, isCompatMode, type CompatMode } from '../../service/compat';
+import { DEFAULT_SHUTDOWN_TIMEOUT_MS } from '../../service/operations/shutdown';
 import { startServer } from '../../service/server';
 import { defineCommand } from '../command';
 import { COMMON_FLAGS, explainStoreError, resolveDataFile } from '../context';
 import { CliError, EXIT, UsageError } from '../errors';
 import type { CliIO } from '../io';
+import { ServeLog, parseLogFormat, parseLogLevel, type LogFormat, type LogLevel } from '../log-output';
 
 /** The options `orgadmin serve` passes to the service. */
 export interface ServeOptions {
@@ -27,6 +32,14 @@ export interface ServeOptions {
   allowPrivateWebhooks?: boolean;
   /** This instance's name in webhook delivery leases (default: the host name). */
   instanceName?: string;
+  /** Request log format (default json). */
+  logFormat?: LogFormat;
+  /** Request log level (default info; silent: no log). */
+  logLevel?: LogLevel;
+  /** Port of health probes and metrics instead of the API's port. */
+  managementPort?: number;
+  /** Bound of the graceful shutdown in ms (default 10 s). */
+  shutdownTimeoutMs?: number;
 }
 
 /** Interface a foreground service listens on unless `--host` says otherwise. */
@@ -75,12 +88,24 @@ export function listenForStopSignal(): StopSignal {
  * Parses `--port`: a whole number from 0 (any free port) to 65535.
  * @throws UsageError otherwise.
  */
-export function parsePort(value: string): number {
+export function parsePort(value: string, flag = '--port'): number {
   const port = Number(value);
   if (!/^[0-9]+$/.test(value) || port > 65535) {
-    throw new UsageError(`--port must be a whole number from 0 to 65535, not "${value}".`);
+    throw new UsageError(`${flag} must be a whole number from 0 to 65535, not "${value}".`);
   }
   return port;
+}
+
+/**
+ * Parses `--shutdown-timeout SECONDS`: a positive number of seconds (fractions allowed), in ms.
+ * @throws UsageError otherwise.
+ */
+export function parseShutdownTimeout(value: string): number {
+  const seconds = Number(value);
+  if (!/^[0-9]+(\.[0-9]+)?$/.test(value) || seconds <= 0 || seconds > 3600) {
+    throw new UsageError(`--shutdown-timeout must be a number of seconds above 0 and at most 3600, not "${value}".`);
+  }
+  return Math.round(seconds * 1000);
 }
 
 /**
@@ -133,15 +158,29 @@ export function parseCompat(value: string): CompatMode {
  * is a parameter so tests can decide what ends the service.
  */
 export async function serveUntil(options: ServeOptions, io: CliIO, stop: Promise<unknown>): Promise<void> {
-  const { json, ...serverOptions } = options;
-  const server = await startServer({ ...serverOptions, logger: false }).catch((error: unknown) => {
+  const { json, logFormat = 'json', logLevel = 'info', ...serverOptions } = options;
+  const log = logLevel === 'silent' ? undefined : new ServeLog(io, logFormat, logLevel);
+  const server = await startServer({
+    ...serverOptions,
+    logger: log === undefined ? false : { level: log.level, stream: log.stream },
+    metrics: true,
+  }).catch((error: unknown) => {
+    log?.open();
     throw explainStartError(error, options);
   });
+  let outcome;
   try {
-    io.stdout(json ? `${JSON.stringify({ url: server.url })}\n` : `orgadmin listening on ${server.url}\n`);
+    const ready = json ? JSON.stringify({ url: server.url, ...(server.managementUrl ? { managementUrl: server.managementUrl } : {}) }) : `orgadmin listening on ${server.url}`;
+    io.stdout(`${ready}\n`);
+    log?.open();
     await stop;
   } finally {
-    await server.close();
+    outcome = await server.close();
+  }
+  if (outcome.forced) {
+    throw new CliError(
+      `the shutdown took longer than --shutdown-timeout (${(options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS) / 1000} s); the connections still open were cut.`,
+    );
   }
 }
 
@@ -206,6 +245,22 @@ const serve = defineCommand(
         description:
           'This instance\'s name in webhook delivery leases (default: the host name). Instances sharing one PostgreSQL database need different names.',
       },
+      'log-format': { type: 'string', valueName: 'FORMAT', description: 'Request log format: json (one object per line) or pretty (default: json).' },
+      'log-level': {
+        type: 'string',
+        valueName: 'LEVEL',
+        description: 'Request log level: fatal, error, warn, info, debug, trace, or silent for no log (default: info).',
+      },
+      'management-port': {
+        type: 'string',
+        valueName: 'PORT',
+        description: 'Serve /health/live, /health/ready and /metrics on this port instead of the API\'s (default: on the API\'s port).',
+      },
+      'shutdown-timeout': {
+        type: 'string',
+        valueName: 'SECONDS',
+        description: `On SIGTERM or SIGINT, answer the accepted requests for at most this long, then cut what is still open (default: ${DEFAULT_SHUTDOWN_TIMEOUT_MS / 1000}).`,
+      },
       ...COMMON_FLAGS,
     },
   },
@@ -215,6 +270,10 @@ const serve = defineCommand(
     const rateLimit = flags['rate-limit'] === undefined ? undefined : parseRateLimit(flags['rate-limit']);
     const publicBaseUrl = flags['public-url'] === undefined ? undefined : parsePublicUrl(flags['public-url']);
     const compat = flags.compat === undefined ? undefined : parseCompat(flags.compat);
+    const logFormat = flags['log-format'] === undefined ? undefined : parseLogFormat(flags['log-format']);
+    const logLevel = flags['log-level'] === undefined ? undefined : parseLogLevel(flags['log-level']);
+    const managementPort = flags['management-port'] === undefined ? undefined : parsePort(flags['management-port'], '--management-port');
+    const shutdownTimeoutMs = flags['shutdown-timeout'] === undefined ? undefined : parseShutdownTimeout(flags['shutdown-timeout']);
     const options: ServeOptions = {
       dataFile: resolveDataFile(flags.data, io),
       host: flags.host ?? DEFAULT_HOST,
@@ -226,6 +285,10 @@ const serve = defineCommand(
       json: flags.json,
       allowPrivateWebhooks: flags['allow-private-webhooks'] === true,
       instanceName: flags['instance-name'],
+      logFormat,
+      logLevel,
+      managementPort,
+      shutdownTimeoutMs,
     };
     const stop = listenForStopSignal();
     try {

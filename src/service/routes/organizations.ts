@@ -27,7 +27,7 @@ import {
 import { bearerHook, realmHook } from '../auth/guards';
 import { originOf, realmOf, requestUrlOf, type ServiceContext } from '../context';
 import { notFound, ServiceError } from '../errors';
-import { newUser, StoreConflictError } from '../store/store';
+import { newUser, StoreConflictError, type NewUser } from '../store/store';
 import { UNSUPPORTED_ORGS_SEGMENTS } from './unsupported';
 
 const RealmParams = Type.Object({ realm: Type.String() });
@@ -37,11 +37,11 @@ const CountQuery = Type.Object({ search: Type.Optional(Type.String()), q: Type.O
 const invalidBody = (description: string): ServiceError => new ServiceError(400, 'invalid_body', description);
 
 /**
- * Ids an organization cannot have: `GET /orgs/me` and `GET /orgs/count` are other operations, and
- * `/orgs/export`, `/orgs/import`, `/orgs/config` are the real service's (answered as not
- * supported here), so an organization with one of these ids could be created but never read.
+ * Ids an organization cannot have: `GET /orgs/me`, `GET /orgs/count`, `GET /orgs/export` and
+ * `POST /orgs/import` are other operations, and `/orgs/config` is the real service's (answered as
+ * not supported here), so an organization with one of these ids could be created but never read.
  */
-export const RESERVED_ORGANIZATION_IDS: readonly string[] = ['me', 'count', ...UNSUPPORTED_ORGS_SEGMENTS];
+export const RESERVED_ORGANIZATION_IDS: readonly string[] = ['me', 'count', 'export', 'import', ...UNSUPPORTED_ORGS_SEGMENTS];
 
 /**
  * Domains in the form the service stores (`normalizeDomain`: trimmed, lowercase, no trailing dot),
@@ -66,8 +66,11 @@ function normalizeUrl(url: string | null | undefined): string | null {
   return url;
 }
 
-/** The checked, normalized fields of a create or update body. */
-function readInput(body: OrganizationInput): {
+/**
+ * The checked, normalized fields of a create or update body (also of each organization of an
+ * import, operations/org-transfer.ts).
+ */
+export function readOrganizationInput(body: OrganizationInput): {
   name: string;
   displayName: string | null;
   url: string | null;
@@ -83,6 +86,23 @@ function readInput(body: OrganizationInput): {
     attributes: body.attributes ?? {},
     domains: body.domains === undefined ? undefined : normalizeDomains(body.domains),
   };
+}
+
+/**
+ * The default admin user `org-admin-<orgId>` that creating organization `orgId` also creates when
+ * the realm asks for it (`createAdminUser`), else undefined.
+ */
+export function defaultAdminUser(realm: { name: string; createAdminUser: boolean }, orgId: string, now: number): NewUser | undefined {
+  return realm.createAdminUser
+    ? newUser({ id: randomUUID(), realm: realm.name, username: orgAdminUsername(orgId), kind: 'org-admin', adminOfOrganization: orgId, createdTimestamp: now })
+    : undefined;
+}
+
+/** The reason an organization id cannot be used (one of {@link RESERVED_ORGANIZATION_IDS}), or undefined. */
+export function reservedIdProblem(realm: string, id: string): string | undefined {
+  return RESERVED_ORGANIZATION_IDS.includes(id)
+    ? `id "${id}" is reserved: GET ${orgsPath(realm)}/${id} is another operation, so the organization could never be read.`
+    : undefined;
 }
 
 function conflict(error: StoreConflictError, name: string, id: string): ServiceError {
@@ -130,12 +150,9 @@ export async function organizationRoutes(app: FastifyInstance, opts: { ctx: Serv
     },
     async (request, reply) => {
       const realmRecord = realmOf(request);
-      const input = readInput(request.body);
-      if (request.body.id !== undefined && RESERVED_ORGANIZATION_IDS.includes(request.body.id)) {
-        throw invalidBody(
-          `id "${request.body.id}" is reserved: GET ${orgsPath(realmRecord.name)}/${request.body.id} is another operation, so the organization could never be read.`,
-        );
-      }
+      const input = readOrganizationInput(request.body);
+      const reserved = request.body.id === undefined ? undefined : reservedIdProblem(realmRecord.name, request.body.id);
+      if (reserved) throw invalidBody(reserved);
       const id = request.body.id ?? randomUUID();
       const org: Organization = {
         id,
@@ -147,16 +164,7 @@ export async function organizationRoutes(app: FastifyInstance, opts: { ctx: Serv
         realm: realmRecord.name,
       };
       const now = Date.now();
-      const adminUser = realmRecord.createAdminUser
-        ? newUser({
-            id: randomUUID(),
-            realm: realmRecord.name,
-            username: orgAdminUsername(id),
-            kind: 'org-admin',
-            adminOfOrganization: id,
-            createdTimestamp: now,
-          })
-        : undefined;
+      const adminUser = defaultAdminUser(realmRecord, id, now);
       try {
         await store.createOrganization(org, adminUser, now, originOf(request));
       } catch (error) {
@@ -183,7 +191,7 @@ export async function organizationRoutes(app: FastifyInstance, opts: { ctx: Serv
       onRequest: [realm, bearerHook(ctx, { permission: 'manage-organizations' })],
     },
     async (request, reply) => {
-      const input = readInput(request.body);
+      const input = readOrganizationInput(request.body);
       const { orgId } = request.params;
       let updated: boolean;
       try {

@@ -13,9 +13,10 @@ import { sendError, ServiceError } from '../errors';
 
 /**
  * Literal path segments right after `/realms/{realm}/orgs/` that name an operation of the real
- * service, not an organization (besides `me` and `count`, which this service implements).
+ * service that this service does not implement, not an organization (`me`, `count`, `export` and
+ * `import` are implemented).
  */
-export const UNSUPPORTED_ORGS_SEGMENTS: readonly string[] = ['export', 'import', 'config'];
+export const UNSUPPORTED_ORGS_SEGMENTS: readonly string[] = ['config'];
 
 /**
  * The vendor spec's paths (under `/realms`) that this service does not implement, in the router's
@@ -23,7 +24,7 @@ export const UNSUPPORTED_ORGS_SEGMENTS: readonly string[] = ['export', 'import',
  * portal link, roles and grants, a user's organizations and roles) are the other route files.
  */
 export const UNSUPPORTED_PATHS: readonly string[] = [
-  // Organizations: bulk export/import and the realm's organization settings.
+  // Organizations: the realm's organization settings.
   ...UNSUPPORTED_ORGS_SEGMENTS.map((segment) => `/:realm/orgs/${segment}`),
   // Invitations of the caller.
   '/:realm/orgs/me/invitations',

@@ -247,11 +247,15 @@ export class PostgresStore implements Store {
   private readonly clock: () => number;
   private readonly recordEvents: boolean;
 
-  private constructor(pool: Pool, options: PostgresStoreOptions) {
+  /** Versions of this build's migrations (see {@link PostgresStore.pendingMigrations}). */
+  private readonly migrationVersions: readonly number[];
+
+  private constructor(pool: Pool, options: PostgresStoreOptions, migrationVersions: readonly number[]) {
     this.pool = pool;
     this.clock = options.clock ?? Date.now;
     this.recordEvents = options.recordEvents ?? true;
     this.events = new PostgresEvents(pool, (fn) => this.transaction(fn), this.clock);
+    this.migrationVersions = migrationVersions;
     this.realmCache = new RealmCache(
       {
         changeMark: async () => String((await this.rows('SELECT version FROM realm_changes'))[0]?.version),
@@ -282,7 +286,7 @@ export class PostgresStore implements Store {
     const migrations = readMigrations(options.migrationsDir ?? POSTGRES_MIGRATIONS_DIR);
     const pool = new Pool({ ...options.pool, connectionString });
     pool.on('error', (error) => options.onIdleConnectionError?.(error));
-    const store = new PostgresStore(pool, options);
+    const store = new PostgresStore(pool, options, migrations.map((migration) => migration.version));
     try {
       await store.migrate(migrations);
     } catch (error) {
@@ -379,6 +383,11 @@ export class PostgresStore implements Store {
       version: int(row.version),
       name: String(row.name),
     }));
+  }
+
+  async pendingMigrations(): Promise<number[]> {
+    const applied = new Set((await this.appliedMigrations()).map((migration) => migration.version));
+    return this.migrationVersions.filter((version) => !applied.has(version));
   }
 
   // Realms ---------------------------------------------------------------------------------------

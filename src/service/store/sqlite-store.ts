@@ -157,12 +157,15 @@ export class SqliteStore implements Store {
   /** The clock of event times. */
   private readonly clock: () => number;
   private readonly recordEvents: boolean;
+  /** Versions of this build's migrations (see {@link SqliteStore.pendingMigrations}). */
+  private readonly migrationVersions: readonly number[];
 
-  private constructor(db: Database.Database, options: SqliteStoreOptions) {
+  private constructor(db: Database.Database, options: SqliteStoreOptions, migrationVersions: readonly number[]) {
     this.db = db;
     this.clock = options.clock ?? Date.now;
     this.recordEvents = options.recordEvents ?? true;
     this.events = new SqliteEvents(db, (sql) => this.statement(sql), this.clock);
+    this.migrationVersions = migrationVersions;
     // One read transaction for the batch: the shared lock is taken and released once, not per check.
     const answerChecks = db.transaction((questions: readonly MembershipQuestion[]) => {
       const statement = this.statement(
@@ -204,7 +207,7 @@ export class SqliteStore implements Store {
       db.close();
       throw error;
     }
-    return new SqliteStore(db, options);
+    return new SqliteStore(db, options, migrations.map((migration) => migration.version));
   }
 
   /** Applies every migration newer than the recorded version, each in its own transaction. */
@@ -256,6 +259,11 @@ export class SqliteStore implements Store {
     return (this.statement('SELECT version, name FROM schema_migrations ORDER BY version').all() as Row[]).map(
       (row) => ({ version: Number(row.version), name: String(row.name) }),
     );
+  }
+
+  async pendingMigrations(): Promise<number[]> {
+    const applied = new Set((await this.appliedMigrations()).map((migration) => migration.version));
+    return this.migrationVersions.filter((version) => !applied.has(version));
   }
 
   // Realms ---------------------------------------------------------------------------------------

@@ -481,6 +481,16 @@ export interface Store {
   /** The organizations a user belongs to (ordered by name), each with the user's roles there. */
   listUserOrganizationRoles(realm: string, userId: string): Promise<OrganizationWithRoles[]>;
 
+  // Operations -----------------------------------------------------------------------------------
+
+  /** Versions of the applied migrations, oldest first. */
+  appliedMigrations(): Promise<Array<{ version: number; name: string }>>;
+  /**
+   * Versions of this build's migrations that the database has not applied (empty when the schema
+   * is current). One query, so readiness (operations/health.ts) also learns that the database answers.
+   */
+  pendingMigrations(): Promise<number[]>;
+
   // Events ---------------------------------------------------------------------------------------
 
   /** The audit log, webhooks and their delivery outbox (store/event-store.ts). */

@@ -58,7 +58,7 @@ afterEach(async () => {
 
 describe('orgadmin serve (real process)', () => {
   it.each([['SIGTERM' as const], ['SIGINT' as const]])(
-    'prints one ready line with the real port, serves discovery, and exits 0 on %s',
+    'prints one ready line with the real port, then its JSON log, serves discovery, and exits 0 on %s',
     async (signal) => {
       running = await startServe(sandbox);
       const response = await fetch(`${running.url}${discoveryPath('acme')}`);
@@ -67,7 +67,12 @@ describe('orgadmin serve (real process)', () => {
 
       running.child.kill(signal);
       expect(await running.exited).toEqual({ code: 0, signal: null });
-      expect(running.stdout()).toBe(`orgadmin listening on ${running.url}\n`);
+      const [ready, ...logLines] = running.stdout().trimEnd().split('\n');
+      expect(ready).toBe(`orgadmin listening on ${running.url}`);
+      const requests = logLines.map((line) => JSON.parse(line) as { msg: string; req?: { method: string; url: string }; res?: { statusCode: number } });
+      expect(requests.filter((line) => line.msg === 'request completed')).toEqual([
+        expect.objectContaining({ req: expect.objectContaining({ method: 'GET', url: discoveryPath('acme') }), res: { statusCode: 200 } }),
+      ]);
       expect(running.stderr()).toBe('');
     },
   );
@@ -95,7 +100,7 @@ describe('orgadmin serve --public-url (in process)', () => {
     const { io, out, err, waitForOutput } = captureIO(sandbox.dir);
     const exit = main(['serve', '--port', '0', '--public-url', 'https://orgs.example.com/', '--data', sandbox.dataFile], io);
     await waitForOutput((stdout) => /listening on /.test(stdout));
-    const url = /^orgadmin listening on (http:\/\/127\.0\.0\.1:\d+)\n$/.exec(out())?.[1];
+    const url = /^orgadmin listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(out())?.[1];
     try {
       expect(url).toBeDefined();
       const response = await fetch(`${url}${discoveryPath('acme')}`);
@@ -115,7 +120,7 @@ describe('orgadmin serve --public-url (in process)', () => {
 describe('orgadmin serve --json (in process)', () => {
   it('prints exactly one ready line, a JSON object with the real URL, and serves on it', async () => {
     const { io, out, err, waitForOutput } = captureIO(sandbox.dir);
-    const exit = main(['serve', '--port', '0', '--json', '--data', sandbox.dataFile], io);
+    const exit = main(['serve', '--port', '0', '--json', '--log-level', 'silent', '--data', sandbox.dataFile], io);
     await waitForOutput((stdout) => stdout.endsWith('\n'));
     let url: string | undefined;
     try {
@@ -135,7 +140,7 @@ describe('orgadmin serve --json (in process)', () => {
 describe('orgadmin serve --compat hosted (in process)', () => {
   it('answers errors as the hosted service does', async () => {
     const { io, out, err, waitForOutput } = captureIO(sandbox.dir);
-    const exit = main(['serve', '--port', '0', '--json', '--compat', 'hosted', '--data', sandbox.dataFile], io);
+    const exit = main(['serve', '--port', '0', '--json', '--log-level', 'silent', '--compat', 'hosted', '--data', sandbox.dataFile], io);
     await waitForOutput((stdout) => stdout.endsWith('\n'));
     try {
       const { url } = JSON.parse(out()) as { url: string };
@@ -154,6 +159,10 @@ describe('orgadmin serve (bad input)', () => {
   it.each([
     [['--port', 'http'], 'orgadmin: --port must be a whole number from 0 to 65535, not "http".\n'],
     [['--port', '70000'], 'orgadmin: --port must be a whole number from 0 to 65535, not "70000".\n'],
+    [['--management-port', 'x'], 'orgadmin: --management-port must be a whole number from 0 to 65535, not "x".\n'],
+    [['--log-format', 'xml'], 'orgadmin: --log-format must be one of json, pretty, not "xml".\n'],
+    [['--log-level', 'loud'], 'orgadmin: --log-level must be one of fatal, error, warn, info, debug, trace, silent, not "loud".\n'],
+    [['--shutdown-timeout', '0'], 'orgadmin: --shutdown-timeout must be a number of seconds above 0 and at most 3600, not "0".\n'],
     [['--rate-limit', '100'], 'orgadmin: --rate-limit must be REQUESTS/SECONDS with two positive whole numbers (e.g. 100/60), not "100".\n'],
     [['--rate-limit', '0/60'], 'orgadmin: --rate-limit must be REQUESTS/SECONDS with two positive whole numbers (e.g. 100/60), not "0/60".\n'],
     [['--public-url', 'orgs.example.com'], 'orgadmin: --public-url must be an absolute http or https URL without query or fragment (not an absolute URL), not "orgs.example.com".\n'],
