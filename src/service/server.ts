@@ -134,7 +134,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     retry: options.webhookRetry,
     pollMs: options.webhookPollMs,
     onError: (error) => listening.log.error({ err: error }, 'webhook delivery run failed'),
+    onAttempt: (result) => metrics?.webhookDelivered(result),
   });
+  // The outbox depth, asked at each scrape: one count of the outbox table.
+  metrics?.observeWebhookOutbox(() => store.events.outboxDepth());
   const pruner = new EventPruner(store.events, new AuditLog(store), (error) => listening.log.error({ err: error }, 'event pruning failed'));
   try {
     await webhooks.start();

@@ -41,6 +41,11 @@ export interface WebhookDispatcherOptions {
   random?: () => number;
   /** Told about a run that failed (the database was unreachable); the next run tries again. @default ignore */
   onError?: (error: unknown) => void;
+  /**
+   * Told about each attempt's result once it is recorded: `delivered` (a 2xx), `retried` (failed,
+   * tried again later), `failed` (failed, retries given up). The metrics count them. @default ignore
+   */
+  onAttempt?: (result: 'delivered' | 'retried' | 'failed') => void;
 }
 
 /** What this instance's worker did since it started (issue 32 exports these as metrics). */
@@ -166,6 +171,7 @@ export class WebhookDispatcher {
         if ('status' in answer && answer.status >= 200 && answer.status < 300) {
           this.counters.delivered += 1;
           await this.store.finishAttempt(due.send.id, { state: 'delivered', status: answer.status, error: null, attemptedAt, nextAttemptTimestamp: attemptedAt });
+          this.options.onAttempt?.('delivered');
           continue;
         }
         this.counters.failedAttempts += 1;
@@ -178,9 +184,11 @@ export class WebhookDispatcher {
         if (next === undefined) {
           this.counters.givenUp += 1;
           await this.store.finishAttempt(due.send.id, { state: 'failed', status, error, attemptedAt, nextAttemptTimestamp: attemptedAt });
+          this.options.onAttempt?.('failed');
           continue;
         }
         await this.store.finishAttempt(due.send.id, { state: 'pending', status, error, attemptedAt, nextAttemptTimestamp: next });
+        this.options.onAttempt?.('retried');
         // This webhook's later sends wait for this one: events arrive in order.
         break;
       }

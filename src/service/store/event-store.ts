@@ -135,6 +135,8 @@ export interface EventStore {
   finishAttempt(sendId: string, result: AttemptResult): Promise<void>;
   /** Counts of the delivery pipeline. */
   deliveryCounts(): Promise<DeliveryCounts>;
+  /** Events still to be delivered: outbox rows and pending sends (the metrics' outbox depth; two cheap counts). */
+  outboxDepth(): Promise<number>;
   /**
    * Calls `listener` soon after this store (this process) records an event, so delivery starts
    * without waiting for its next poll. Returns a function that removes the listener.

@@ -313,6 +313,11 @@ export class PostgresEvents implements EventStore {
     );
   }
 
+  async outboxDepth(): Promise<number> {
+    const [row] = await this.rows("SELECT (SELECT count(*) FROM event_outbox) + (SELECT count(*) FROM webhook_sends WHERE state = 'pending') AS n");
+    return Number(row!.n);
+  }
+
   async deliveryCounts(): Promise<DeliveryCounts> {
     const [outbox] = await this.rows('SELECT count(*) AS n FROM event_outbox');
     const counts = { pending: 0, delivered: 0, failed: 0 };

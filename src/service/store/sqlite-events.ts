@@ -292,6 +292,10 @@ export class SqliteEvents implements EventStore {
     ).run(result.state, result.attemptedAt, result.nextAttemptTimestamp, result.status, result.error, result.attemptedAt, sendId);
   }
 
+  async outboxDepth(): Promise<number> {
+    return Number((this.statement("SELECT (SELECT count(*) FROM event_outbox) + (SELECT count(*) FROM webhook_sends WHERE state = 'pending') AS n").get() as Row).n);
+  }
+
   async deliveryCounts(): Promise<DeliveryCounts> {
     const outbox = Number((this.statement('SELECT count(*) AS n FROM event_outbox').get() as Row).n);
     const counts = { pending: 0, delivered: 0, failed: 0 };
