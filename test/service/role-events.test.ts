@@ -3,7 +3,8 @@
  * and on PostgreSQL, through the real service's role routes: a role created, its description
  * changed, granted, revoked and deleted each record one event in the change's transaction, naming
  * the API key that made it and its address; a grant of a role already held, or a revoke of one not
- * held, changes nothing and records nothing.
+ * held, changes nothing and records nothing. An import (`POST /orgs/import`) records the events of
+ * what it creates under the importing key, too.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -46,7 +47,7 @@ describe.each(['sqlite', 'postgres'] as const)('role events on %s', (kind) => {
     server = await startServer({ dataFile: kind === 'sqlite' ? join(dir, 'roles.db') : await postgres.createSchema(), port: 0, host: '127.0.0.1', logger: false });
     const admin = new Admin(server.store);
     await admin.createRealm('acme');
-    const key = await admin.createApiKey('acme', { name: 'roles', permissions: ['view-organizations', 'manage-organizations', 'create-organization', 'view-events'] });
+    const key = await admin.createApiKey('acme', { name: 'roles', permissions: ['view-organizations', 'manage-organizations', 'create-organization', 'view-users', 'view-events'] });
     clientId = key.clientId;
     userId = (await admin.createUser('acme', { username: 'holder' })).id;
     const answer = await fetch(`${server.url}/realms/acme/protocol/openid-connect/token`, {
@@ -87,5 +88,24 @@ describe.each(['sqlite', 'postgres'] as const)('role events on %s', (kind) => {
     expect(JSON.parse(events[2]!.representation!)).toEqual([{ id: expect.any(String), name: 'auditor', description: 'reads everything' }]);
     expect(events[4]!.representation).toBe('"auditor"');
     for (const event of events) expect(event.authDetails).toMatchObject({ clientId, ipAddress: '127.0.0.1' });
+  });
+
+  it('records what an import creates under the importing key', async () => {
+    const imported = await call('POST', '/realms/acme/orgs/import?importMembers=true', {
+      organizations: [{ name: `imported-${kind}`, roles: [{ name: 'reviewer' }], members: [{ userId, roles: ['reviewer'] }] }],
+    });
+    expect(imported.status).toBe(200);
+    expect(await imported.json()).toMatchObject({ imported: 1, errors: [] });
+    const events = (await (await call('GET', '/admin/realms/acme/events?max=1000')).json()) as EventRepresentation[];
+    const orgEvent = events.find((event) => event.type === 'admin.ORGANIZATION-CREATE' && JSON.parse(event.representation!).name === `imported-${kind}`)!;
+    const orgPath = orgEvent.resourcePath!;
+    const ofImport = events.filter((event) => event.resourcePath?.startsWith(orgPath)).reverse();
+    expect(ofImport.map((event) => event.type)).toEqual([
+      'admin.ORGANIZATION-CREATE',
+      'admin.ORGANIZATION_ROLE-CREATE',
+      'admin.ORGANIZATION_MEMBERSHIP-CREATE',
+      'admin.ORGANIZATION_ROLE_MAPPING-CREATE',
+    ]);
+    for (const event of ofImport) expect(event.authDetails).toMatchObject({ clientId, ipAddress: '127.0.0.1' });
   });
 });
