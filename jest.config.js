@@ -25,6 +25,9 @@ const shared = {
     '^.+\\.(t|j)s$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
   },
   moduleFileExtensions: ['ts', 'js', 'json'],
+  // openid-client and its dependencies ship ES modules only; Node.js requires them as they are
+  // (require(esm), Node.js 20.19+), jest's module system needs them compiled like the sources.
+  transformIgnorePatterns: ['/node_modules/(?!(openid-client|oauth4webapi|jose)/)'],
 };
 
 module.exports = {

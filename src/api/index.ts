@@ -15,3 +15,5 @@ export * from './attribute-query';
 export * from './events';
 export * from './webhooks';
 export * from './org-transfer';
+export * from './domains';
+export * from './identity-providers';

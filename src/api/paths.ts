@@ -31,6 +31,29 @@ export const membersCountPath = (realm: string, orgId: string): string => `${mem
 /** One membership. */
 export const memberPath = (realm: string, orgId: string, userId: string): string =>
   `${membersPath(realm, orgId)}/${seg(userId)}`;
+/** Domains of one organization. */
+export const domainsPath = (realm: string, orgId: string): string => `${orgPath(realm, orgId)}/domains`;
+/** One domain of an organization. */
+export const domainPath = (realm: string, orgId: string, domain: string): string => `${domainsPath(realm, orgId)}/${seg(domain)}`;
+/** Verification of one domain. */
+export const domainVerifyPath = (realm: string, orgId: string, domain: string): string => `${domainPath(realm, orgId, domain)}/verify`;
+/** Identity providers of one organization. */
+export const idpsPath = (realm: string, orgId: string): string => `${orgPath(realm, orgId)}/idps`;
+/** Linking an existing identity provider to an organization. */
+export const idpLinkPath = (realm: string, orgId: string): string => `${idpsPath(realm, orgId)}/link`;
+/** One identity provider of an organization. */
+export const idpPath = (realm: string, orgId: string, alias: string): string => `${idpsPath(realm, orgId)}/${seg(alias)}`;
+/** Unlinking an identity provider from an organization. */
+export const idpUnlinkPath = (realm: string, orgId: string, alias: string): string => `${idpPath(realm, orgId, alias)}/unlink`;
+/** Mappers of one identity provider. */
+export const idpMappersPath = (realm: string, orgId: string, alias: string): string => `${idpPath(realm, orgId, alias)}/mappers`;
+/** One mapper of an identity provider. */
+export const idpMapperPath = (realm: string, orgId: string, alias: string, id: string): string => `${idpMappersPath(realm, orgId, alias)}/${seg(id)}`;
+/**
+ * The broker's callback of an identity provider (Keycloak's place for it): register
+ * `{base}{brokerEndpointPath}` as a redirect URI of the service's client at the upstream.
+ */
+export const brokerEndpointPath = (realm: string, alias: string): string => `${realmPath(realm)}/broker/${seg(alias)}/endpoint`;
 /** Roles of one organization (list, create one, create many with PUT, delete many with PATCH). */
 export const rolesPath = (realm: string, orgId: string): string => `${orgPath(realm, orgId)}/roles`;
 /** One role of an organization, by name. */

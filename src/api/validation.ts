@@ -235,6 +235,37 @@ export function requestTimeoutProblem(seconds: number): string | undefined {
     : `must be a number of seconds above 0 and at most ${MAX_REQUEST_TIMEOUT_SECONDS}`;
 }
 
+/** Host names for which plain http is allowed: loopback addresses and `localhost` (RFC 8252 §7.3, RFC 6761 §6.3). */
+const LOOPBACK_HOST = /^(?:localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\]|[a-z0-9-]+\.localhost)$/i;
+
+/** Whether `hostname` (as `URL.hostname` gives it) is a loopback address or `localhost`. */
+export function isLoopbackHost(hostname: string): boolean {
+  return LOOPBACK_HOST.test(hostname);
+}
+
+/**
+ * Why `url` cannot be an address the service sends people or requests to on someone's behalf
+ * (redirect URIs, an identity provider's endpoints), or undefined: an absolute https URL (http only
+ * for loopback hosts), without a fragment, user information or spaces, at most
+ * {@link MAX_URL_LENGTH} characters.
+ */
+export function secureUrlProblem(url: string): string | undefined {
+  if (url.length > MAX_URL_LENGTH) return `is longer than ${MAX_URL_LENGTH} characters`;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return 'is not an absolute URL';
+  }
+  if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname))) {
+    return 'must use https (http only for localhost and loopback addresses)';
+  }
+  if (url.includes('#')) return 'must not have a fragment';
+  if (parsed.username !== '' || parsed.password !== '') return 'must not contain user information';
+  if (/\s/.test(url)) return 'must not contain spaces';
+  return undefined;
+}
+
 /** The longest event-type filter a webhook may hold. */
 export const MAX_EVENT_TYPE_PATTERN_LENGTH = 255;
 /** Most event-type filters one webhook may hold. */

@@ -10,7 +10,22 @@ import type { TSchema } from '@sinclair/typebox';
 import {
   BulkResultListSchema,
   CountSchema,
-  EventListSchema,
+  DomainVerificationSchema,
+  domainPath,
+  domainsPath,
+  domainVerifyPath,
+  IdentityProviderListSchema,
+  IdentityProviderMapperListSchema,
+  IdentityProviderMapperSchema,
+  IdentityProviderSchema,
+  idpLinkPath,
+  idpMapperPath,
+  idpMappersPath,
+  idpPath,
+  idpsPath,
+  idpUnlinkPath,
+  OrganizationDomainListSchema,
+  OrganizationDomainSchema,
   MEMBERS_PAGE,
   MemberInfoSchema,
   MemberListSchema,
@@ -43,6 +58,21 @@ import {
   userOrganizationsPath,
   userPath,
   usersPath,
+  type DomainVerification,
+  type IdentityProviderInput,
+  type IdentityProviderMapperInput,
+  type IdentityProviderMapperRepresentation,
+  type IdentityProviderRepresentation,
+  type LinkIdentityProvider,
+  type BulkResult,
+  type Member,
+  type MemberInfo,
+  type Organization,
+  type OrganizationDomain,
+  type OrganizationInput,
+  type PortalLink,
+  type Role,
+  EventListSchema,
   eventsPath,
   webhookPath,
   webhookResendPath,
@@ -59,13 +89,6 @@ import {
   type EventRepresentation,
   type WebhookRepresentation,
   type WebhookSendRepresentation,
-  type BulkResult,
-  type Member,
-  type MemberInfo,
-  type Organization,
-  type OrganizationInput,
-  type PortalLink,
-  type Role,
 } from '../api';
 import { NotFoundError, UnexpectedResponseError } from './errors';
 import { composeApiDispatcher, sendApiRequest, type ApiEndpoint, type ApiRequest, type ApiResponse } from './http';
@@ -156,6 +179,32 @@ export interface FindUsersQuery {
   first?: number;
   /** Page size. */
   max?: number;
+}
+
+/** A role to create: its name and, optionally, its description. */
+export interface RoleInput {
+  /** Unique in the organization, 1–255 characters, not only whitespace; compared exactly. */
+  name: string;
+  /** @default none */
+  description?: string | null;
+}
+
+/**
+ * What one role of a bulk request (create, delete, grant or revoke many) came to, in the order of
+ * the request: `ok` when the service did it (`status` 201 created or granted, 204 deleted or
+ * revoked), otherwise `error` says why not (`status` 400).
+ */
+export interface RoleResult {
+  /** The role's name, as asked. */
+  name: string;
+  /** The entry's own status. */
+  status: number;
+  /** True for a 2xx entry. */
+  ok: boolean;
+  /** Why the service refused this role; null when `ok`. */
+  error: string | null;
+  /** The role concerned, as the service answered it; null when refused (or only named). */
+  role: Role | null;
 }
 
 /** Query of {@link OrgAdminClient.listEvents}: the audit log's filters (docs/guides/service.md). */
@@ -727,6 +776,155 @@ export class OrgAdminClient {
     const path = userPath(realm, userId);
     const response = await this.send({ method: 'GET', path, realm, signal: options?.signal });
     return memberFromWire(readAnswer(response, 'GET', path, MemberSchema, 'a user'));
+  }
+
+  /** "Get organization domains": each of the organization's domains with its verification state and TXT record. */
+  async listDomains(orgId: string, options?: RequestOptions): Promise<OrganizationDomain[]> {
+    requireId('orgId', orgId);
+    const realm = this.realmOf(options);
+    const path = domainsPath(realm, orgId);
+    const response = await this.send({ method: 'GET', path, realm, signal: options?.signal });
+    return readAnswer(response, 'GET', path, OrganizationDomainListSchema, 'a JSON array of domains');
+  }
+
+  /** "Get organization domain". @throws NotFoundError when the domain is not in the organization's list */
+  async getDomain(orgId: string, domain: string, options?: RequestOptions): Promise<OrganizationDomain> {
+    requireId('orgId', orgId);
+    requireId('domain', domain);
+    const realm = this.realmOf(options);
+    const path = domainPath(realm, orgId, domain);
+    const response = await this.send({ method: 'GET', path, realm, signal: options?.signal });
+    return readAnswer(response, 'GET', path, OrganizationDomainSchema, 'a domain');
+  }
+
+  /**
+   * "Verify organization domain": the service looks the TXT record up now. Answers the domain with
+   * `verified`, and what the lookup found (`verification`). A verification changes nothing but the
+   * domain's state, so it is retried like a read.
+   * @throws ConflictError when another organization of the realm verified the domain
+   */
+  async verifyDomain(orgId: string, domain: string, options?: RequestOptions): Promise<DomainVerification> {
+    requireId('orgId', orgId);
+    requireId('domain', domain);
+    const realm = this.realmOf(options);
+    const path = domainVerifyPath(realm, orgId, domain);
+    const response = await this.send({ method: 'POST', path, realm, signal: options?.signal, repeatable: true });
+    return readAnswer(response, 'POST', path, DomainVerificationSchema, 'a domain verification');
+  }
+
+  /** "Get identity providers" of the organization (client secrets masked). */
+  async listIdentityProviders(orgId: string, options?: RequestOptions): Promise<IdentityProviderRepresentation[]> {
+    requireId('orgId', orgId);
+    const realm = this.realmOf(options);
+    const path = idpsPath(realm, orgId);
+    const response = await this.send({ method: 'GET', path, realm, signal: options?.signal });
+    return readAnswer(response, 'GET', path, IdentityProviderListSchema, 'a JSON array of identity providers');
+  }
+
+  /** "Create identity provider" owned by the organization; answers its alias. @throws ConflictError when the realm has the alias */
+  async createIdentityProvider(orgId: string, input: IdentityProviderInput, options?: RequestOptions): Promise<string> {
+    requireId('orgId', orgId);
+    if (typeof input !== 'object' || input === null) throw new TypeError('createIdentityProvider: input must be an object');
+    const realm = this.realmOf(options);
+    const path = idpsPath(realm, orgId);
+    const response = await this.send({ method: 'POST', path, json: input, realm, signal: options?.signal });
+    return idFromLocation(response, 'POST', path);
+  }
+
+  /** "Get identity provider" (client secret masked). @throws NotFoundError when the organization does not own it */
+  async getIdentityProvider(orgId: string, alias: string, options?: RequestOptions): Promise<IdentityProviderRepresentation> {
+    requireId('orgId', orgId);
+    requireId('alias', alias);
+    const realm = this.realmOf(options);
+    const path = idpPath(realm, orgId, alias);
+    const response = await this.send({ method: 'GET', path, realm, signal: options?.signal });
+    return readAnswer(response, 'GET', path, IdentityProviderSchema, 'an identity provider');
+  }
+
+  /** "Update identity provider": replaces its settings; `config.clientSecret` as the mask keeps the stored secret. */
+  async updateIdentityProvider(orgId: string, alias: string, input: IdentityProviderInput, options?: RequestOptions): Promise<void> {
+    requireId('orgId', orgId);
+    requireId('alias', alias);
+    if (typeof input !== 'object' || input === null) throw new TypeError('updateIdentityProvider: input must be an object');
+    const realm = this.realmOf(options);
+    await this.send({ method: 'PUT', path: idpPath(realm, orgId, alias), json: input, realm, signal: options?.signal });
+  }
+
+  /** "Delete identity provider" with its mappers and links to users. */
+  async deleteIdentityProvider(orgId: string, alias: string, options?: RequestOptions): Promise<void> {
+    requireId('orgId', orgId);
+    requireId('alias', alias);
+    const realm = this.realmOf(options);
+    await this.send({ method: 'DELETE', path: idpPath(realm, orgId, alias), realm, signal: options?.signal });
+  }
+
+  /** "Link identity provider": gives an unowned provider of the realm to the organization; answers its alias. @throws ConflictError while another organization owns it */
+  async linkIdentityProvider(orgId: string, input: LinkIdentityProvider, options?: RequestOptions): Promise<string> {
+    requireId('orgId', orgId);
+    if (typeof input !== 'object' || input === null) throw new TypeError('linkIdentityProvider: input must be an object');
+    const realm = this.realmOf(options);
+    const path = idpLinkPath(realm, orgId);
+    const response = await this.send({ method: 'POST', path, json: input, realm, signal: options?.signal });
+    return idFromLocation(response, 'POST', path);
+  }
+
+  /** "Unlink identity provider": the provider stays in the realm, owned by no organization. */
+  async unlinkIdentityProvider(orgId: string, alias: string, options?: RequestOptions): Promise<void> {
+    requireId('orgId', orgId);
+    requireId('alias', alias);
+    const realm = this.realmOf(options);
+    await this.send({ method: 'POST', path: idpUnlinkPath(realm, orgId, alias), realm, signal: options?.signal });
+  }
+
+  /** "Get identity provider mappers". */
+  async listIdentityProviderMappers(orgId: string, alias: string, options?: RequestOptions): Promise<IdentityProviderMapperRepresentation[]> {
+    requireId('orgId', orgId);
+    requireId('alias', alias);
+    const realm = this.realmOf(options);
+    const path = idpMappersPath(realm, orgId, alias);
+    const response = await this.send({ method: 'GET', path, realm, signal: options?.signal });
+    return readAnswer(response, 'GET', path, IdentityProviderMapperListSchema, 'a JSON array of mappers');
+  }
+
+  /** "Add identity provider mapper"; answers its id. */
+  async createIdentityProviderMapper(orgId: string, alias: string, input: IdentityProviderMapperInput, options?: RequestOptions): Promise<string> {
+    requireId('orgId', orgId);
+    requireId('alias', alias);
+    if (typeof input !== 'object' || input === null) throw new TypeError('createIdentityProviderMapper: input must be an object');
+    const realm = this.realmOf(options);
+    const path = idpMappersPath(realm, orgId, alias);
+    const response = await this.send({ method: 'POST', path, json: input, realm, signal: options?.signal });
+    return idFromLocation(response, 'POST', path);
+  }
+
+  /** "Get identity provider mapper". */
+  async getIdentityProviderMapper(orgId: string, alias: string, id: string, options?: RequestOptions): Promise<IdentityProviderMapperRepresentation> {
+    requireId('orgId', orgId);
+    requireId('alias', alias);
+    requireId('id', id);
+    const realm = this.realmOf(options);
+    const path = idpMapperPath(realm, orgId, alias, id);
+    const response = await this.send({ method: 'GET', path, realm, signal: options?.signal });
+    return readAnswer(response, 'GET', path, IdentityProviderMapperSchema, 'a mapper');
+  }
+
+  /** "Update identity provider mapper". */
+  async updateIdentityProviderMapper(orgId: string, alias: string, id: string, input: IdentityProviderMapperInput, options?: RequestOptions): Promise<void> {
+    requireId('orgId', orgId);
+    requireId('alias', alias);
+    requireId('id', id);
+    if (typeof input !== 'object' || input === null) throw new TypeError('updateIdentityProviderMapper: input must be an object');
+    const realm = this.realmOf(options);
+    await this.send({ method: 'PUT', path: idpMapperPath(realm, orgId, alias, id), json: input, realm, signal: options?.signal });
+  }
+
+  /** "Delete identity provider mapper". */
+  async deleteIdentityProviderMapper(orgId: string, alias: string, id: string, options?: RequestOptions): Promise<void> {
+    requireId('orgId', orgId);
+    requireId('alias', alias);
+    requireId('id', id);
+    const realm = this.realmOf(options);
+    await this.send({ method: 'DELETE', path: idpMapperPath(realm, orgId, alias, id), realm, signal: options?.signal });
   }
 
   /** The realm's audit log (`view-events`): a page of admin and access events, newest first. */

@@ -1,7 +1,8 @@
 /**
  * Constructs for orgadmin, in the AWS CDK style: `OrgAdminProvider`, `Organization` (with additive
  * `addMember`, optionally with the member's roles, or an authoritative member set), `Membership`,
- * `OrganizationRole`, `MemberRoles`, `User` look-ups by email or username, and `Webhook`. The same module is `orgadmin/constructs` for CDK for Terraform (cdktf) and, built with
+ * `OrganizationRole`, `MemberRoles`, single sign-on (`addDomain` → `DomainVerification`,
+ * `addIdentityProvider` → `IdentityProvider`), `User` look-ups by email or username, and `Webhook`. The same module is `orgadmin/constructs` for CDK for Terraform (cdktf) and, built with
  * its toolkit module pointed at CDK Terrain, `orgadmin/cdktn` (see ./toolkit.ts).
  *
  * The generated, one-to-one bindings of every resource and data source (for the same toolkit) are under `gen`
@@ -21,6 +22,14 @@ export {
 export { Membership, type MembershipProps } from './membership';
 export { OrganizationRole, type IOrganizationRole, type OrganizationRoleProps } from './organization-role';
 export { MemberRoles, type MemberRolesProps, type RoleRef } from './member-roles';
+export {
+  DomainVerification,
+  IdentityProvider,
+  type DomainVerificationOptions,
+  type DomainVerificationProps,
+  type IdentityProviderOptions,
+  type IdentityProviderProps,
+} from './sso';
 export { User, type IUser, type UserLookupOptions } from './users';
 export { Webhook, type WebhookProps } from './webhook';
 export { ConstructValidationError } from './validation';

@@ -20,6 +20,7 @@ import { OrganizationMembers as OrganizationMembersResource } from './gen/organi
 import { Membership } from './membership';
 import { checkRoles, MemberRoles, type RoleRef } from './member-roles';
 import { OrganizationRole, type IOrganizationRole } from './organization-role';
+import { DomainVerification, IdentityProvider, type DomainVerificationOptions, type IdentityProviderOptions } from './sso';
 import type { IUser } from './users';
 import { isDefaultRole } from '../api/roles';
 import {
@@ -95,6 +96,24 @@ export interface IOrganization extends IConstruct {
    * @param id construct id. @default `Roles-<user construct id or id>`
    */
   grantRoles(user: UserRef, roles: readonly RoleRef[], id?: string): MemberRoles;
+  /**
+   * Verifies one of the organization's domains by its DNS TXT record, waiting in the apply
+   * (`orgadmin_organization_domain_verification`); publish the construct's `recordName` /
+   * `recordValue` with any DNS provider.
+   *
+   * @param domain one of the organization's `domains`
+   * @param options the wait's timeout and the construct id (@default `Domain-<domain>`)
+   */
+  addDomain(domain: string, options?: DomainVerificationOptions): DomainVerification;
+  /**
+   * Adds an OpenID Connect identity provider of the organization
+   * (`orgadmin_organization_identity_provider`), optionally with the roles its people get on
+   * their first sign-in.
+   *
+   * @param alias the provider's alias, unique in the realm
+   * @param options the upstream, the client, and the construct id (@default `Idp-<alias>`)
+   */
+  addIdentityProvider(alias: string, options: IdentityProviderOptions): IdentityProvider;
 }
 
 /** How an organization's members are declared in props. */
@@ -225,6 +244,30 @@ export abstract class OrganizationBase extends Construct implements IOrganizatio
       throw new ConstructValidationError(this.node.path, [`addRole(name) needs an id when the name is a token (got ${quote(name)}); pass { id }.`]);
     }
     return new OrganizationRole(this, id, { organization: this, name, description: options.description });
+  }
+
+  /** {@inheritDoc IOrganization.addDomain} */
+  addDomain(domain: string, options: DomainVerificationOptions = {}): DomainVerification {
+    const id = options.id ?? (isUnresolved(domain) ? undefined : `Domain-${normalizeDomain(String(domain))}`);
+    if (id === undefined) throw new ConstructValidationError(this.node.path, [`addDomain(domain) needs an id when the domain is a token (got ${quote(domain)}); pass { id }.`]);
+    const listed = this.listedDomains;
+    if (listed !== undefined && !isUnresolved(domain) && typeof domain === 'string' && !listed.includes(normalizeDomain(domain))) {
+      throw new ConstructValidationError(this.node.path, [`addDomain(${quote(domain)}): the organization's domains (${listed.join(', ') || 'none'}) do not include it; add it to domains first.`]);
+    }
+    return new DomainVerification(this, id, { organization: this, domain, timeout: options.timeout });
+  }
+
+  /** {@inheritDoc IOrganization.addIdentityProvider} */
+  addIdentityProvider(alias: string, options: IdentityProviderOptions): IdentityProvider {
+    const id = options.id ?? (isUnresolved(alias) ? undefined : `Idp-${alias}`);
+    if (id === undefined) throw new ConstructValidationError(this.node.path, [`addIdentityProvider(alias) needs an id when the alias is a token (got ${quote(alias)}); pass { id }.`]);
+    const { id: _id, ...props } = options;
+    return new IdentityProvider(this, id, { ...props, organization: this, alias });
+  }
+
+  /** The organization's domains when this stack declares them (normalized), else undefined. */
+  protected get listedDomains(): readonly string[] | undefined {
+    return undefined;
   }
 
   /** {@inheritDoc IOrganization.grantRoles} */
@@ -403,6 +446,8 @@ export class Organization extends OrganizationBase {
   readonly provider?: TerraformProvider;
   /** Whether the organization is adopted (`existingOrganizationId`): it may have roles of its own. */
   private readonly adopted: boolean;
+  /** The domains given in props, normalized (undefined when not managed or a token). */
+  private readonly declaredDomains?: readonly string[];
 
   /** @throws ConstructValidationError listing every problem with the props. */
   constructor(scope: Construct, id: string, props: OrganizationProps) {
@@ -430,6 +475,9 @@ export class Organization extends OrganizationBase {
     super(scope, id);
 
     this.adopted = existingId !== undefined;
+    if (props.domains !== undefined && !isUnresolved(props.domains) && !props.domains.some((domain) => isUnresolved(domain))) {
+      this.declaredDomains = props.domains.map(normalizeDomain);
+    }
     this.name = props.name;
     this.realm = props.realm;
     this.provider = props.provider;
@@ -458,6 +506,11 @@ export class Organization extends OrganizationBase {
   /** An organization this stack creates has only the roles the stack declares (and the default ones). */
   protected get rolesDeclaredHere(): boolean {
     return !this.adopted;
+  }
+
+  /** The domains this stack gives the organization, which addDomain checks against. */
+  protected get listedDomains(): readonly string[] | undefined {
+    return this.declaredDomains;
   }
 }
 

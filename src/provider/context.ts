@@ -11,6 +11,7 @@ import type { MemberClaims } from './member-claims';
 import type { PlannedMemberships } from './planned-memberships';
 import type { PlannedNames } from './planned-names';
 import type { UserDirectory } from './user-directory';
+import type { WaitClock } from './domain-wait';
 import { knownString } from './values';
 
 /** How the provider authenticates; error advice differs between the two. */
@@ -61,6 +62,8 @@ export interface OrgAdminProviderContext {
    * plan's reader are skipped in the apply process once it is known to be one.
    */
   readonly progress: { applied: boolean };
+  /** The clock of waits (domain verification): the real one, or a test's. */
+  readonly clock: WaitClock;
 }
 
 /**

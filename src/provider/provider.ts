@@ -19,6 +19,12 @@ import { userDataSource } from './data-sources/user';
 import { usersDataSource } from './data-sources/users';
 import { accessTokenEphemeralResource } from './ephemeral-resources/access-token';
 import { portalLinkEphemeralResource } from './ephemeral-resources/portal-link';
+import { organizationDomainDataSource } from './data-sources/organization-domain';
+import { REAL_CLOCK, type WaitClock } from './domain-wait';
+import { domainVerificationRecordFunction } from './functions/domain-verification-record';
+import { domainVerificationResource } from './resources/domain-verification';
+import { identityProviderResource } from './resources/identity-provider';
+import { identityProviderMapperResource } from './resources/identity-provider-mapper';
 import { parseImportIdFunction } from './functions/parse-import-id';
 import { realmFromUrlFunction } from './functions/realm-from-url';
 import type { ProviderDefinition, Resource } from '../tfplugin/framework/types';
@@ -55,6 +61,8 @@ export interface OrgAdminProviderOptions {
    * process, closed by the provider's `close`.
    */
   readonly dispatcher?: Dispatcher;
+  /** The clock of waits (domain verification). @default the real clock */
+  readonly clock?: WaitClock;
 }
 
 /** The `User-Agent` of the provider's requests. */
@@ -139,6 +147,7 @@ export function createOrgAdminProvider(options: OrgAdminProviderOptions = {}): P
         users: new UserDirectory(client),
         refreshedMembers: new Map(),
         progress: { applied: false },
+        clock: options.clock ?? REAL_CLOCK,
         ...(settings.clientCredentials ? { clientId: settings.clientCredentials.clientId } : {}),
       };
       if (ownAgent) ownAgents.set(ctx, ownAgent);
@@ -152,11 +161,14 @@ export function createOrgAdminProvider(options: OrgAdminProviderOptions = {}): P
       recordingPlannedMemberships(organizationMembersResource),
       organizationRoleResource,
       organizationMemberRolesResource,
+      domainVerificationResource,
+      identityProviderResource,
+      identityProviderMapperResource,
       webhookResource,
     ].map(notingApplies),
-    dataSources: [organizationDataSource, organizationsDataSource, organizationMembersDataSource, organizationRolesDataSource, userDataSource, usersDataSource],
+    dataSources: [organizationDataSource, organizationsDataSource, organizationMembersDataSource, organizationRolesDataSource, userDataSource, usersDataSource, organizationDomainDataSource],
     ephemeralResources: [portalLinkEphemeralResource, accessTokenEphemeralResource],
-    functions: [parseImportIdFunction, realmFromUrlFunction],
+    functions: [parseImportIdFunction, realmFromUrlFunction, domainVerificationRecordFunction],
 
     async close(ctx) {
       if (!ctx) return;

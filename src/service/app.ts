@@ -9,8 +9,10 @@ import { ApiKeySecrets } from './auth/api-key-secrets';
 import { CredentialThrottle, type CredentialThrottleOptions } from './auth/credential-throttle';
 import { RevocationList } from './auth/revocations';
 import { VerifiedTokenCache } from './auth/verified-tokens';
+import { UpstreamClients } from './broker/upstream';
 import { type ServiceContext } from './context';
 import { AllowedMethods } from './allowed-methods';
+import { dnsTxtLookup, type TxtLookup } from './domains/txt-lookup';
 import { installErrorHandling } from './errors';
 import { answerNodeRefusalsInJson, clientErrorHandler, frameworkErrors } from './framework-errors';
 import { requireOneHost } from './host-header';
@@ -20,8 +22,11 @@ import { installJsonBodyParser } from './json-body';
 import { refuseControlCharactersInQuery } from './text-checks';
 import { RateLimiter, type RateLimitOptions } from './rate-limit';
 import { authorizeRoutes } from './routes/authorize';
+import { brokerRoutes } from './routes/broker';
 import { dashboardRoutes } from './routes/dashboard';
 import { discoveryRoutes } from './routes/discovery';
+import { domainRoutes } from './routes/domains';
+import { identityProviderRoutes } from './routes/identity-providers';
 import { oidcRoutes } from './routes/oidc';
 import { membershipRoutes } from './routes/memberships';
 import { memberRoleRoutes } from './routes/member-roles';
@@ -91,6 +96,13 @@ export interface AppOptions {
   allowPrivateWebhooks?: boolean;
   /** Metrics, health probes and their endpoints (operations/index.ts); probes are served by default. */
   operations?: OperationsOptions;
+  /**
+   * The DNS server domain verification asks, `HOST:PORT` (default: the system's resolvers);
+   * `orgadmin serve --dns-server`. Ignored when `txtLookup` is given.
+   */
+  dnsServer?: string;
+  /** How domain verification looks TXT records up (default: a real DNS query, see `dnsServer`). */
+  txtLookup?: TxtLookup;
 }
 
 /** Hides secrets that may travel in a URL (portal link tokens, tokens pasted into the path). */
@@ -139,7 +151,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const portalLinkLifetimeSeconds = options.portalLinkLifetimeSeconds ?? DEFAULT_PORTAL_LINK_LIFETIME_SECONDS;
   const ctx: ServiceContext = {
     store,
-    admin: new Admin(store, { apiKeySecrets, now, portalLinkLifetimeSeconds, allowPrivateWebhooks: options.allowPrivateWebhooks ?? false }),
+    admin: new Admin(store, {
+      apiKeySecrets,
+      now,
+      portalLinkLifetimeSeconds,
+      txtLookup: options.txtLookup ?? dnsTxtLookup({ server: options.dnsServer }),
+      allowPrivateWebhooks: options.allowPrivateWebhooks ?? false,
+    }),
     domain: options.domain ?? 'localhost',
     publicBaseUrl: options.publicBaseUrl,
     rateLimiter: new RateLimiter(options.rateLimit, now),
@@ -148,12 +166,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     apiKeySecrets,
     revocations: new RevocationList(store, now),
     now,
+    upstreams: new UpstreamClients(now),
   };
   await app.register(tokenRoutes, { ctx });
   await app.register(discoveryRoutes, { ctx });
   await app.register(oidcRoutes, { ctx });
   await app.register(organizationRoutes, { ctx });
   await app.register(membershipRoutes, { ctx });
+  await app.register(domainRoutes, { ctx });
+  await app.register(identityProviderRoutes, { ctx });
   await app.register(roleRoutes, { ctx });
   await app.register(memberRoleRoutes, { ctx });
   await app.register(userRoutes, { ctx });
@@ -161,6 +182,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(eventRoutes, { ctx });
   await app.register(portalRoutes, { ctx });
   await app.register(authorizeRoutes, { ctx });
+  await app.register(brokerRoutes, { ctx });
   await app.register(dashboardRoutes, { ctx });
   await app.register(transferRoutes, { ctx });
   await app.register(unsupportedRoutes);

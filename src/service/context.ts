@@ -9,6 +9,7 @@ import type { ApiKeySecrets } from './auth/api-key-secrets';
 import type { CredentialThrottle } from './auth/credential-throttle';
 import type { RevocationList } from './auth/revocations';
 import type { VerifiedTokenCache } from './auth/verified-tokens';
+import type { UpstreamClients } from './broker/upstream';
 import type { RateLimiter } from './rate-limit';
 import { ServiceError } from './errors';
 import type { RealmRecord, RealmSettings, Store } from './store/store';
@@ -56,6 +57,8 @@ export interface ServiceContext {
   revocations: RevocationList;
   /** The service's clock: milliseconds since the epoch (injected by tests). */
   now: () => number;
+  /** The service as a client of organizations' upstream identity providers (discovery and key caches). */
+  upstreams: UpstreamClients;
 }
 
 /** The service's clock in whole seconds, as JWT claims count time. */

@@ -13,6 +13,7 @@ export const SERVICE_RUNTIME_PACKAGES: ReadonlyArray<{ name: string; purpose: st
   { name: 'pg', purpose: 'the PostgreSQL store' },
   { name: 'prom-client', purpose: 'Prometheus metrics' },
   { name: 'pino-pretty', purpose: 'the readable log format (serve --log-format pretty)' },
+  { name: 'openid-client', purpose: 'single sign-on through organizations\' identity providers' },
 ];
 
 /** The package that brings {@link SERVICE_RUNTIME_PACKAGES}. */

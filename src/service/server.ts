@@ -66,6 +66,8 @@ export interface ServerOptions {
   webhookPollMs?: number;
   /** How often old events are pruned (ms, default hourly). */
   pruneIntervalMs?: number;
+  /** The DNS server domain verification asks, `HOST:PORT` (`orgadmin serve --dns-server`); default the system's resolvers. */
+  dnsServer?: string;
 }
 
 /** A running service. */
@@ -105,6 +107,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       logger: options.logger ?? false,
       publicBaseUrl: options.publicBaseUrl,
       compat: options.compat,
+      dnsServer: options.dnsServer,
       // Nothing adds hooks to this app after it is built (it listens at once), so the hottest
       // request may skip fastify's (member-check-fast-path.ts).
       memberCheckFastPath: true,

@@ -39,6 +39,9 @@ describe('orgadmin provider', () => {
       expect(orgadminProvider.resources.map((r) => r.typeName).sort()).toEqual([
         'orgadmin_membership',
         'orgadmin_organization',
+        'orgadmin_organization_domain_verification',
+        'orgadmin_organization_identity_provider',
+        'orgadmin_organization_identity_provider_mapper',
         'orgadmin_organization_member_roles',
         'orgadmin_organization_members',
         'orgadmin_organization_role',
@@ -46,6 +49,7 @@ describe('orgadmin provider', () => {
       ]);
       expect(orgadminProvider.dataSources.map((d) => d.typeName).sort()).toEqual([
         'orgadmin_organization',
+        'orgadmin_organization_domain',
         'orgadmin_organization_members',
         'orgadmin_organization_roles',
         'orgadmin_organizations',

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { orgsPath, tokenPath } from '../../src/api';
 import { buildApp } from '../../src/service/app';
+import { REQUEST_LINE_MESSAGE } from '../../src/service/operations/request-observer';
 import { SqliteStore } from '../../src/service/store/sqlite-store';
 import type { Store } from '../../src/service/store/store';
 import { createTestRealm, getToken, startTestService, type TestService } from '../helpers/service';
@@ -251,7 +252,8 @@ describe('logging', () => {
       expect((await fetch(link)).status).toBe(200);
       const portalToken = new URL(link).searchParams.get('token')!;
       const log = lines.join('');
-      expect(log).toContain('incoming request');
+      // One line per request (operations/request-observer.ts), the portal's ?token= redacted in it.
+      expect(log).toContain(`"msg":"${REQUEST_LINE_MESSAGE}"`);
       expect(log).toContain('token=[redacted]');
       for (const secret of [key.clientSecret, accessToken, portalToken]) expect(log).not.toContain(secret);
     } finally {

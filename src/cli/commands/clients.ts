@@ -1,8 +1,9 @@
 /**
- * `orgadmin clients create|list|update|delete`: the public OpenID Connect clients of a realm that may
- * sign users in with the authorization code flow and PKCE (single-page and native apps,
- * command-line tools). Their redirect URIs are compared exactly. The dashboard is a built-in client
- * and needs no registration.
+ * `orgadmin clients create|list|update|delete`: the OpenID Connect clients of a realm that may sign
+ * users in with the authorization code flow and PKCE: public ones (single-page and native apps,
+ * command-line tools) and, with `--confidential`, server-side ones that also present a secret.
+ * Their redirect URIs are compared exactly. The dashboard is a built-in client and needs no
+ * registration.
  */
 import { defineCommand, defineGroup } from '../command';
 import { parseSwitch } from './realms';
@@ -31,6 +32,10 @@ const create = defineCommand(
         description: 'Comma-separated redirect URIs, compared exactly; https, or http for localhost and loopback addresses.',
       },
       name: { type: 'string', valueName: 'TEXT', description: 'Name shown on the login page (default: the client id).' },
+      confidential: {
+        type: 'boolean',
+        description: 'Give the client a secret (printed once) that it must present at the token endpoint, besides PKCE: for server-side apps, such as another service brokering sign-ins to this realm.',
+      },
       'organizations-claim': ORGANIZATIONS_CLAIM_FLAG,
       ...COMMON_FLAGS,
     },
@@ -41,10 +46,13 @@ const create = defineCommand(
     const dataFile = resolveDataFile(flags.data, io);
     const redirectUris = flags['redirect-uri'].split(',').filter((uri) => uri !== '');
     const client = await withAdmin(dataFile, (admin) =>
-      admin.createClient(flags.realm, { clientId: positionals[0]!, name: flags.name, redirectUris, organizationsClaim }),
+      admin.createClient(flags.realm, { clientId: positionals[0]!, name: flags.name, redirectUris, confidential: flags.confidential === true, organizationsClaim }),
     );
     if (flags.json) printJson(io, client);
-    else io.stdout(`Registered client ${client.clientId} in realm ${flags.realm} with redirect URIs ${client.redirectUris.join(', ')}.\n`);
+    else {
+      io.stdout(`Registered ${client.confidential ? 'confidential' : 'public'} client ${client.clientId} in realm ${flags.realm} with redirect URIs ${client.redirectUris.join(', ')}.\n`);
+      if (client.clientSecret !== undefined) io.stdout(`Client secret (shown only now): ${client.clientSecret}\n`);
+    }
     return EXIT.ok;
   },
 );
@@ -65,8 +73,8 @@ const list = defineCommand(
     else {
       printTable(
         io,
-        ['CLIENT ID', 'NAME', 'REDIRECT URIS'],
-        clients.map((c) => [c.clientId, c.name, c.redirectUris.join(' ')]),
+        ['CLIENT ID', 'NAME', 'TYPE', 'REDIRECT URIS'],
+        clients.map((c) => [c.clientId, c.name, c.confidential ? 'confidential' : 'public', c.redirectUris.join(' ')]),
         `No registered clients in realm ${flags.realm}.`,
       );
     }

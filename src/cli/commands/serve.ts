@@ -8,6 +8,7 @@
  */
 import { COMPAT_MODES, isCompatMode, type CompatMode } from '../../service/compat';
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS } from '../../service/operations/shutdown';
+import { dnsServerProblem } from '../../service/domains/txt-lookup';
 import { startServer } from '../../service/server';
 import { defineCommand } from '../command';
 import { COMMON_FLAGS, explainStoreError, resolveDataFile } from '../context';
@@ -26,6 +27,8 @@ export interface ServeOptions {
   publicBaseUrl?: string;
   /** `hosted`: reproduce the real hosted service's quirks; default `standard`. */
   compat?: CompatMode;
+  /** The DNS server domain verification asks (`HOST:PORT`); default the system's resolvers. */
+  dnsServer?: string;
   /** Print the ready line as JSON (`{"url":"http://HOST:PORT"}`) instead of text. */
   json?: boolean;
   /** Let webhooks reach loopback, link-local and private addresses. */
@@ -153,6 +156,16 @@ export function parseCompat(value: string): CompatMode {
 }
 
 /**
+ * Parses `--dns-server HOST:PORT` (an IP address, `[IPv6]:PORT`, or an address alone for port 53).
+ * @throws UsageError otherwise.
+ */
+export function parseDnsServer(value: string): string {
+  const problem = dnsServerProblem(value);
+  if (problem) throw new UsageError(`--dns-server ${problem}, not "${value}".`);
+  return value;
+}
+
+/**
  * Starts the service, prints one ready line (`orgadmin listening on URL`, or `{"url":"URL"}` with
  * `json`), and keeps it running until `stop` settles; then closes the server and its store. `stop`
  * is a parameter so tests can decide what ends the service.
@@ -261,6 +274,11 @@ const serve = defineCommand(
         valueName: 'SECONDS',
         description: `On SIGTERM or SIGINT, answer the accepted requests for at most this long, then cut what is still open (default: ${DEFAULT_SHUTDOWN_TIMEOUT_MS / 1000}).`,
       },
+      'dns-server': {
+        type: 'string',
+        valueName: 'HOST:PORT',
+        description: "DNS server that domain verification asks for TXT records, e.g. 10.0.0.2:53 (default: the system's resolvers).",
+      },
       ...COMMON_FLAGS,
     },
   },
@@ -274,6 +292,7 @@ const serve = defineCommand(
     const logLevel = flags['log-level'] === undefined ? undefined : parseLogLevel(flags['log-level']);
     const managementPort = flags['management-port'] === undefined ? undefined : parsePort(flags['management-port'], '--management-port');
     const shutdownTimeoutMs = flags['shutdown-timeout'] === undefined ? undefined : parseShutdownTimeout(flags['shutdown-timeout']);
+    const dnsServer = flags['dns-server'] === undefined ? undefined : parseDnsServer(flags['dns-server']);
     const options: ServeOptions = {
       dataFile: resolveDataFile(flags.data, io),
       host: flags.host ?? DEFAULT_HOST,
@@ -282,6 +301,7 @@ const serve = defineCommand(
       rateLimit,
       publicBaseUrl,
       compat,
+      dnsServer,
       json: flags.json,
       allowPrivateWebhooks: flags['allow-private-webhooks'] === true,
       instanceName: flags['instance-name'],

@@ -30,6 +30,10 @@ const create = defineCommand(
         description: 'Password for the browser login and the password grant; without it the user cannot sign in.',
       },
       admin: { type: 'boolean', description: 'Make the user an administrator of the realm (dashboard access, every API permission).' },
+      'email-verified': {
+        type: 'boolean',
+        description: 'Mark the email address as verified: ID tokens carry email_verified true, which a service brokering sign-ins to this realm may link accounts by.',
+      },
       ...COMMON_FLAGS,
     },
   },
@@ -43,6 +47,7 @@ const create = defineCommand(
         lastName: flags['last-name'],
         password: flags.password,
         realmAdmin: flags.admin === true,
+        emailVerified: flags['email-verified'] === true,
       }),
     );
     if (flags.json) printJson(io, { ...member, realmAdmin: flags.admin === true });

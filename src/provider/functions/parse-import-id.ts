@@ -5,12 +5,18 @@
  * segment is an organization, three are `REALM/ORG/USER`; two segments are `ORG/USER` for a
  * membership but `REALM/ID` for an organization, so they need the type. A role's id
  * (`ORG_ID/ROLE_NAME`) has the shape of a membership's, so it is read as a role only when the type
- * says so: ids without a type read as before roles were importable.
+ * says so: ids without a type read as before roles were importable. The same holds for an
+ * identity provider's `ORG/ALIAS`; a domain verification's `ORG/DOMAIN` is told apart by the dot
+ * of its domain.
  */
 import type { ProviderFunction } from '../../tfplugin/framework/function';
 import { DiagnosticsCollector } from '../../tfplugin/framework/diagnostics';
 import type { Value } from '../../tfplugin/framework/types';
+import { domainProblem } from '../../api/validation';
 import { parseImportId, type ImportIdForm, type ParsedImportId } from '../import-id';
+import { DOMAIN_VERIFICATION_IMPORT_ID } from '../resources/domain-verification';
+import { IDENTITY_PROVIDER_IMPORT_ID } from '../resources/identity-provider';
+import { IDENTITY_PROVIDER_MAPPER_IMPORT_ID } from '../resources/identity-provider-mapper';
 import { MEMBERSHIP_IMPORT_ID } from '../resources/membership';
 import { ORGANIZATION_IMPORT_ID } from '../resources/organization';
 import { ORGANIZATION_MEMBERS_IMPORT_ID } from '../resources/organization-members';
@@ -28,27 +34,35 @@ export const IMPORT_ID_FORMS: readonly ImportIdForm[] = [
   ORGANIZATION_MEMBERS_IMPORT_ID,
   ORGANIZATION_ROLE_IMPORT_ID,
   ORGANIZATION_MEMBER_ROLES_IMPORT_ID,
+  DOMAIN_VERIFICATION_IMPORT_ID,
+  IDENTITY_PROVIDER_IMPORT_ID,
+  IDENTITY_PROVIDER_MAPPER_IMPORT_ID,
 ];
 
-/** The forms an id without a resource type is read by: all but the role's (see the file comment). */
-const UNTYPED_FORMS: readonly ImportIdForm[] = IMPORT_ID_FORMS.filter((form) => form !== ORGANIZATION_ROLE_IMPORT_ID);
+/** The forms an id without a resource type is read by: all but the role's and the identity provider's (see the file comment). */
+const UNTYPED_FORMS: readonly ImportIdForm[] = IMPORT_ID_FORMS.filter(
+  (form) => form !== ORGANIZATION_ROLE_IMPORT_ID && form !== IDENTITY_PROVIDER_IMPORT_ID && form !== IDENTITY_PROVIDER_MAPPER_IMPORT_ID,
+);
 
 /** Which part of the result each segment name of a form fills. */
-const SEGMENT_PARTS: { readonly [segment: string]: 'organization_id' | 'user_id' | 'role_name' } = {
+const SEGMENT_PARTS: { readonly [segment: string]: 'organization_id' | 'user_id' | 'role_name' | 'domain' | 'alias' | 'mapper_id' } = {
   ID: 'organization_id',
   ORG: 'organization_id',
   ORG_ID: 'organization_id',
   USER: 'user_id',
   USER_ID: 'user_id',
   ROLE_NAME: 'role_name',
+  DOMAIN: 'domain',
+  ALIAS: 'alias',
+  MAPPER_ID: 'mapper_id',
 };
 
 /** The result type: the parts an import id can have (null when the id has none). */
-const PARTS_TYPE = ['object', { realm: 'string', organization_id: 'string', user_id: 'string', role_name: 'string' }] as const;
+const PARTS_TYPE = ['object', { realm: 'string', organization_id: 'string', user_id: 'string', role_name: 'string', domain: 'string', alias: 'string', mapper_id: 'string' }] as const;
 
 /** The parts of a parsed id of `form`. */
 function parts(form: ImportIdForm, parsed: ParsedImportId): { [part: string]: Value } {
-  const result: { [part: string]: Value } = { realm: parsed.realm ?? null, organization_id: null, user_id: null, role_name: null };
+  const result: { [part: string]: Value } = { realm: parsed.realm ?? null, organization_id: null, user_id: null, role_name: null, domain: null, alias: null, mapper_id: null };
   form.segments.forEach((segment, i) => {
     const part = SEGMENT_PARTS[segment];
     if (part === undefined) throw new Error(`import id segment ${segment} of ${form.typeName} has no part`);
@@ -61,7 +75,12 @@ function parts(form: ImportIdForm, parsed: ParsedImportId): { [part: string]: Va
 function parseBy(form: ImportIdForm, id: string): { parts: { [part: string]: Value } } | { problem: string } {
   const diags = new DiagnosticsCollector();
   const parsed = parseImportId(id, form, diags);
-  return parsed ? { parts: parts(form, parsed) } : { problem: diags.all().map((d) => d.detail ?? d.summary).join('\n') };
+  if (!parsed) return { problem: diags.all().map((d) => d.detail ?? d.summary).join('\n') };
+  // A domain has a dot (user and organization ids do not), so `ORG/DOMAIN` and `ORG/USER` tell apart.
+  const domainAt = form.segments.indexOf('DOMAIN');
+  const domain = domainAt < 0 ? undefined : parsed.ids[domainAt]!;
+  if (domain !== undefined && (!domain.includes('.') || domainProblem(domain))) return { problem: `${quote(domain)} is not a domain (like \`globex.com\`)` };
+  return { parts: parts(form, parsed) };
 }
 
 /** The `parse_import_id` function. */
@@ -69,15 +88,19 @@ export const parseImportIdFunction: ProviderFunction = {
   name: PARSE_IMPORT_ID_FUNCTION,
   summary: 'The parts of an orgadmin import id',
   description:
-    'Splits the import id of an orgadmin resource into `realm`, `organization_id`, `user_id` and `role_name` (null where ' +
-    'the id has none), by the forms the resources import with: `ID` or `REALM/ID` (`orgadmin_organization`), `ORG/USER` or ' +
-    '`REALM/ORG/USER` (`orgadmin_membership`), `ORG` or `REALM/ORG` (`orgadmin_organization_members`), `ORG_ID/ROLE_NAME` ' +
-    'or `REALM/ORG_ID/ROLE_NAME` (`orgadmin_organization_role`), `ORG_ID/USER_ID` or `REALM/ORG_ID/USER_ID` ' +
-    '(`orgadmin_organization_member_roles`).\n\n' +
+    'Splits the import id of an orgadmin resource into `realm`, `organization_id`, `user_id`, `role_name`, `domain`, ' +
+    '`alias` and `mapper_id` (null where the id has none), by the forms the resources import with: `ID` or `REALM/ID` (`orgadmin_organization`), ' +
+    '`ORG/USER` or `REALM/ORG/USER` (`orgadmin_membership`), `ORG` or `REALM/ORG` (`orgadmin_organization_members`), ' +
+    '`ORG_ID/ROLE_NAME` or `REALM/ORG_ID/ROLE_NAME` (`orgadmin_organization_role`), `ORG_ID/USER_ID` or `REALM/ORG_ID/USER_ID` ' +
+    '(`orgadmin_organization_member_roles`), `ORG/DOMAIN` or `REALM/ORG/DOMAIN` (`orgadmin_organization_domain_verification`; ' +
+    'the domain has a dot), `ORG/ALIAS` or `REALM/ORG/ALIAS` (`orgadmin_organization_identity_provider`), ' +
+    '`ORG/ALIAS/MAPPER_ID` or `REALM/ORG/ALIAS/MAPPER_ID` (`orgadmin_organization_identity_provider_mapper`).\n\n' +
     'Give the resource type as a second argument to read the id by that resource\'s form. Without it the id must have one ' +
-    'reading: one segment is an organization id, three are `REALM/ORG/USER`; two segments are ambiguous (`ORG/USER` or ' +
-    '`REALM/ID`) and fail. A role\'s id looks like a membership\'s, so it is read as a role only with the type ' +
-    '`orgadmin_organization_role`.',
+    'reading: one segment is an organization id, three without a dot in the last are `REALM/ORG/USER`; two segments are ' +
+    'ambiguous (`ORG/USER`, `ORG/DOMAIN` or `REALM/ID`), and so are three with a dot in the last (`REALM/ORG/USER` or ' +
+    '`REALM/ORG/DOMAIN`): they fail. A role\'s and an identity provider\'s ids look like a membership\'s, so they are read as ' +
+    'such only with the type `orgadmin_organization_role` or `orgadmin_organization_identity_provider`; a mapper\'s id only ' +
+    'with `orgadmin_organization_identity_provider_mapper`.',
   parameters: [{ name: 'id', type: 'string', description: 'The import id, as `terraform import` takes it.' }],
   variadicParameter: {
     name: 'resource_type',

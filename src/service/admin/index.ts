@@ -8,6 +8,8 @@
  * - organizations.ts: organizations and memberships, shared with the JSON routes;
  * - webhooks.ts: webhooks, their sends and resends, shared with the JSON routes;
  * - audit-log.ts: the audit log's queries, shared with the JSON route, the CLI and the dashboard.
+ * - domains.ts: organizations' domains and their verification by DNS, shared with the JSON routes;
+ * - identity-providers.ts: organizations' identity providers and their mappers, shared with the JSON routes.
  * - roles.ts: organization roles and their grants, shared with the JSON routes.
  *
  * Every bad input throws {@link AdminError} before anything is written (the organizations and
@@ -20,8 +22,12 @@ import { UNKNOWN_ORIGIN, type ChangeOrigin } from '../events/event';
 import type { Store } from '../store/store';
 import { WebhookAdmin } from './webhooks';
 import { AuditLog } from './audit-log';
+import { dnsTxtLookup, type TxtLookup } from '../domains/txt-lookup';
 import { ApiKeyAdmin, type ApiKeyInfo, type CreatedApiKey } from './api-keys';
-import { OidcClientAdmin, type ClientInfo } from './oidc-clients';
+import { DomainAdmin } from './domains';
+import { IdentityProviderAdmin } from './identity-providers';
+import { SealedSecrets } from '../auth/sealed-secrets';
+import { OidcClientAdmin, type ClientInfo, type CreatedClient } from './oidc-clients';
 import { DEFAULT_PORTAL_LINK_LIFETIME_SECONDS, OrganizationAdmin } from './organizations';
 import { RealmAdmin, type RealmInfo, type RealmInfoUpdate } from './realms';
 import { RoleAdmin } from './roles';
@@ -31,9 +37,11 @@ export { AdminError } from './admin-error';
 export { DEFAULT_TOKEN_LIFETIME_SECONDS, MAX_EVENT_RETENTION_DAYS, MAX_TOKEN_LIFETIME_SECONDS, RealmAdmin, type RealmInfo, type RealmInfoUpdate } from './realms';
 export { ApiKeyAdmin, type ApiKeyInfo, type CreatedApiKey } from './api-keys';
 export { UserAdmin, type NewUserInput, type UserInfo } from './users';
-export { OidcClientAdmin, type ClientInfo } from './oidc-clients';
 export { WebhookAdmin, type CreatedWebhook } from './webhooks';
 export { AuditLog } from './audit-log';
+export { OidcClientAdmin, type ClientInfo, type CreatedClient } from './oidc-clients';
+export { DomainAdmin } from './domains';
+export { IdentityProviderAdmin } from './identity-providers';
 export { RoleAdmin, type RoleChangeKind, type RoleWithHolders } from './roles';
 export { DEFAULT_PORTAL_LINK_LIFETIME_SECONDS, OrganizationAdmin, type MembersQuery, type OrganizationsQuery, type PortalLinkInput, type PortalLinkIssuer } from './organizations';
 
@@ -54,6 +62,8 @@ export interface AdminOptions {
   readonly origin?: ChangeOrigin;
   /** Whether webhook URLs may point at loopback, link-local and private addresses (`serve --allow-private-webhooks`). @default false */
   readonly allowPrivateWebhooks?: boolean;
+  /** How domain verification looks TXT records up. @default the system's DNS resolvers */
+  readonly txtLookup?: TxtLookup;
 }
 
 /**
@@ -73,6 +83,12 @@ export class Admin {
   readonly clients: OidcClientAdmin;
   /** Organizations and memberships, by the JSON API's rules (failures are `ServiceError`s). */
   readonly organizations: OrganizationAdmin;
+  /** Organizations' domains and their verification, by the JSON API's rules. */
+  readonly domains: DomainAdmin;
+  /** Organizations' identity providers and their mappers, by the JSON API's rules. */
+  readonly identityProviders: IdentityProviderAdmin;
+  /** Secrets the service keeps sealed and reads back (identity providers' client secrets). */
+  readonly sealedSecrets: SealedSecrets;
   /** Organization roles and their grants, by the JSON API's rules (failures are `ServiceError`s). */
   readonly roles: RoleAdmin;
   /** Webhooks, by the vendor's API rules (failures are `ServiceError`s). */
@@ -92,11 +108,14 @@ export class Admin {
     this.realms = new RealmAdmin(store, options.signingKeys ?? generateSigningKey, now, origin);
     this.apiKeys = new ApiKeyAdmin(store, apiKeySecrets, now, origin);
     this.users = new UserAdmin(store, now, origin);
-    this.clients = new OidcClientAdmin(store, now, origin);
+    this.clients = new OidcClientAdmin(store, apiKeySecrets, now, origin);
     this.organizations = new OrganizationAdmin(store, options.portalLinkLifetimeSeconds ?? DEFAULT_PORTAL_LINK_LIFETIME_SECONDS, now, origin);
     this.webhooks = new WebhookAdmin(store, { now, origin, allowPrivateAddresses: options.allowPrivateWebhooks ?? false });
     this.events = new AuditLog(store, now);
     this.roles = new RoleAdmin(store, now, origin);
+    this.domains = new DomainAdmin(store, options.txtLookup ?? dnsTxtLookup(), now);
+    this.sealedSecrets = new SealedSecrets(store, now);
+    this.identityProviders = new IdentityProviderAdmin(store, this.sealedSecrets, now);
   }
 
   /**
@@ -197,8 +216,11 @@ export class Admin {
     return this.users.setEnabled(realm, userId, enabled);
   }
 
-  /** Registers a public OpenID Connect client (authorization code flow with PKCE). */
-  createClient(realm: string, opts: { clientId: string; name?: string; redirectUris: string[]; organizationsClaim?: boolean }): Promise<ClientInfo> {
+  /**
+   * Registers an OpenID Connect client (authorization code flow with PKCE; `confidential` gives it
+   * a secret, returned this once; `organizationsClaim` puts the organizations claim in its user tokens).
+   */
+  createClient(realm: string, opts: { clientId: string; name?: string; redirectUris: string[]; confidential?: boolean; organizationsClaim?: boolean }): Promise<CreatedClient> {
     return this.clients.create(realm, opts);
   }
 

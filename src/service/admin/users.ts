@@ -30,6 +30,12 @@ export interface NewUserInput {
   lastName?: string;
   password?: string;
   realmAdmin?: boolean;
+  /**
+   * Whether the email address is known to be the user's (default false): carried as
+   * `email_verified` in ID tokens and userinfo, so that a service brokering sign-ins to this realm
+   * may link accounts by it. Needs an email.
+   */
+  emailVerified?: boolean;
 }
 
 function userInfo(user: UserRecord): UserInfo {
@@ -60,6 +66,7 @@ export class UserAdmin {
     if (emailBad) throw new AdminError(`Email "${email}" ${emailBad}.`);
     const firstName = optionalText('First name', opts.firstName);
     const lastName = optionalText('Last name', opts.lastName);
+    if (opts.emailVerified === true && email === null) throw new AdminError(`User "${username}" cannot have a verified email without an email.`);
     if (opts.password !== undefined && (typeof opts.password !== 'string' || opts.password.length < 1)) {
       throw new AdminError(`The password of user "${username}" must not be empty.`);
     }
@@ -80,6 +87,7 @@ export class UserAdmin {
       kind: 'user',
       passwordHash: opts.password === undefined ? null : await hashSecret(opts.password),
       realmAdmin: opts.realmAdmin === true,
+      emailVerified: opts.emailVerified === true,
     });
     try {
       await this.store.createUser(user, this.origin);

@@ -51,12 +51,28 @@ export function issueAccessToken(
   return { token, expiresIn: realm.tokenLifetimeSeconds };
 }
 
+/**
+ * A user's standard claims (OpenID Connect Core §5.1), the same in ID tokens and userinfo: absent
+ * values are left out, not null. `email_verified` comes with the email (orgadmin users
+ * create --email-verified); a service brokering sign-ins to this realm links accounts by it.
+ */
+export function profileClaims(user: UserRecord): Record<string, string | boolean> {
+  const name = [user.firstName, user.lastName].filter((part) => part).join(' ');
+  return {
+    preferred_username: user.username,
+    ...(user.email !== null ? { email: user.email, email_verified: user.emailVerified } : {}),
+    ...(user.firstName !== null ? { given_name: user.firstName } : {}),
+    ...(user.lastName !== null ? { family_name: user.lastName } : {}),
+    ...(name !== '' ? { name } : {}),
+  };
+}
+
 /** Token type of ID tokens: never accepted where an access token (`Bearer`) is expected. */
 export const ID_TOKEN_TYPE = 'ID';
 
 /**
  * Signs an OpenID Connect ID token (Core §2) for `user`, audience the client, with the request's
- * `nonce` and the time of login. Profile claims follow the userinfo endpoint's choice.
+ * `nonce` and the time of login, and the user's profile claims ({@link profileClaims}).
  */
 export function issueIdToken(
   ctx: ServiceContext,
@@ -76,8 +92,7 @@ export function issueIdToken(
     exp: now + realm.tokenLifetimeSeconds,
     auth_time: opts.authTime,
     ...(opts.nonce !== null ? { nonce: opts.nonce } : {}),
-    preferred_username: user.username,
-    ...(user.email !== null ? { email: user.email, email_verified: user.emailVerified } : {}),
+    ...profileClaims(user),
     ...(opts.organizations ? { [ORGANIZATIONS_CLAIM]: opts.organizations } : {}),
   });
 }

@@ -39,6 +39,14 @@ export class ApiKeySecrets {
   }
 
   /**
+   * True when `secret` matches `stored`, a hash made by {@link ApiKeySecrets.hash} (a confidential
+   * OpenID Connect client's secret): one HMAC and a constant-time comparison.
+   */
+  async matches(stored: string, secret: string): Promise<boolean> {
+    return verifyHmacSecret(secret, stored, await this.serverKey());
+  }
+
+  /**
    * True when `secret` is the secret of `key`. Without a key (unknown client id) the secret is
    * still hashed and compared, against a hash no secret has, so the answer takes as long as for a
    * known key. A legacy scrypt hash is checked with scrypt (slow) and, when the secret is right,

@@ -9,6 +9,7 @@
  * patterns or normalization.
  */
 import type { FastifyRequest } from 'fastify';
+import { secureUrlProblem } from '../../api';
 import { baseUrlOf, type ServiceContext } from '../context';
 import { dashboardCallbackPath } from '../login-paths';
 import type { RealmSettings } from '../store/store';
@@ -48,26 +49,11 @@ export function isRegisteredRedirect(client: CodeFlowClient, uri: string | undef
   return uri !== undefined && client.redirectUris.includes(uri);
 }
 
-/** Hosts for which plain http redirect URIs are allowed (RFC 8252 §7.3 loopback, and `localhost`). */
-const LOOPBACK = /^(?:localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\]|[a-z0-9-]+\.localhost)$/i;
-
 /**
  * Why a redirect URI cannot be registered, or undefined: it must be an absolute https URL (http
  * only for loopback hosts) without a fragment or user information, at most 2000 characters.
  */
 export function redirectUriProblem(uri: string): string | undefined {
   if (uri.length > 2000) return 'is longer than 2000 characters';
-  let parsed: URL;
-  try {
-    parsed = new URL(uri);
-  } catch {
-    return 'is not an absolute URL';
-  }
-  if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && LOOPBACK.test(parsed.hostname))) {
-    return 'must use https (http only for localhost and loopback addresses)';
-  }
-  if (uri.includes('#')) return 'must not have a fragment';
-  if (parsed.username !== '' || parsed.password !== '') return 'must not contain user information';
-  if (/\s/.test(uri)) return 'must not contain spaces';
-  return undefined;
+  return secureUrlProblem(uri);
 }

@@ -7,41 +7,39 @@
  * exactly is shown as an error page and never redirected to; every later problem goes back to the
  * client's redirect URI as `error=...` with the request's `state`.
  *
- * The login form is protected against login CSRF with a double-submit token: a random value in a
- * `SameSite=Strict`, `HttpOnly` cookie, and its HMAC under the service's key in the form.
- * Username and password are checked by the same rule as the password grant (auth/user-auth.ts:
- * same timing, same throttle).
+ * The login page asks for the email address (or username) first: an address in a verified domain
+ * of an organization with an enabled identity provider is sent there (broker/start.ts); any other
+ * identifier gets the password form. The forms are protected against login CSRF with a
+ * double-submit token: a random value in a `SameSite=Strict`, `HttpOnly` cookie, and its HMAC
+ * under the service's key in the form. Username and password are checked by the same rule as the
+ * password grant (auth/user-auth.ts: same timing, same throttle).
  */
 import formbody from '@fastify/formbody';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { issuer } from '../../api';
 import { ID_TOKEN_TYPE } from '../auth/access-tokens';
-import { issueAuthorizationCode } from '../auth/authorization-codes';
 import { realmHook } from '../auth/guards';
 import { realmOfIssuer, verifySignature } from '../auth/jwt';
 import { codeFlowClient, isRegisteredRedirect, type CodeFlowClient } from '../auth/oidc-clients';
 import { challengeProblem } from '../auth/pkce';
-import { permissionsOfUser } from '../auth/realm-admin';
-import { grantScope, SUPPORTED_SCOPES } from '../auth/scopes';
+import { SUPPORTED_SCOPES } from '../auth/scopes';
 import { csrfMatches, csrfToken, CSRF_FIELD, endSession, readSession, SESSION_COOKIE } from '../auth/sessions';
 import { authenticateUser } from '../auth/user-auth';
 import { recordAccess, type AccessAttempt } from '../events/access-events';
-import { baseUrlOf, realmOf, type ServiceContext } from '../context';
+import { brokerRedirect } from '../broker/start';
+import { realmOf, type ServiceContext } from '../context';
 import { ServiceError } from '../errors';
 import { authorizationPath, dashboardPath, endSessionPath } from '../login-paths';
 import type { RealmSettings, UserRecord } from '../store/store';
 import { clearCookie, readCookies, setCookie } from '../web/cookies';
 import { html, layout, sendPage, type Html } from '../web/html';
+import { CARRIED, completeSignIn, errorPage, redirectBack, type AuthorizationParams } from './authorization-response';
 
 /** Cookie of the login form's double-submit CSRF token. */
 const LOGIN_COOKIE = 'orgadmin_login';
 /** How long a login form stays usable. */
 const LOGIN_FORM_SECONDS = 30 * 60;
 
-/** Parameters of an authorization request that the login form carries through. */
-const CARRIED = ['client_id', 'redirect_uri', 'response_type', 'scope', 'state', 'nonce', 'code_challenge', 'code_challenge_method'] as const;
-type AuthorizationParams = Partial<Record<(typeof CARRIED)[number] | 'prompt', string>>;
 
 /** Query or form values; a repeated parameter is refused (RFC 6749 §3.1). */
 function singleValues(source: unknown): Record<string, string> | string {
@@ -51,18 +49,6 @@ function singleValues(source: unknown): Record<string, string> | string {
     if (typeof value === 'string') values[name] = value;
   }
   return values;
-}
-
-/** An error page (never a redirect): for requests whose client or redirect URI cannot be trusted. */
-function errorPage(reply: FastifyReply, status: number, title: string, message: string): FastifyReply {
-  return sendPage(reply, status, layout({ title, body: html`<div class="card login"><h1>${title}</h1><p class="error">${message}</p></div>` }));
-}
-
-/** The redirect back to the client with `params` added to its (exact) redirect URI. */
-function redirectBack(reply: FastifyReply, redirectUri: string, params: Record<string, string | undefined>): FastifyReply {
-  const url = new URL(redirectUri);
-  for (const [name, value] of Object.entries(params)) if (value !== undefined) url.searchParams.append(name, value);
-  return reply.header('cache-control', 'no-store').redirect(url.toString(), 303);
 }
 
 /** A checked authorization request: either trusted enough to answer by redirect, or not at all. */
@@ -92,7 +78,10 @@ async function checkRequest(ctx: ServiceContext, request: FastifyRequest, realm:
   return { ok: true, client, params: { ...params, redirect_uri: redirectUri } };
 }
 
-/** The login page. */
+/**
+ * The login page: the identifier step (email address or username, then Continue) unless the
+ * identifier is known, then the password step (the identifier shown and carried, the password).
+ */
 async function loginPage(
   ctx: ServiceContext,
   request: FastifyRequest,
@@ -101,14 +90,13 @@ async function loginPage(
   checked: Extract<Checked, { ok: true }>,
   opts: { status?: number; error?: string; username?: string } = {},
 ): Promise<FastifyReply> {
+  const passwordStep = opts.username !== undefined && opts.username !== '';
   let nonce = readCookies(request)[LOGIN_COOKIE];
   if (!nonce || !/^[A-Za-z0-9_-]{43}$/.test(nonce)) {
     nonce = randomBytes(32).toString('base64url');
     setCookie(reply, ctx, request, LOGIN_COOKIE, nonce, { path: authorizationPath(realm.name), maxAge: LOGIN_FORM_SECONDS, sameSite: 'Strict' });
   }
-  const hidden = CARRIED.filter((name) => checked.params[name] !== undefined).map(
-    (name) => html`<input type="hidden" name="${name}" value="${checked.params[name]}">`,
-  );
+  const hidden = Object.entries(carriedParams(checked.params)).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`);
   const body: Html = html`<div class="card login">
 <h1>Sign in to ${realm.name}</h1>
 <p class="muted">to continue to ${checked.client.name}</p>
@@ -116,17 +104,30 @@ ${opts.error ? html`<p class="error" role="alert">${opts.error}</p>` : ''}
 <form method="post" action="${authorizationPath(realm.name)}">
 ${hidden}
 <input type="hidden" name="${CSRF_FIELD}" value="${await csrfToken(ctx, `login:${nonce}`)}">
-<label for="username">Username</label>
-<input type="text" id="username" name="username" autocomplete="username" autofocus required value="${opts.username ?? ''}">
+${
+  passwordStep
+    ? html`<label for="username">Email or username</label>
+<input type="text" id="username" name="username" autocomplete="username" readonly required value="${opts.username}">
 <label for="password">Password</label>
-<input type="password" id="password" name="password" autocomplete="current-password" required>
-<p><button type="submit" id="sign-in">Sign in</button></p>
+<input type="password" id="password" name="password" autocomplete="current-password" autofocus required>
+<p><button type="submit" id="sign-in">Sign in</button> <a id="other-account" href="${authorizationPath(realm.name)}?${new URLSearchParams(carriedParams(checked.params)).toString()}">Use another account</a></p>`
+    : html`<label for="username">Email or username</label>
+<input type="text" id="username" name="username" autocomplete="username" autofocus required>
+<p><button type="submit" id="next">Continue</button></p>`
+}
 </form>
 </div>`;
   // Browsers apply form-action to the redirect after the post: allow the client's redirect origin.
   return sendPage(reply, opts.status ?? 200, layout({ title: 'Sign in', body }), {
     formTargets: [new URL(checked.params.redirect_uri).origin],
   });
+}
+
+/** The parameters of an authorization request that its forms carry. */
+function carriedParams(params: AuthorizationParams): Record<string, string> {
+  const carried: Record<string, string> = {};
+  for (const name of CARRIED) if (params[name] !== undefined) carried[name] = params[name];
+  return carried;
 }
 
 /** Registers the authorization and end-session endpoints. */
@@ -150,6 +151,10 @@ export async function authorizeRoutes(app: FastifyInstance, opts: { ctx: Service
       return loginPage(ctx, request, reply, realm, checked, { status: 403, error: 'This sign-in form has expired. Please sign in again.' });
     }
     const username = values.username ?? '';
+    // An address of a domain that signs in through its organization's identity provider goes there.
+    const brokered = await brokerRedirect(ctx, request, reply, realm, checked.params, username);
+    if (brokered) return brokered;
+    if (values.password === undefined) return loginPage(ctx, request, reply, realm, checked, { username });
     let user: UserRecord | undefined;
     try {
       user = await authenticateUser(ctx, request, realm, username, values.password ?? '');
@@ -165,26 +170,9 @@ export async function authorizeRoutes(app: FastifyInstance, opts: { ctx: Service
       await recordAccess(ctx, request, realm.name, attempt, 'invalid_user_credentials');
       return loginPage(ctx, request, reply, realm, checked, { status: 401, error: 'Invalid username or password.', username });
     }
-    attempt.userId = user.id;
-    let scope: string;
-    try {
-      scope = grantScope(checked.params.scope, permissionsOfUser(user)).scope;
-    } catch (error) {
-      if (!(error instanceof ServiceError)) throw error;
-      return redirectBack(reply, checked.params.redirect_uri, { error: 'invalid_scope', error_description: error.message, state: values.state });
-    }
-    const code = await issueAuthorizationCode(ctx, realm, {
-      clientId: checked.client.clientId,
-      redirectUri: checked.params.redirect_uri,
-      userId: user.id,
-      codeChallenge: checked.params.code_challenge!,
-      nonce: checked.params.nonce ?? null,
-      scope: checked.params.scope ?? scope,
-    });
-    await recordAccess(ctx, request, realm.name, attempt);
+    await recordAccess(ctx, request, realm.name, { ...attempt, userId: user.id });
     clearCookie(reply, ctx, request, LOGIN_COOKIE, authorizationPath(realm.name));
-    // RFC 9207: the issuer in the answer lets a client that talks to several servers tell them apart.
-    return redirectBack(reply, checked.params.redirect_uri, { code, state: values.state, iss: issuer(baseUrlOf(request, ctx), realm.name) });
+    return completeSignIn(ctx, request, reply, realm, checked.client.clientId, checked.params, user);
   };
 
   app.get<{ Params: { realm: string } }>('/realms/:realm/protocol/openid-connect/auth', { onRequest: realmHook(ctx) }, (request, reply) =>

@@ -11,6 +11,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { IntrospectionSchema, introspectionPath, ORGANIZATIONS_CLAIM, revocationPath, UserinfoSchema, userinfoPath } from '../../api';
+import { profileClaims } from '../auth/access-tokens';
 import { authenticateApiKey, presentedClient, readForm } from '../auth/client-auth';
 import { acceptedAccessToken, bearerTokenOf, invalidToken, realmHook } from '../auth/guards';
 import { organizationsClaimFor } from '../auth/organizations-claim';
@@ -54,19 +55,9 @@ export async function oidcRoutes(app: FastifyInstance, opts: { ctx: ServiceConte
     request.clientId = claims.azp;
     const user = await ctx.store.getUser(realm.name, claims.sub);
     if (!user || !user.enabled) throw invalidToken(realm.name, 'The user of the access token does not exist or is disabled.');
-    const name = [user.firstName, user.lastName].filter((part) => part).join(' ');
     // As the hosted service's mapper: in userinfo too when the realm or the token's client asks for it.
     const organizations = user.kind === 'user' ? await organizationsClaimFor(ctx, realm, claims.azp, user.id) : undefined;
-    // Standard claims (OpenID Connect Core §5.1); absent values are left out, not null.
-    return {
-      sub: user.id,
-      preferred_username: user.username,
-      ...(user.email !== null ? { email: user.email, email_verified: user.emailVerified } : {}),
-      ...(user.firstName !== null ? { given_name: user.firstName } : {}),
-      ...(user.lastName !== null ? { family_name: user.lastName } : {}),
-      ...(name !== '' ? { name } : {}),
-      ...(organizations ? { [ORGANIZATIONS_CLAIM]: organizations } : {}),
-    };
+    return { sub: user.id, ...profileClaims(user), ...(organizations ? { [ORGANIZATIONS_CLAIM]: organizations } : {}) };
   };
   const userinfoOptions = { onRequest: realmHook(ctx), schema: { response: { 200: UserinfoSchema } } };
   app.get<{ Params: { realm: string } }>(pattern(userinfoPath), userinfoOptions, userinfo);

@@ -15,6 +15,7 @@ import { issueAccessToken, issueIdToken } from '../auth/access-tokens';
 import { organizationsClaimFor } from '../auth/organizations-claim';
 import { redeemAuthorizationCode } from '../auth/authorization-codes';
 import { authenticateApiKey, presentedClient, readForm } from '../auth/client-auth';
+import { authenticateCodeFlowClient } from '../auth/confidential-clients';
 import { rateLimitKey, realmHook } from '../auth/guards';
 import { PUBLIC_CLIENT_ID } from '../auth/public-client';
 import { permissionsOfUser } from '../auth/realm-admin';
@@ -94,7 +95,9 @@ export async function tokenRoutes(app: FastifyInstance, opts: { ctx: ServiceCont
       if (form.username !== undefined && hasControlCharacter(form.username)) throw invalidGrant();
 
       if (grantType === 'authorization_code') {
-        // Public clients only (PKCE stands in for a secret); the code names the client it is for.
+        // PKCE for every client; a confidential client proves itself with its secret too. The code
+        // names the client it is for.
+        await authenticateCodeFlowClient(ctx, request, realm, client);
         const { code, user } = await redeemAuthorizationCode(ctx, realm, {
           code: form.code,
           clientId: client.clientId,

@@ -21,7 +21,8 @@ export const UNSUPPORTED_ORGS_SEGMENTS: readonly string[] = ['config'];
 /**
  * The vendor spec's paths (under `/realms`) that this service does not implement, in the router's
  * syntax. Implemented ones (organizations, count, me, members, member count and check/add/remove,
- * portal link, roles and grants, a user's organizations and roles) are the other route files.
+ * portal link, roles and grants, a user's organizations and roles, domains and their verification,
+ * identity providers and their mappers) are the other route files.
  */
 export const UNSUPPORTED_PATHS: readonly string[] = [
   // Organizations: the realm's organization settings.
@@ -29,10 +30,6 @@ export const UNSUPPORTED_PATHS: readonly string[] = [
   // Invitations of the caller.
   '/:realm/orgs/me/invitations',
   '/:realm/orgs/me/invitations/:invitationId',
-  // Domains and their verification.
-  '/:realm/orgs/:orgId/domains',
-  '/:realm/orgs/:orgId/domains/:domainName',
-  '/:realm/orgs/:orgId/domains/:domainName/verify',
   // Member attributes.
   '/:realm/orgs/:orgId/members/:userId/attributes',
   // Invitations.
@@ -40,14 +37,8 @@ export const UNSUPPORTED_PATHS: readonly string[] = [
   '/:realm/orgs/:orgId/invitations/count',
   '/:realm/orgs/:orgId/invitations/:invitationId',
   '/:realm/orgs/:orgId/invitations/:invitationId/resend-email',
-  // Identity providers.
-  '/:realm/orgs/:orgId/idps',
+  // Identity providers: importing a Keycloak provider export (the others are implemented).
   '/:realm/orgs/:orgId/idps/import-config',
-  '/:realm/orgs/:orgId/idps/link',
-  '/:realm/orgs/:orgId/idps/:alias',
-  '/:realm/orgs/:orgId/idps/:alias/unlink',
-  '/:realm/orgs/:orgId/idps/:alias/mappers',
-  '/:realm/orgs/:orgId/idps/:alias/mappers/:id',
   // SCIM.
   '/:realm/orgs/:orgId/scim',
   // The active organization.

@@ -56,6 +56,7 @@ import {
 } from '../events/changes';
 import { adminEvent, UNKNOWN_ORIGIN, type ChangeDescription, type ChangeOrigin, type NewEvent } from '../events/event';
 import { eventCtes, PostgresEvents, writePostgresEvent } from './postgres-events';
+import { PostgresSsoStore } from './postgres-sso-store';
 import { groupRolesByOrganization } from './role-rows';
 
 /**
@@ -246,6 +247,8 @@ export class PostgresStore implements Store {
   /** The clock of event times. */
   private readonly clock: () => number;
   private readonly recordEvents: boolean;
+  /** Verified domains, identity providers and brokered sign-ins (postgres-sso-store.ts). */
+  readonly sso: PostgresSsoStore;
 
   /** Versions of this build's migrations (see {@link PostgresStore.pendingMigrations}). */
   private readonly migrationVersions: readonly number[];
@@ -256,6 +259,13 @@ export class PostgresStore implements Store {
     this.recordEvents = options.recordEvents ?? true;
     this.events = new PostgresEvents(pool, (fn) => this.transaction(fn), this.clock);
     this.migrationVersions = migrationVersions;
+    this.sso = new PostgresSsoStore({
+      pool,
+      transaction: (fn) => this.transaction(fn),
+      insertUser: (db, user) => this.insertUser(db, user),
+      mapConflicts,
+      unmatchable,
+    });
     this.realmCache = new RealmCache(
       {
         changeMark: async () => String((await this.rows('SELECT version FROM realm_changes'))[0]?.version),
@@ -705,9 +715,9 @@ export class PostgresStore implements Store {
   async createOidcClient(client: OidcClientRecord, origin?: ChangeOrigin): Promise<void> {
     assertStorable('client', client.realm, client.clientId, client.name);
     const params = new Params();
-    const [r, c, n, u, t, o] = [client.realm, client.clientId, client.name, JSON.stringify(client.redirectUris), client.createdTimestamp, client.organizationsClaim].map((value) => params.add(value));
-    const insert = `created AS (INSERT INTO oidc_clients (realm, client_id, name, redirect_uris, created_timestamp, organizations_claim)
-      VALUES (${r}, ${c}, ${n}, ${u}::jsonb, ${t}, ${o}) RETURNING 1)`;
+    const [r, c, n, u, t, h, o] = [client.realm, client.clientId, client.name, JSON.stringify(client.redirectUris), client.createdTimestamp, client.secretHash, client.organizationsClaim].map((value) => params.add(value));
+    const insert = `created AS (INSERT INTO oidc_clients (realm, client_id, name, redirect_uris, created_timestamp, secret_hash, organizations_claim)
+      VALUES (${r}, ${c}, ${n}, ${u}::jsonb, ${t}, ${h}, ${o}) RETURNING 1)`;
     const sql = `${this.withEvent(params, client.realm, insert, 'created', oidcClientCreated(client), origin)} SELECT 1`;
     await mapConflicts(() => this.pool.query(sql, params.values));
     this.recorded();

@@ -132,6 +132,7 @@ export function rowReaders(columns: JsonColumns): RowReaders {
       redirectUris: columns.json(row.redirect_uris) as string[],
       organizationsClaim: bool(row.organizations_claim),
       createdTimestamp: int(row.created_timestamp),
+      secretHash: nullableString(row.secret_hash),
     }),
     authorizationCodeFromRow: (row) => ({
       codeHash: String(row.code_hash),

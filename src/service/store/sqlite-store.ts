@@ -56,6 +56,7 @@ import {
 } from '../events/changes';
 import { adminEvent, UNKNOWN_ORIGIN, type ChangeDescription, type ChangeOrigin } from '../events/event';
 import { SqliteEvents } from './sqlite-events';
+import { SqliteSsoStore } from './sqlite-sso-store';
 import { groupRolesByOrganization } from './role-rows';
 
 /**
@@ -159,6 +160,8 @@ export class SqliteStore implements Store {
   private readonly recordEvents: boolean;
   /** Versions of this build's migrations (see {@link SqliteStore.pendingMigrations}). */
   private readonly migrationVersions: readonly number[];
+  /** Verified domains, identity providers and brokered sign-ins (sqlite-sso-store.ts). */
+  readonly sso: SqliteSsoStore;
 
   private constructor(db: Database.Database, options: SqliteStoreOptions, migrationVersions: readonly number[]) {
     this.db = db;
@@ -166,6 +169,12 @@ export class SqliteStore implements Store {
     this.recordEvents = options.recordEvents ?? true;
     this.events = new SqliteEvents(db, (sql) => this.statement(sql), this.clock);
     this.migrationVersions = migrationVersions;
+    this.sso = new SqliteSsoStore({
+      db,
+      statement: (sql) => this.statement(sql),
+      insertUser: (user) => this.insertUser(user),
+      mapConflicts,
+    });
     // One read transaction for the batch: the shared lock is taken and released once, not per check.
     const answerChecks = db.transaction((questions: readonly MembershipQuestion[]) => {
       const statement = this.statement(
@@ -585,8 +594,8 @@ export class SqliteStore implements Store {
     mapConflicts(() =>
       this.db
         .transaction(() => {
-          this.statement('INSERT INTO oidc_clients (realm, client_id, name, redirect_uris, created_timestamp, organizations_claim) VALUES (?, ?, ?, ?, ?, ?)')
-            .run(client.realm, client.clientId, client.name, JSON.stringify(client.redirectUris), client.createdTimestamp, client.organizationsClaim ? 1 : 0);
+          this.statement('INSERT INTO oidc_clients (realm, client_id, name, redirect_uris, created_timestamp, secret_hash, organizations_claim) VALUES (?, ?, ?, ?, ?, ?, ?)')
+            .run(client.realm, client.clientId, client.name, JSON.stringify(client.redirectUris), client.createdTimestamp, client.secretHash, client.organizationsClaim ? 1 : 0);
           this.recordChange(client.realm, oidcClientCreated(client), origin);
         })
         .immediate(),

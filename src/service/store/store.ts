@@ -22,6 +22,7 @@ import type { Attributes, Member, Organization, Permission } from '../../api';
 import type { ChangeOrigin } from '../events/event';
 import type { RealmRateLimit } from '../rate-limit';
 import type { EventStore } from './event-store';
+import type { SsoStore } from './sso-store';
 
 /** A realm (tenant) with its signing key. */
 export interface RealmRecord {
@@ -114,7 +115,7 @@ export interface ApiKeyRecord {
 /** A new API key row: never used yet unless said otherwise. */
 export type NewApiKey = Omit<ApiKeyRecord, 'lastUsedTimestamp'> & { lastUsedTimestamp?: number | null };
 
-/** A registered public OpenID Connect client of a realm (authorization code flow with PKCE). */
+/** A registered OpenID Connect client of a realm (authorization code flow with PKCE; public, or confidential with a secret). */
 export interface OidcClientRecord {
   realm: string;
   clientId: string;
@@ -126,6 +127,11 @@ export interface OidcClientRecord {
   organizationsClaim: boolean;
   /** Milliseconds since the epoch. */
   createdTimestamp: number;
+  /**
+   * For a confidential client, the HMAC of its secret (auth/secrets.ts, under the API-key secrets'
+   * server-side key); null for a public client. Either way the code flow requires PKCE.
+   */
+  secretHash: string | null;
 }
 
 /** An issued, not yet exchanged authorization code (only its SHA-256 is stored). */
@@ -435,6 +441,10 @@ export interface Store {
   /** Organizations a user belongs to, ordered by name. */
   listUserOrganizations(realm: string, userId: string): Promise<Organization[]>;
 
+  // Domains, identity providers, the login broker ------------------------------------------------
+
+  /** Verified domains, identity providers and brokered sign-ins (sso-store.ts). */
+  readonly sso: SsoStore;
   // Organization roles ---------------------------------------------------------------------------
 
   /**

@@ -73,8 +73,8 @@ export function sendPage(reply: FastifyReply, status: number, page: Html, opts: 
     .send(page.text);
 }
 
-/** A whole page: title, optional navigation and body. */
-export function layout(opts: { title: string; nav?: Html; body: Html }): Html {
+/** A whole page: title, optional extra head elements (e.g. a refresh), optional navigation and body. */
+export function layout(opts: { title: string; head?: Html; nav?: Html; body: Html }): Html {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -83,6 +83,7 @@ export function layout(opts: { title: string; nav?: Html; body: Html }): Html {
 <title>${opts.title} · orgadmin</title>
 <link rel="stylesheet" href="${WEB_ASSETS_PATH}/orgadmin.css">
 <script src="${WEB_ASSETS_PATH}/orgadmin.js" defer></script>
+${opts.head ?? ''}
 </head>
 <body>
 ${opts.nav ?? ''}

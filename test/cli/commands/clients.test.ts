@@ -15,7 +15,7 @@ describe('orgadmin clients', () => {
     );
     expect(created).toEqual({
       code: 0,
-      stdout: 'Registered client spa in realm acme with redirect URIs https://app.example.com/callback, http://127.0.0.1:5173/callback.\n',
+      stdout: 'Registered public client spa in realm acme with redirect URIs https://app.example.com/callback, http://127.0.0.1:5173/callback.\n',
       stderr: '',
     });
     expect(await sandbox.json('clients', 'list', '--realm', 'acme')).toEqual([
@@ -26,6 +26,7 @@ describe('orgadmin clients', () => {
         redirectUris: ['https://app.example.com/callback', 'http://127.0.0.1:5173/callback'],
         createdTimestamp: expect.any(Number),
         organizationsClaim: false,
+        confidential: false,
       },
     ]);
     expect((await sandbox.run('clients', 'delete', 'spa', '--realm', 'acme')).stdout).toBe('Deleted client spa of realm acme.\n');

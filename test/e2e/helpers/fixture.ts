@@ -37,13 +37,15 @@ export interface E2EOptions {
   usernames?: readonly string[];
   realm?: string;
   rateLimit?: { requests: number; windowSeconds: number };
+  /** The DNS server the service looks domain verification records up at (`HOST:PORT`). */
+  dnsServer?: string;
 }
 
 /** Starts the service, creates the realm, key and users, and installs the provider. */
 export async function startE2E(options: E2EOptions = {}): Promise<E2EFixture> {
   ensureProviderBundle();
   const compat = testCompatMode();
-  const svc = await startTestService({ rateLimit: options.rateLimit, app: { compat } });
+  const svc = await startTestService({ rateLimit: options.rateLimit, app: { compat, dnsServer: options.dnsServer } });
   const cleanups: Array<() => Promise<void>> = [() => svc.close()];
   const close = async (): Promise<void> => {
     for (const cleanup of cleanups.reverse()) await cleanup();

@@ -67,6 +67,7 @@ it('starts the code flow for a visitor without a session and signs an administra
   expect(page.url()).toContain('code_challenge_method=S256');
   await shot('01-login');
   await page.fill('#username', 'ada');
+  await Promise.all([page.waitForSelector('#password'), page.click('#next')]);
   await page.fill('#password', 'ada-pw');
   await Promise.all([page.waitForURL(`${dashboard}/api-keys`), page.click('#sign-in')]);
   expect(await page.textContent('#signed-in-as')).toBe('ada');
@@ -299,6 +300,7 @@ it('signs out, and refuses a user who is not an administrator', async () => {
   await page.goto(`${dashboard}/api-keys`);
   await page.waitForSelector('#username');
   await page.fill('#username', 'bob');
+  await Promise.all([page.waitForSelector('#password'), page.click('#next')]);
   await page.fill('#password', 'bob-pw');
   await page.click('#sign-in');
   await page.waitForSelector('text=Not an administrator');

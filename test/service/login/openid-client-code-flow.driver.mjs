@@ -48,7 +48,8 @@ try {
   const page = await fetch(url, { redirect: 'manual' });
   remember(page);
   const html = await page.text();
-  out.loginPage = { status: page.status, hasForm: html.includes('name="password"') };
+  // Identifier first: the page asks for the username; username and password may be posted together.
+  out.loginPage = { status: page.status, hasForm: html.includes('name="username"') };
   const form = new URLSearchParams();
   for (const match of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
     form.set(match[1], match[2].replace(/&#(\d+);/g, (_m, code) => String.fromCharCode(Number(code))));

@@ -4,7 +4,8 @@
  */
 import { PostgresStore } from '../../../src/service/store/postgres-store';
 import { startPostgres, type TestPostgres } from '../../helpers/postgres';
-import { describeStoreContract } from './store-contract';
+import { describeSsoStoreContract } from './sso-store-contract';
+import { describeStoreContract, type OpenedStore } from './store-contract';
 
 let postgres: TestPostgres;
 
@@ -16,7 +17,7 @@ afterAll(async () => {
   await postgres?.stop();
 });
 
-describeStoreContract('PostgresStore', async () => {
+const open = async (): Promise<OpenedStore> => {
   const store = await PostgresStore.open(await postgres.createSchema());
   return {
     store,
@@ -24,4 +25,7 @@ describeStoreContract('PostgresStore', async () => {
       await store.close();
     },
   };
-});
+};
+
+describeStoreContract('PostgresStore', open);
+describeSsoStoreContract('PostgresStore', open);

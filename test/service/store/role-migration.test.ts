@@ -73,7 +73,8 @@ describe('migration 007 on SQLite', () => {
       }
       const store = SqliteStore.open(file);
       try {
-        expect((await store.appliedMigrations()).map((m) => m.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 10]);
+        expect((await store.appliedMigrations()).map((m) => m.version)).toEqual(expect.arrayContaining([7, 8]));
+        expect(await store.pendingMigrations()).toEqual([]);
         await expectDefaultRoles(store);
       } finally {
         await store.close();
@@ -108,7 +109,8 @@ describe('migration 007 on PostgreSQL', () => {
       }
       const store = await PostgresStore.open(url);
       try {
-        expect((await store.appliedMigrations()).map((m) => m.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 10]);
+        expect((await store.appliedMigrations()).map((m) => m.version)).toEqual(expect.arrayContaining([7, 8]));
+        expect(await store.pendingMigrations()).toEqual([]);
         await expectDefaultRoles(store);
       } finally {
         await store.close();

@@ -5,9 +5,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteStore } from '../../../src/service/store/sqlite-store';
-import { describeStoreContract } from './store-contract';
+import { describeSsoStoreContract } from './sso-store-contract';
+import { describeStoreContract, type OpenedStore } from './store-contract';
 
-describeStoreContract('SqliteStore', async () => {
+const open = async (): Promise<OpenedStore> => {
   const dir = await mkdtemp(join(tmpdir(), 'orgadmin-sqlite-contract-'));
   const store = SqliteStore.open(join(dir, 'store.db'));
   return {
@@ -17,4 +18,7 @@ describeStoreContract('SqliteStore', async () => {
       await rm(dir, { recursive: true, force: true });
     },
   };
-});
+};
+
+describeStoreContract('SqliteStore', open);
+describeSsoStoreContract('SqliteStore', open);

@@ -979,8 +979,12 @@ export function describeStoreContract(name: string, open: () => Promise<OpenedSt
         expect((await store.getApiKey('k1'))?.permissions).toEqual(['view-users']);
       });
 
-      it('registers public clients per realm with their exact redirect URIs', async () => {
-        const client = { realm: 'acme', clientId: 'spa', name: 'SPA', redirectUris: ['https://app.example.com/cb', 'http://127.0.0.1:8080/cb'], createdTimestamp: T0, organizationsClaim: false };
+      it('registers public and confidential clients per realm with their exact redirect URIs', async () => {
+        const client = { realm: 'acme', clientId: 'spa', name: 'SPA', redirectUris: ['https://app.example.com/cb', 'http://127.0.0.1:8080/cb'], createdTimestamp: T0, secretHash: null, organizationsClaim: false };
+        const confidential = { ...client, clientId: 'web', secretHash: 'hmac-sha256$abc', organizationsClaim: true };
+        await store.createOidcClient(confidential);
+        expect(await store.getOidcClient('acme', 'web')).toEqual(confidential);
+        expect(await store.deleteOidcClient('acme', 'web')).toBe(true);
         await store.createOidcClient(client);
         await store.createOidcClient({ ...client, realm: 'other' });
         expect(await conflictOf(store.createOidcClient({ ...client, name: 'again' }))).toBe('client id');

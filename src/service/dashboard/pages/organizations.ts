@@ -1,16 +1,18 @@
 /**
- * Organizations: the list with search and paging, one organization's fields, domains, attributes
- * and members, adding and removing members, its roles with granting and revoking them
- * (organization-roles.ts), and creating an admin portal link. Every read and change goes through
- * the {@link Admin} API's organizations and roles areas, whose rules are the JSON API's
+ * Organizations: the list with search and paging, one organization's fields, domains (each with its
+ * verification state and the DNS record to publish), identity providers, attributes and members,
+ * adding and removing members, its roles with granting and revoking them (organization-roles.ts),
+ * and creating an admin portal link. Every read and change goes through the {@link Admin} API's
+ * organizations, domains, identity providers and roles areas, whose rules are the JSON API's
  * (admin/organizations.ts: e.g. an organization's default admin user cannot be removed); a refusal
  * is shown with the API's status and sentence.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { orgAdminUsername, type Member, type PortalLink } from '../../../api';
+import { brokerEndpointPath, domainRecordName, orgAdminUsername, type Member, type OrganizationDomain, type PortalLink } from '../../../api';
 import { DASHBOARD_CLIENT_ID } from '../../auth/oidc-clients';
 import { baseUrlOf, type ServiceContext } from '../../context';
 import { ServiceError } from '../../errors';
+import type { IdentityProviderRecord } from '../../store/sso-store';
 import { html, type Html } from '../../web/html';
 import { field, offset } from '../form';
 import { operation } from '../operation';
@@ -67,12 +69,17 @@ async function detailPage(
     return sendDashboard(reply, caller, 'organizations', { title: 'Organization', body: html``, status: org.statusCode, error: org.description });
   }
   // An organization deleted since it was read shows no members rather than an error.
-  const [members, count, roles] = await Promise.all([
+  const [members, count, roles, domainList, providerList] = await Promise.all([
     operation(ctx, caller, () => organizations.listMembers(realm, orgId, { first: 0, max: MEMBERS_SHOWN })),
     operation(ctx, caller, () => organizations.countMembers(realm, orgId)),
     readRoles(ctx, caller, orgId),
+    operation(ctx, caller, () => ctx.admin.domains.list(realm, orgId)),
+    operation(ctx, caller, () => ctx.admin.identityProviders.list(realm, orgId)),
   ]);
   const list: Member[] = members instanceof ServiceError ? [] : members;
+  const domains: OrganizationDomain[] = domainList instanceof ServiceError ? [] : domainList;
+  const providers: IdentityProviderRecord[] = providerList instanceof ServiceError ? [] : providerList;
+  const origin = baseUrlOf(request, ctx);
   const base = sectionPath(realm, 'organizations', `/${encodeURIComponent(orgId)}`);
   const attributes: Html[] = Object.entries(org.attributes).map(([key, values]) => html`<tr><td>${key}</td><td>${values.join(', ')}</td></tr>`);
   const body = html`<table id="organization-fields"><tbody>
@@ -82,6 +89,23 @@ async function detailPage(
 <tr><th>URL</th><td>${org.url ?? '—'}</td></tr>
 <tr><th>Domains</th><td>${org.domains.join(', ') || '—'}</td></tr>
 </tbody></table>
+<h2>Domains</h2>
+${
+    domains.length === 0
+      ? html`<p class="muted">No domains.</p>`
+      : html`<p>A domain is verified by a DNS TXT record of this name and value, checked with <code>POST …/domains/{domain}/verify</code>.</p>
+<table id="domains"><thead><tr><th>Domain</th><th>State</th><th>Record name</th><th>Record value</th></tr></thead><tbody>${domains.map(
+          (domain) => html`<tr data-domain="${domain.domain_name}"><td>${domain.domain_name}</td><td class="${domain.verified ? 'verified' : 'unverified'}">${domain.verified ? 'verified' : 'not verified'}</td><td><code>${domainRecordName(domain.domain_name)}</code></td><td><code>${domain.record_value}</code></td></tr>`,
+        )}</tbody></table>`
+  }
+<h2>Identity providers</h2>
+${
+    providers.length === 0
+      ? html`<p class="muted">No identity providers.</p>`
+      : html`<table id="identity-providers"><thead><tr><th>Alias</th><th>Display name</th><th>State</th><th>Upstream</th><th>Redirect URI to register upstream</th></tr></thead><tbody>${providers.map(
+          (provider) => html`<tr data-alias="${provider.alias}"><td>${provider.alias}</td><td>${provider.displayName ?? '—'}</td><td>${provider.enabled ? 'enabled' : 'disabled'}</td><td>${provider.config.issuer ?? provider.config.metadataDescriptorUrl ?? '—'}</td><td><code>${origin}${brokerEndpointPath(realm, provider.alias)}</code></td></tr>`,
+        )}</tbody></table>`
+  }
 <h2>Attributes</h2>
 ${attributes.length === 0 ? html`<p class="muted">No attributes.</p>` : html`<table id="organization-attributes"><thead><tr><th>Key</th><th>Values</th></tr></thead><tbody>${attributes}</tbody></table>`}
 <h2>Members (${count instanceof ServiceError ? list.length : count})</h2>

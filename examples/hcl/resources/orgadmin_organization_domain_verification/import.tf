@@ -1,0 +1,5 @@
+# Terraform 1.5 and later: an import block, reviewed in the plan like any other change.
+import {
+  to = orgadmin_organization_domain_verification.globex
+  id = "6f1d3c0e-5b7a-4c39-9a51-2f0e8d4b7c11/globex.com"
+}

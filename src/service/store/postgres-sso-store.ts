@@ -1,0 +1,242 @@
+/**
+ * {@link SsoStore} on the PostgreSQL store's database: every method one statement or one
+ * transaction; the rules that concurrent instances could break (one verification of a domain per
+ * realm, one alias per realm, one mapper name per provider) are constraints.
+ */
+import type { Pool, PoolClient, QueryResultRow } from 'pg';
+import { JSON_PARSED } from './rows';
+import { ssoRowReaders } from './sso-rows';
+import type {
+  BrokerLoginRecord,
+  DomainClaim,
+  DomainRoute,
+  FederatedSignIn,
+  IdentityProviderMapperRecord,
+  IdentityProviderRecord,
+  IdentityProviderUpdate,
+  SsoStore,
+} from './sso-store';
+import type { NewUser } from './store';
+
+const { providerFromRow, mapperFromRow, brokerLoginFromRow } = ssoRowReaders(JSON_PARSED);
+
+/** What the SSO tables need of the PostgreSQL store they live in. */
+export interface PostgresStoreParts {
+  pool: Pool;
+  /** Runs `fn` in a transaction on one pooled connection. */
+  transaction<T>(fn: (client: PoolClient) => Promise<T>): Promise<T>;
+  /** Inserts a user row on `db` (inside the caller's transaction). */
+  insertUser(db: Pool | PoolClient, user: NewUser): Promise<void>;
+  /** Runs `fn`, turning unique violations into `StoreConflictError`. */
+  mapConflicts<T>(fn: () => Promise<T>): Promise<T>;
+  /** True when a value holds U+0000, which no text column can: the lookup finds nothing. */
+  unmatchable(...values: Array<string | undefined>): boolean;
+}
+
+/** The PostgreSQL implementation of {@link SsoStore}. */
+export class PostgresSsoStore implements SsoStore {
+  constructor(private readonly parts: PostgresStoreParts) {}
+
+  private async rows(sql: string, values: unknown[]): Promise<QueryResultRow[]> {
+    return (await this.parts.pool.query(sql, values)).rows;
+  }
+
+  // Domains -------------------------------------------------------------------------------------
+
+  async verifiedDomains(realm: string, organizationId: string): Promise<string[]> {
+    if (this.parts.unmatchable(realm, organizationId)) return [];
+    const rows = await this.rows('SELECT domain FROM domain_verifications WHERE realm = $1 AND organization_id = $2 ORDER BY domain', [realm, organizationId]);
+    return rows.map((row) => String(row.domain));
+  }
+
+  async verifyDomain(realm: string, organizationId: string, domain: string, verifiedTimestamp: number): Promise<DomainClaim> {
+    if (this.parts.unmatchable(realm, organizationId, domain)) return { outcome: 'not_listed' };
+    return this.parts.transaction(async (client): Promise<DomainClaim> => {
+      // FOR SHARE waits for a concurrent change of the domain list to commit and then reads the
+      // list it left, so a domain being removed cannot be verified after its trigger ran.
+      const [org] = (
+        await client.query('SELECT domains FROM organizations WHERE realm = $1 AND id = $2 FOR SHARE', [realm, organizationId])
+      ).rows;
+      if (!org || !(org.domains as string[]).includes(domain)) return { outcome: 'not_listed' };
+      await client.query(
+        `INSERT INTO domain_verifications (realm, domain, organization_id, verified_timestamp) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (realm, domain) DO NOTHING`,
+        [realm, domain, organizationId, verifiedTimestamp],
+      );
+      const [holder] = (await client.query('SELECT organization_id FROM domain_verifications WHERE realm = $1 AND domain = $2', [realm, domain])).rows;
+      const owner = String(holder?.organization_id);
+      return owner === organizationId ? { outcome: 'verified' } : { outcome: 'taken', organizationId: owner };
+    });
+  }
+
+  async routesForDomain(realm: string, domain: string): Promise<DomainRoute[]> {
+    if (this.parts.unmatchable(realm, domain)) return [];
+    const rows = await this.rows(
+      `SELECT p.* FROM domain_verifications AS v JOIN identity_providers AS p ON p.realm = v.realm AND p.organization_id = v.organization_id
+       WHERE v.realm = $1 AND v.domain = $2 AND p.enabled ORDER BY p.alias`,
+      [realm, domain],
+    );
+    return rows.map((row) => ({ organizationId: String(row.organization_id), provider: providerFromRow(row) }));
+  }
+
+  // Identity providers ----------------------------------------------------------------------------
+
+  async createIdentityProvider(provider: IdentityProviderRecord): Promise<void> {
+    await this.parts.mapConflicts(() =>
+      this.parts.pool.query(
+        `INSERT INTO identity_providers (realm, alias, internal_id, organization_id, provider_id, display_name, enabled, trust_email,
+           config, client_secret, created_timestamp) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::json, $10, $11)`,
+        [
+          provider.realm,
+          provider.alias,
+          provider.internalId,
+          provider.organizationId,
+          provider.providerId,
+          provider.displayName,
+          provider.enabled,
+          provider.trustEmail,
+          JSON.stringify(provider.config),
+          provider.sealedClientSecret,
+          provider.createdTimestamp,
+        ],
+      ),
+    );
+  }
+
+  async getIdentityProvider(realm: string, alias: string): Promise<IdentityProviderRecord | undefined> {
+    if (this.parts.unmatchable(realm, alias)) return undefined;
+    const [row] = await this.rows('SELECT * FROM identity_providers WHERE realm = $1 AND alias = $2', [realm, alias]);
+    return row && providerFromRow(row);
+  }
+
+  async listIdentityProviders(realm: string, organizationId: string): Promise<IdentityProviderRecord[]> {
+    if (this.parts.unmatchable(realm, organizationId)) return [];
+    const rows = await this.rows('SELECT * FROM identity_providers WHERE realm = $1 AND organization_id = $2 ORDER BY alias', [realm, organizationId]);
+    return rows.map(providerFromRow);
+  }
+
+  async updateIdentityProvider(realm: string, alias: string, organizationId: string, update: IdentityProviderUpdate): Promise<boolean> {
+    if (this.parts.unmatchable(realm, alias, organizationId)) return false;
+    const result = await this.parts.pool.query(
+      `UPDATE identity_providers SET provider_id = $4, display_name = $5, enabled = $6, trust_email = $7, config = $8::json, client_secret = $9
+       WHERE realm = $1 AND alias = $2 AND organization_id = $3`,
+      [realm, alias, organizationId, update.providerId, update.displayName, update.enabled, update.trustEmail, JSON.stringify(update.config), update.sealedClientSecret],
+    );
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  async setIdentityProviderOwner(realm: string, alias: string, to: string | null, from: string | null): Promise<{ previousOwner: string | null } | undefined> {
+    if (this.parts.unmatchable(realm, alias)) return undefined;
+    return this.parts.transaction(async (client) => {
+      const [row] = (await client.query('SELECT organization_id FROM identity_providers WHERE realm = $1 AND alias = $2 FOR UPDATE', [realm, alias])).rows;
+      if (!row) return undefined;
+      const previousOwner = row.organization_id === null ? null : String(row.organization_id);
+      if (previousOwner === from) await client.query('UPDATE identity_providers SET organization_id = $3 WHERE realm = $1 AND alias = $2', [realm, alias, to]);
+      return { previousOwner };
+    });
+  }
+
+  async deleteIdentityProvider(realm: string, alias: string, organizationId: string): Promise<boolean> {
+    if (this.parts.unmatchable(realm, alias, organizationId)) return false;
+    const result = await this.parts.pool.query('DELETE FROM identity_providers WHERE realm = $1 AND alias = $2 AND organization_id = $3', [realm, alias, organizationId]);
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  // Mappers ---------------------------------------------------------------------------------------
+
+  async createMapper(mapper: IdentityProviderMapperRecord): Promise<void> {
+    await this.parts.mapConflicts(() =>
+      this.parts.pool.query(
+        'INSERT INTO identity_provider_mappers (id, realm, alias, name, mapper_type, config, created_timestamp) VALUES ($1, $2, $3, $4, $5, $6::json, $7)',
+        [mapper.id, mapper.realm, mapper.alias, mapper.name, mapper.mapperType, JSON.stringify(mapper.config), mapper.createdTimestamp],
+      ),
+    );
+  }
+
+  async listMappers(realm: string, alias: string): Promise<IdentityProviderMapperRecord[]> {
+    if (this.parts.unmatchable(realm, alias)) return [];
+    const rows = await this.rows('SELECT * FROM identity_provider_mappers WHERE realm = $1 AND alias = $2 ORDER BY created_timestamp, id', [realm, alias]);
+    return rows.map(mapperFromRow);
+  }
+
+  async getMapper(realm: string, alias: string, id: string): Promise<IdentityProviderMapperRecord | undefined> {
+    if (this.parts.unmatchable(realm, alias, id)) return undefined;
+    const [row] = await this.rows('SELECT * FROM identity_provider_mappers WHERE realm = $1 AND alias = $2 AND id = $3', [realm, alias, id]);
+    return row && mapperFromRow(row);
+  }
+
+  async updateMapper(realm: string, alias: string, id: string, update: Pick<IdentityProviderMapperRecord, 'name' | 'mapperType' | 'config'>): Promise<boolean> {
+    if (this.parts.unmatchable(realm, alias, id)) return false;
+    const result = await this.parts.mapConflicts(() =>
+      this.parts.pool.query('UPDATE identity_provider_mappers SET name = $4, mapper_type = $5, config = $6::json WHERE realm = $1 AND alias = $2 AND id = $3', [
+        realm,
+        alias,
+        id,
+        update.name,
+        update.mapperType,
+        JSON.stringify(update.config),
+      ]),
+    );
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  async deleteMapper(realm: string, alias: string, id: string): Promise<boolean> {
+    if (this.parts.unmatchable(realm, alias, id)) return false;
+    const result = await this.parts.pool.query('DELETE FROM identity_provider_mappers WHERE realm = $1 AND alias = $2 AND id = $3', [realm, alias, id]);
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  // Brokered sign-in ------------------------------------------------------------------------------
+
+  async findFederatedUser(realm: string, alias: string, issuer: string, subject: string): Promise<string | undefined> {
+    if (this.parts.unmatchable(realm, alias, issuer, subject)) return undefined;
+    const [row] = await this.rows('SELECT user_id FROM federated_identities WHERE realm = $1 AND alias = $2 AND issuer = $3 AND subject = $4', [
+      realm,
+      alias,
+      issuer,
+      subject,
+    ]);
+    return row && String(row.user_id);
+  }
+
+  async admitFederatedUser(signIn: FederatedSignIn): Promise<void> {
+    await this.parts.mapConflicts(() =>
+      this.parts.transaction(async (client) => {
+        if (signIn.newUser) await this.parts.insertUser(client, signIn.newUser);
+        if (signIn.link) {
+          const { realm, alias, issuer, subject, userId } = signIn.link;
+          await client.query('INSERT INTO federated_identities (realm, alias, issuer, subject, user_id, created_timestamp) VALUES ($1, $2, $3, $4, $5, $6)', [
+            realm,
+            alias,
+            issuer,
+            subject,
+            userId,
+            signIn.timestamp,
+          ]);
+        }
+        await client.query(
+          `INSERT INTO memberships (organization_id, user_id, created_timestamp) VALUES ($1, $2, $3)
+           ON CONFLICT (organization_id, user_id) DO NOTHING`,
+          [signIn.organizationId, signIn.userId, signIn.timestamp],
+        );
+      }),
+    );
+  }
+
+  async saveBrokerLogin(login: BrokerLoginRecord, nowTimestamp: number): Promise<void> {
+    await this.parts.transaction(async (client) => {
+      await client.query('DELETE FROM broker_logins WHERE expires_timestamp < $1', [nowTimestamp]);
+      await client.query(
+        `INSERT INTO broker_logins (state_hash, realm, alias, browser_hash, code_verifier, nonce, request, expires_timestamp)
+         VALUES ($1, $2, $3, $4, $5, $6, $7::json, $8)`,
+        [login.stateHash, login.realm, login.alias, login.browserHash, login.codeVerifier, login.nonce, JSON.stringify(login.request), login.expiresTimestamp],
+      );
+    });
+  }
+
+  async consumeBrokerLogin(stateHash: string): Promise<BrokerLoginRecord | undefined> {
+    if (this.parts.unmatchable(stateHash)) return undefined;
+    const [row] = await this.rows('DELETE FROM broker_logins WHERE state_hash = $1 RETURNING *', [stateHash]);
+    return row && brokerLoginFromRow(row);
+  }
+}
