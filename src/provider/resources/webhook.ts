@@ -25,7 +25,7 @@ import { target } from './organization-creation';
 export const WEBHOOK_RESOURCE_TYPE = 'orgadmin_webhook';
 
 /** How a webhook is imported: by its id, or `REALM/ID`. */
-export const WEBHOOK_IMPORT_ID: ImportIdForm = { typeName: WEBHOOK_RESOURCE_TYPE, segments: ['ID'], example: '3b0f7c2e-9a41-4d1e-8c55-0f6e2d7a9b13' };
+export const WEBHOOK_IMPORT_ID: ImportIdForm = { typeName: WEBHOOK_RESOURCE_TYPE, segments: ['WEBHOOK_ID'], example: '3b0f7c2e-9a41-4d1e-8c55-0f6e2d7a9b13' };
 
 /** The event-type filters of a webhook the configuration leaves them out of: every event. */
 const ALL_EVENTS = ['*'];
