@@ -66,7 +66,7 @@ describe('openStore', () => {
       const store = await openStore(url);
       try {
         expect(store).toBeInstanceOf(PostgresStore);
-        expect(await (store as PostgresStore).appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }, { version: 6, name: 'list_versions' }, { version: 7, name: 'organization_roles' }, { version: 8, name: 'organizations_claim' }, { version: 11, name: 'domains_and_identity_providers' }]);
+        expect(await (store as PostgresStore).appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }, { version: 6, name: 'list_versions' }, { version: 7, name: 'organization_roles' }, { version: 8, name: 'organizations_claim' }, { version: 10, name: 'events' }, { version: 11, name: 'domains_and_identity_providers' }]);
       } finally {
         await store.close();
       }

@@ -83,8 +83,8 @@ describe('PostgresStore.open', () => {
     const url = await postgres.createSchema();
     const stores = await Promise.all(Array.from({ length: 4 }, () => PostgresStore.open(url)));
     try {
-      for (const store of stores) expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }, { version: 6, name: 'list_versions' }, { version: 7, name: 'organization_roles' }, { version: 8, name: 'organizations_claim' }, { version: 11, name: 'domains_and_identity_providers' }]);
-      expect(await query(url, 'SELECT count(*)::int AS n FROM schema_migrations')).toEqual([{ n: 9 }]);
+      for (const store of stores) expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }, { version: 6, name: 'list_versions' }, { version: 7, name: 'organization_roles' }, { version: 8, name: 'organizations_claim' }, { version: 10, name: 'events' }, { version: 11, name: 'domains_and_identity_providers' }]);
+      expect(await query(url, 'SELECT count(*)::int AS n FROM schema_migrations')).toEqual([{ n: 10 }]);
     } finally {
       await Promise.all(stores.map((store) => store.close()));
     }
@@ -98,7 +98,7 @@ describe('PostgresStore.open', () => {
     const second = await PostgresStore.open(url);
     try {
       expect((await second.listRealms()).map((realm) => realm.name)).toEqual(['acme']);
-      expect(await second.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }, { version: 6, name: 'list_versions' }, { version: 7, name: 'organization_roles' }, { version: 8, name: 'organizations_claim' }, { version: 11, name: 'domains_and_identity_providers' }]);
+      expect(await second.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }, { version: 6, name: 'list_versions' }, { version: 7, name: 'organization_roles' }, { version: 8, name: 'organizations_claim' }, { version: 10, name: 'events' }, { version: 11, name: 'domains_and_identity_providers' }]);
     } finally {
       await second.close();
     }
@@ -140,7 +140,7 @@ describe('PostgresStore.open', () => {
       }
       const upgraded = await PostgresStore.open(url);
       try {
-        expect((await upgraded.appliedMigrations()).map((m) => m.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 11]);
+        expect((await upgraded.appliedMigrations()).map((m) => m.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 10, 11]);
         const pages = [];
         for (let first = 0; first < 9; first += 4) pages.push((await upgraded.listMembers('acme', 'o1', { first, max: 4 })).map((u) => u.id));
         expect(pages).toEqual([['u0', 'u1', 'u2', 'u3'], ['u4', 'u5', 'u6', 'u7'], ['u8']]);
@@ -181,7 +181,7 @@ describe('PostgresStore.open', () => {
       }
       const upgraded = await PostgresStore.open(url);
       try {
-        expect((await upgraded.appliedMigrations()).map((m) => m.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 11]);
+        expect((await upgraded.appliedMigrations()).map((m) => m.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 10, 11]);
         const pages = [];
         for (let first = 0; first < 9; first += 4) pages.push((await upgraded.listOrganizations('acme', { first, max: 4 })).map((o) => o.id));
         expect(pages).toEqual([['o8', 'o7', 'o6', 'o5'], ['o4', 'o3', 'o2', 'o1'], ['o0']]);
@@ -225,7 +225,7 @@ describe('PostgresStore.open', () => {
         { t1: null, t2: null },
       ]);
       const store = await PostgresStore.open(url);
-      expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }, { version: 6, name: 'list_versions' }, { version: 7, name: 'organization_roles' }, { version: 8, name: 'organizations_claim' }, { version: 11, name: 'domains_and_identity_providers' }]);
+      expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }, { version: 6, name: 'list_versions' }, { version: 7, name: 'organization_roles' }, { version: 8, name: 'organizations_claim' }, { version: 10, name: 'events' }, { version: 11, name: 'domains_and_identity_providers' }]);
       await store.close();
     } finally {
       await rm(dir, { recursive: true, force: true });

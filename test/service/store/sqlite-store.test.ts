@@ -52,10 +52,10 @@ describe('SqliteStore', () => {
   });
 
   it('applies the migrations once, records them, and turns on WAL and foreign keys', async () => {
-    expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }, { version: 6, name: 'list_versions' }, { version: 7, name: 'organization_roles' }, { version: 8, name: 'organizations_claim' }, { version: 11, name: 'domains_and_identity_providers' }]);
+    expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }, { version: 6, name: 'list_versions' }, { version: 7, name: 'organization_roles' }, { version: 8, name: 'organizations_claim' }, { version: 10, name: 'events' }, { version: 11, name: 'domains_and_identity_providers' }]);
     await store.close();
     store = SqliteStore.open(file);
-    expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }, { version: 6, name: 'list_versions' }, { version: 7, name: 'organization_roles' }, { version: 8, name: 'organizations_claim' }, { version: 11, name: 'domains_and_identity_providers' }]);
+    expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }, { version: 6, name: 'list_versions' }, { version: 7, name: 'organization_roles' }, { version: 8, name: 'organizations_claim' }, { version: 10, name: 'events' }, { version: 11, name: 'domains_and_identity_providers' }]);
     const raw = new Database(file, { readonly: true });
     try {
       expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
@@ -97,7 +97,7 @@ describe('SqliteStore', () => {
     }
     const upgraded = SqliteStore.open(oldFile);
     try {
-      expect((await upgraded.appliedMigrations()).map((m) => m.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 11]);
+      expect((await upgraded.appliedMigrations()).map((m) => m.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 10, 11]);
       expect((await upgraded.getRealm('legacy'))?.rateLimit).toBeNull();
       expect((await upgraded.updateRealm('legacy', { rateLimit: { requests: 3, windowSeconds: 9 } }))?.rateLimit).toEqual({ requests: 3, windowSeconds: 9 });
     } finally {
@@ -120,7 +120,7 @@ describe('SqliteStore', () => {
     }
     const upgraded = SqliteStore.open(oldFile);
     try {
-      expect((await upgraded.appliedMigrations()).map((m) => m.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 11]);
+      expect((await upgraded.appliedMigrations()).map((m) => m.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 10, 11]);
       const pages = [];
       for (let first = 0; first < 9; first += 4) pages.push((await upgraded.listOrganizations('acme', { first, max: 4 })).map((o) => o.id));
       expect(pages).toEqual([['o8', 'o7', 'o6', 'o5'], ['o4', 'o3', 'o2', 'o1'], ['o0']]);
@@ -170,7 +170,7 @@ describe('SqliteStore', () => {
     }
     const upgraded = SqliteStore.open(oldFile);
     try {
-      expect((await upgraded.appliedMigrations()).map((m) => m.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 11]);
+      expect((await upgraded.appliedMigrations()).map((m) => m.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 10, 11]);
       const pages = [];
       for (let first = 0; first < 9; first += 4) pages.push((await upgraded.listMembers('acme', 'o1', { first, max: 4 })).map((u) => u.id));
       expect(pages).toEqual([['u0', 'u1', 'u2', 'u3'], ['u4', 'u5', 'u6', 'u7'], ['u8']]);
