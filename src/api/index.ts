@@ -12,6 +12,8 @@ export * from './null-fields';
 export * from './validation';
 export * from './roles';
 export * from './attribute-query';
+export * from './events';
+export * from './webhooks';
 export * from './org-transfer';
 export * from './domains';
 export * from './identity-providers';

@@ -68,6 +68,22 @@ export const userOrganizationsPath = (realm: string, userId: string): string => 
 /** One member's roles in one organization (list, grant many with PUT, revoke many with PATCH). */
 export const memberRolesPath = (realm: string, userId: string, orgId: string): string =>
   `${userOrganizationsPath(realm, userId)}/${seg(orgId)}/roles`;
+/** `/realms/{realm}/webhooks` (the vendor's path) */
+export const webhooksPath = (realm: string): string => `${realmPath(realm)}/webhooks`;
+/** `/realms/{realm}/webhooks/count` */
+export const webhooksCountPath = (realm: string): string => `${webhooksPath(realm)}/count`;
+/** `/realms/{realm}/webhooks/{id}` */
+export const webhookPath = (realm: string, id: string): string => `${webhooksPath(realm)}/${seg(id)}`;
+/** `/realms/{realm}/webhooks/{id}/secret` */
+export const webhookSecretPath = (realm: string, id: string): string => `${webhookPath(realm, id)}/secret`;
+/** `/realms/{realm}/webhooks/{id}/sends`: the webhook's delivery log */
+export const webhookSendsPath = (realm: string, id: string): string => `${webhookPath(realm, id)}/sends`;
+/** `/realms/{realm}/webhooks/{id}/sends/{sendId}` */
+export const webhookSendPath = (realm: string, id: string, sendId: string): string => `${webhookSendsPath(realm, id)}/${seg(sendId)}`;
+/** `/realms/{realm}/webhooks/{id}/sends/{sendId}/resend` */
+export const webhookResendPath = (realm: string, id: string, sendId: string): string => `${webhookSendPath(realm, id, sendId)}/resend`;
+/** `/admin/realms/{realm}/events`: the audit log */
+export const eventsPath = (realm: string): string => `/admin/realms/${seg(realm)}/events`;
 /** User lookup. */
 export const usersPath = (realm: string): string => `/admin/realms/${seg(realm)}/users`;
 /** One user, by id. */

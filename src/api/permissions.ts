@@ -1,7 +1,8 @@
 /**
  * Permissions an API key can hold (the wire contract, docs/guides/service.md).
  *
- * `manage-organizations` implies `view-organizations`; use {@link hasPermission} rather than
+ * `manage-organizations` implies `view-organizations` and `manage-events` implies `view-events`
+ * (Keycloak's realm-management roles of the same names guard the vendor's webhooks and events); use {@link hasPermission} rather than
  * checking set membership directly so that the implication lives in one place.
  */
 export const PERMISSIONS = [
@@ -11,6 +12,8 @@ export const PERMISSIONS = [
   'view-users',
   // RFC 7662 token introspection: what any token of the realm carries is not for every key to read.
   'introspect-tokens',
+  'view-events',
+  'manage-events',
 ] as const;
 
 /** One permission name. */
@@ -27,6 +30,8 @@ export const PERMISSION_DESCRIPTIONS: Readonly<Record<Permission, string>> = Obj
   'create-organization': 'create organizations',
   'view-users': 'look users up',
   'introspect-tokens': 'ask whether a token of the realm is active and what it carries (token introspection)',
+  'view-events': 'read the audit log, webhooks and their delivery logs',
+  'manage-events': 'create, change and delete webhooks, read their secrets, resend deliveries (implies view-events)',
 });
 
 /** True when `value` is one of the documented permission names. */
@@ -36,9 +41,10 @@ export function isPermission(value: string): value is Permission {
 
 /**
  * True when a holder of `granted` may do what `needed` allows.
- * `manage-organizations` implies `view-organizations`.
+ * `manage-organizations` implies `view-organizations`; `manage-events` implies `view-events`.
  */
 export function hasPermission(granted: readonly string[], needed: Permission): boolean {
   if (granted.includes(needed)) return true;
+  if (needed === 'view-events') return granted.includes('manage-events');
   return needed === 'view-organizations' && granted.includes('manage-organizations');
 }

@@ -306,3 +306,24 @@ export function secureUrlProblem(url: string): string | undefined {
   if (/\s/.test(url)) return 'must not contain spaces';
   return undefined;
 }
+
+/** The longest event-type filter a webhook may hold. */
+export const MAX_EVENT_TYPE_PATTERN_LENGTH = 255;
+/** Most event-type filters one webhook may hold. */
+export const MAX_EVENT_TYPE_PATTERNS = 100;
+
+/**
+ * Why `pattern` cannot be a webhook's event-type filter, or undefined. A filter is an event type
+ * with `*` standing for any run of characters: `*`, `admin.*`, `access.*`, `admin.ORGANIZATION-*`,
+ * `admin.ORGANIZATION_MEMBERSHIP-CREATE`. (The vendor also tries each filter as a Java regular
+ * expression; this service does not run callers' expressions, and `.` is a plain dot.)
+ */
+export function eventTypePatternProblem(pattern: string): string | undefined {
+  if (pattern.length === 0) return 'is empty';
+  if (pattern.length > MAX_EVENT_TYPE_PATTERN_LENGTH) return `is longer than ${MAX_EVENT_TYPE_PATTERN_LENGTH} characters`;
+  if (!/^[A-Za-z0-9_.*-]+$/.test(pattern)) return 'may hold only letters, digits, ".", "_", "-" and "*"';
+  return undefined;
+}
+
+/** The longest webhook secret the service accepts. */
+export const MAX_WEBHOOK_SECRET_LENGTH = 1024;

@@ -2,6 +2,7 @@
  * What every data-handling command shares: the `--data` and `--json` flags, where the data file
  * lives, and opening the service's administration API on it for the duration of one command.
  */
+import { CLI_ORIGIN } from '../service/events/event';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Admin } from '../service/admin';
@@ -75,7 +76,7 @@ export async function openStore(dataFile: string): Promise<Store> {
 export async function withAdmin<T>(dataFile: string, work: (admin: Admin) => Promise<T>): Promise<T> {
   const store = await openStore(dataFile);
   try {
-    return await work(new Admin(store));
+    return await work(new Admin(store, { origin: CLI_ORIGIN }));
   } finally {
     await store.close();
   }

@@ -75,6 +75,7 @@ const COMMANDS: ReadonlyArray<{ word: string; summary: string; run: Command }> =
   { word: 'realms', summary: 'Create and list realms (tenants).', run: serviceCommand('realms', async () => (await import('./commands/realms')).runRealmsCommand) },
   { word: 'keys', summary: 'Create, list, update (permissions) and revoke API keys.', run: serviceCommand('keys', async () => (await import('./commands/keys')).runKeysCommand) },
   { word: 'users', summary: 'Create and list the users of a realm; give and take the realm administrator role.', run: serviceCommand('users', async () => (await import('./commands/users')).runUsersCommand) },
+  { word: 'events', summary: "Show a realm's audit log (list, or tail to follow new events).", run: serviceCommand('events', async () => (await import('./commands/events')).runEventsCommand) },
   { word: 'backup', summary: 'Write a consistent copy of the SQLite data file (also while serving).', run: serviceCommand('backup', async () => (await import('./commands/backup')).runBackupCommand) },
   { word: 'restore', summary: 'Restore a backup as the data file, after an integrity check.', run: serviceCommand('restore', async () => (await import('./commands/backup')).runRestoreCommand) },
   { word: 'clients', summary: 'Register the public OpenID Connect clients of a realm (browser login).', run: serviceCommand('clients', async () => (await import('./commands/clients')).runClientsCommand) },

@@ -72,6 +72,23 @@ import {
   type OrganizationInput,
   type PortalLink,
   type Role,
+  EventListSchema,
+  eventsPath,
+  webhookPath,
+  webhookResendPath,
+  webhookSecretPath,
+  webhookSendPath,
+  webhookSendsPath,
+  webhooksCountPath,
+  webhooksPath,
+  WebhookListSchema,
+  WebhookSchema,
+  WebhookSecretSchema,
+  WebhookSendListSchema,
+  WebhookSendSchema,
+  type EventRepresentation,
+  type WebhookRepresentation,
+  type WebhookSendRepresentation,
 } from '../api';
 import { NotFoundError, UnexpectedResponseError } from './errors';
 import { composeApiDispatcher, sendApiRequest, type ApiEndpoint, type ApiRequest, type ApiResponse } from './http';
@@ -163,6 +180,66 @@ export interface FindUsersQuery {
   /** Page size. */
   max?: number;
 }
+
+/** A role to create: its name and, optionally, its description. */
+export interface RoleInput {
+  /** Unique in the organization, 1–255 characters, not only whitespace; compared exactly. */
+  name: string;
+  /** @default none */
+  description?: string | null;
+}
+
+/**
+ * What one role of a bulk request (create, delete, grant or revoke many) came to, in the order of
+ * the request: `ok` when the service did it (`status` 201 created or granted, 204 deleted or
+ * revoked), otherwise `error` says why not (`status` 400).
+ */
+export interface RoleResult {
+  /** The role's name, as asked. */
+  name: string;
+  /** The entry's own status. */
+  status: number;
+  /** True for a 2xx entry. */
+  ok: boolean;
+  /** Why the service refused this role; null when `ok`. */
+  error: string | null;
+  /** The role concerned, as the service answered it; null when refused (or only named). */
+  role: Role | null;
+}
+
+/** Query of {@link OrgAdminClient.listEvents}: the audit log's filters (docs/guides/service.md). */
+export interface ListEventsQuery {
+  /** Event types, each exact or with `*` (`admin.ORGANIZATION-*`, `access.LOGIN_ERROR`); any may match. */
+  types?: readonly string[];
+  /** Only events whose resource path starts with this (`orgs/{id}`). */
+  resourcePath?: string;
+  /** Only events of this actor: an API key's client id or a user id. */
+  actor?: string;
+  /** Only events at or after this time: a Date, milliseconds since the epoch, or an ISO 8601 date or date-time. */
+  from?: Date | number | string;
+  /** Only events before this time (a date alone: the whole of that day). */
+  to?: Date | number | string;
+  /** Offset. @default 0 */
+  first?: number;
+  /** Page size; the service caps it at 1000. @default 100 */
+  max?: number;
+}
+
+/** A webhook to create, or the changes of an update (absent fields keep their values on update). */
+export interface WebhookInput {
+  /** Where deliveries are posted (https; loopback and private addresses only when the operator allows them). */
+  url: string;
+  /** @default true */
+  enabled?: boolean;
+  /** Event-type filters (`*`, `admin.*`, `admin.ORGANIZATION-*`, `access.LOGIN_ERROR`). @default ["*"] on create */
+  eventTypes?: readonly string[];
+  /** The signing secret. @default a generated one on create (read it with {@link OrgAdminClient.getWebhookSecret}) */
+  secret?: string;
+}
+
+/** A time of the audit log's query as sent. */
+const eventTime = (time: Date | number | string | undefined): string | undefined =>
+  time instanceof Date ? String(time.getTime()) : time === undefined ? undefined : String(time);
 
 /** A role to create: its name and, optionally, its description. */
 export interface RoleInput {
@@ -848,6 +925,127 @@ export class OrgAdminClient {
     requireId('id', id);
     const realm = this.realmOf(options);
     await this.send({ method: 'DELETE', path: idpMapperPath(realm, orgId, alias, id), realm, signal: options?.signal });
+  }
+
+  /** The realm's audit log (`view-events`): a page of admin and access events, newest first. */
+  async listEvents(query: ListEventsQuery = {}, options?: RequestOptions): Promise<EventRepresentation[]> {
+    requireInteger('first', query.first, 0);
+    requireInteger('max', query.max, 0);
+    const realm = this.realmOf(options);
+    const path = eventsPath(realm);
+    const response = await this.send({
+      method: 'GET',
+      path,
+      query: {
+        type: query.types === undefined || query.types.length === 0 ? undefined : query.types.join(','),
+        resourcePath: query.resourcePath,
+        actor: query.actor,
+        dateFrom: eventTime(query.from),
+        dateTo: eventTime(query.to),
+        first: query.first,
+        max: query.max,
+      },
+      realm,
+      signal: options?.signal,
+    });
+    return readAnswer(response, 'GET', path, EventListSchema, 'a JSON array of events');
+  }
+
+  /** A page of the realm's webhooks, oldest first (`view-events`). */
+  async listWebhooks(page: { first?: number; max?: number } = {}, options?: RequestOptions): Promise<WebhookRepresentation[]> {
+    requireInteger('first', page.first, 0);
+    requireInteger('max', page.max, 0);
+    const realm = this.realmOf(options);
+    const path = webhooksPath(realm);
+    const response = await this.send({ method: 'GET', path, query: { first: page.first, max: page.max }, realm, signal: options?.signal });
+    return readAnswer(response, 'GET', path, WebhookListSchema, 'a JSON array of webhooks');
+  }
+
+  /** How many webhooks the realm has (`view-events`). */
+  async countWebhooks(options?: RequestOptions): Promise<number> {
+    const realm = this.realmOf(options);
+    const path = webhooksCountPath(realm);
+    const response = await this.send({ method: 'GET', path, realm, signal: options?.signal });
+    return readAnswer(response, 'GET', path, CountSchema, 'a non-negative integer');
+  }
+
+  /**
+   * Creates a webhook (`manage-events`); returns its id, read from `Location`. Not retried after a
+   * timeout, since a retry could create it twice.
+   */
+  async createWebhook(input: WebhookInput, options?: RequestOptions): Promise<string> {
+    if (typeof input !== 'object' || input === null) throw new TypeError('createWebhook: input must be an object');
+    const realm = this.realmOf(options);
+    const path = webhooksPath(realm);
+    const response = await this.send({ method: 'POST', path, json: input, realm, signal: options?.signal });
+    return idFromLocation(response, 'POST', path);
+  }
+
+  /** One webhook, without its secret (`view-events`). @throws NotFoundError when it does not exist */
+  async getWebhook(webhookId: string, options?: RequestOptions): Promise<WebhookRepresentation> {
+    requireId('webhookId', webhookId);
+    const realm = this.realmOf(options);
+    const path = webhookPath(realm, webhookId);
+    const response = await this.send({ method: 'GET', path, realm, signal: options?.signal });
+    return readAnswer(response, 'GET', path, WebhookSchema, 'a webhook');
+  }
+
+  /** Changes a webhook (`manage-events`): `url` as given; absent `enabled`, `eventTypes` and `secret` stay as they are. */
+  async updateWebhook(webhookId: string, input: WebhookInput, options?: RequestOptions): Promise<void> {
+    requireId('webhookId', webhookId);
+    if (typeof input !== 'object' || input === null) throw new TypeError('updateWebhook: input must be an object');
+    const realm = this.realmOf(options);
+    await this.send({ method: 'PUT', path: webhookPath(realm, webhookId), json: input, realm, signal: options?.signal });
+  }
+
+  /** Deletes a webhook and its delivery log (`manage-events`). */
+  async deleteWebhook(webhookId: string, options?: RequestOptions): Promise<void> {
+    requireId('webhookId', webhookId);
+    const realm = this.realmOf(options);
+    await this.send({ method: 'DELETE', path: webhookPath(realm, webhookId), realm, signal: options?.signal });
+  }
+
+  /** A webhook's signing secret (`manage-events`), to verify deliveries with `verifyWebhookSignature`. */
+  async getWebhookSecret(webhookId: string, options?: RequestOptions): Promise<string> {
+    requireId('webhookId', webhookId);
+    const realm = this.realmOf(options);
+    const path = webhookSecretPath(realm, webhookId);
+    const response = await this.send({ method: 'GET', path, realm, signal: options?.signal });
+    return readAnswer(response, 'GET', path, WebhookSecretSchema, 'a secret').value;
+  }
+
+  /** A page of a webhook's delivery log, newest first (`view-events`). */
+  async listWebhookSends(
+    webhookId: string,
+    page: { first?: number; max?: number } = {},
+    options?: RequestOptions,
+  ): Promise<WebhookSendRepresentation[]> {
+    requireId('webhookId', webhookId);
+    requireInteger('first', page.first, 0);
+    requireInteger('max', page.max, 0);
+    const realm = this.realmOf(options);
+    const path = webhookSendsPath(realm, webhookId);
+    const response = await this.send({ method: 'GET', path, query: { first: page.first, max: page.max }, realm, signal: options?.signal });
+    return readAnswer(response, 'GET', path, WebhookSendListSchema, 'a JSON array of sends');
+  }
+
+  /** One send of a webhook with the delivered body as `payload` (`view-events`). */
+  async getWebhookSend(webhookId: string, sendId: string, options?: RequestOptions): Promise<WebhookSendRepresentation> {
+    requireId('webhookId', webhookId);
+    requireId('sendId', sendId);
+    const realm = this.realmOf(options);
+    const path = webhookSendPath(realm, webhookId, sendId);
+    const response = await this.send({ method: 'GET', path, realm, signal: options?.signal });
+    return readAnswer(response, 'GET', path, WebhookSendSchema, 'a send');
+  }
+
+  /** Delivers a send again: a new round of retries, the same send id and event id (`manage-events`). */
+  async resendWebhookSend(webhookId: string, sendId: string, options?: RequestOptions): Promise<void> {
+    requireId('webhookId', webhookId);
+    requireId('sendId', sendId);
+    const realm = this.realmOf(options);
+    // Repeatable: a second resend of the same send only restarts its round of retries.
+    await this.send({ method: 'POST', path: webhookResendPath(realm, webhookId, sendId), realm, signal: options?.signal, repeatable: true });
   }
 
   /** Closes the client's own connection pool. A dispatcher passed in is left open (it is the caller's). */

@@ -9,3 +9,5 @@ export * from './errors';
 export * from './token-source';
 export * from './client';
 export type { SleepFunction, TimerFunction } from './transport';
+/** What a webhook receiver needs: the signature header and its check, and the event's type. */
+export { WEBHOOK_SIGNATURE_HEADER, verifyWebhookSignature, type EventRepresentation, type WebhookRepresentation, type WebhookSendRepresentation } from '../api';

@@ -2,7 +2,7 @@
  * Constructs for orgadmin, in the AWS CDK style: `OrgAdminProvider`, `Organization` (with additive
  * `addMember`, optionally with the member's roles, or an authoritative member set), `Membership`,
  * `OrganizationRole`, `MemberRoles`, single sign-on (`addDomain` → `DomainVerification`,
- * `addIdentityProvider` → `IdentityProvider`), and `User` look-ups by email or username. The same module is `orgadmin/constructs` for CDK for Terraform (cdktf) and, built with
+ * `addIdentityProvider` → `IdentityProvider`), `User` look-ups by email or username, and `Webhook`. The same module is `orgadmin/constructs` for CDK for Terraform (cdktf) and, built with
  * its toolkit module pointed at CDK Terrain, `orgadmin/cdktn` (see ./toolkit.ts).
  *
  * The generated, one-to-one bindings of every resource and data source (for the same toolkit) are under `gen`
@@ -31,6 +31,7 @@ export {
   type IdentityProviderProps,
 } from './sso';
 export { User, type IUser, type UserLookupOptions } from './users';
+export { Webhook, type WebhookProps } from './webhook';
 export { ConstructValidationError } from './validation';
 /** The bindings generated from the provider's schema (never edited by hand). */
 export * as gen from './gen';

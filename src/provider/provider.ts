@@ -33,6 +33,7 @@ import { organizationResource } from './resources/organization';
 import { organizationMembersResource } from './resources/organization-members';
 import { organizationMemberRolesResource } from './resources/organization-member-roles';
 import { organizationRoleResource } from './resources/organization-role';
+import { webhookResource } from './resources/webhook';
 import { providerSchema, resolveProviderSettings, validateProviderConfig, type Environment } from './settings';
 
 /** The provider's type name (`provider "orgadmin" {}`). */
@@ -163,6 +164,7 @@ export function createOrgAdminProvider(options: OrgAdminProviderOptions = {}): P
       domainVerificationResource,
       identityProviderResource,
       identityProviderMapperResource,
+      webhookResource,
     ].map(notingApplies),
     dataSources: [organizationDataSource, organizationsDataSource, organizationMembersDataSource, organizationRolesDataSource, userDataSource, usersDataSource, organizationDomainDataSource],
     ephemeralResources: [portalLinkEphemeralResource, accessTokenEphemeralResource],

@@ -41,6 +41,8 @@ import { installOperations, requestIdGenerator, type OperationsOptions } from '.
 import { checkedSerializerCompiler } from './response-check';
 import { tokenRoutes } from './routes/token';
 import { userRoutes } from './routes/users';
+import { eventRoutes } from './routes/events';
+import { webhookRoutes } from './routes/webhooks';
 import type { Store } from './store/store';
 import { typeboxValidatorCompiler } from './validation';
 
@@ -98,6 +100,11 @@ export interface AppOptions {
    * requests are logged and counted like fastify's (operations/request-observer.ts).
    */
   memberCheckFastPath?: boolean;
+  /**
+   * Whether webhook URLs may reach loopback, link-local and private addresses (`serve
+   * --allow-private-webhooks`). Default off: a webhook could otherwise probe the service's network.
+   */
+  allowPrivateWebhooks?: boolean;
   /** Metrics, health probes and their endpoints (operations/index.ts); probes are served by default. */
   operations?: OperationsOptions;
   /**
@@ -164,6 +171,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       portalLinkLifetimeSeconds,
       txtLookup: options.txtLookup ?? dnsTxtLookup({ server: options.dnsServer }),
       onTokensRevoked: () => revocations.recheckNow(),
+      allowPrivateWebhooks: options.allowPrivateWebhooks ?? false,
     }),
     domain: options.domain ?? 'localhost',
     publicBaseUrl: options.publicBaseUrl,
@@ -188,6 +196,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(roleRoutes, { ctx });
   await app.register(memberRoleRoutes, { ctx });
   await app.register(userRoutes, { ctx });
+  await app.register(webhookRoutes, { ctx });
+  await app.register(eventRoutes, { ctx });
   await app.register(portalRoutes, { ctx });
   await app.register(authorizeRoutes, { ctx });
   await app.register(brokerRoutes, { ctx });

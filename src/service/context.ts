@@ -15,6 +15,7 @@ import type { CompatMode } from './compat';
 import type { RateLimiter } from './rate-limit';
 import { ServiceError } from './errors';
 import type { RealmRecord, RealmSettings, Store } from './store/store';
+import type { ChangeOrigin } from './events/event';
 
 /** The authenticated caller of a bearer-protected request. */
 export interface AuthContext {
@@ -104,6 +105,15 @@ export async function signingRealm(ctx: Pick<ServiceContext, 'store'>, realm: Pi
   const signing = await ctx.store.getRealm(realm.name);
   if (!signing) throw new ServiceError(404, 'realm_not_found', 'Realm does not exist');
   return signing;
+}
+
+/**
+ * Who a request acts for and from where, as its changes' events record it: the bearer token's
+ * client and subject (an API key's client id and service-account user, or an end user), or the
+ * client a token request names; and the caller's address.
+ */
+export function originOf(request: FastifyRequest): ChangeOrigin {
+  return { clientId: request.auth?.clientId ?? request.clientId ?? null, userId: request.auth?.userId ?? null, ipAddress: request.ip };
 }
 
 /** The caller of a request; the bearer hook guarantees it on every protected route. */

@@ -9,6 +9,12 @@ import type { RateLimitOptions } from './rate-limit';
 import { closeGracefully, OperationsMetrics, startManagementServer, type ManagementServer, type ShutdownOutcome } from './operations';
 import { openStore } from './store/open-store';
 import type { Store } from './store/store';
+import { hostname } from 'node:os';
+import { AuditLog } from './admin/audit-log';
+import { httpDeliver } from './events/delivery';
+import { EventPruner } from './events/retention';
+import type { RetryPolicy } from './events/retry-policy';
+import { WebhookDispatcher } from './events/webhook-dispatcher';
 
 /** Options of {@link startServer}. */
 export interface ServerOptions {
@@ -49,6 +55,19 @@ export interface ServerOptions {
   allowedHosts?: readonly string[];
   /** `hosted` reproduces the real hosted service's quirks (`orgadmin serve --compat hosted`); default `standard`. */
   compat?: CompatMode;
+  /** Let webhooks reach loopback, link-local and private addresses (`serve --allow-private-webhooks`). Default off. */
+  allowPrivateWebhooks?: boolean;
+  /**
+   * This instance's name in webhook delivery leases (default: the host name). Instances sharing a
+   * database need different names; an instance restarted under its name resumes its deliveries at once.
+   */
+  instanceName?: string;
+  /** Backoff of failed webhook sends (default `DEFAULT_RETRY_POLICY` of events/retry-policy.ts). */
+  webhookRetry?: RetryPolicy;
+  /** How often the delivery worker looks for work it was not told about (ms, default 1000). */
+  webhookPollMs?: number;
+  /** How often old events are pruned (ms, default hourly). */
+  pruneIntervalMs?: number;
   /** The DNS server domain verification asks, `HOST:PORT` (`orgadmin serve --dns-server`); default the system's resolvers. */
   dnsServer?: string;
 }
@@ -59,14 +78,17 @@ export interface RunningServer {
   url: string;
   app: FastifyInstance;
   store: Store;
+  /** This instance's webhook delivery worker; `metrics()` gives the outbox depth and delivery results. */
+  webhooks: WebhookDispatcher;
   /** The management server's base address, when `managementPort` was given. */
   managementUrl?: string;
   /** The metrics, when `metrics` is on. */
   metrics?: OperationsMetrics;
   /**
    * Shuts down gracefully (operations/shutdown.ts): readiness goes down, no new connections, the
-   * accepted requests are answered within `shutdownTimeoutMs`; then the store is closed and the
-   * log flushed. Idempotent.
+   * accepted requests are answered within `shutdownTimeoutMs`; then webhook delivery and event
+   * pruning stop (a send under way is finished or, cut, sent again by the next start), the store is
+   * closed and the log flushed. Idempotent.
    */
   close(): Promise<ShutdownOutcome>;
 }
@@ -92,6 +114,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       // Nothing adds hooks to this app after it is built (it listens at once), so the hottest
       // request may skip fastify's (member-check-fast-path.ts).
       memberCheckFastPath: true,
+      allowPrivateWebhooks: options.allowPrivateWebhooks,
       operations: { metrics, endpoints: !separateManagement },
     });
     await app.listen({ host, port: options.port ?? 8080 });
@@ -110,6 +133,27 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     throw error;
   }
   const listening = app;
+  const delivery = httpDeliver(options.allowPrivateWebhooks ?? false);
+  const webhooks = new WebhookDispatcher(store.events, {
+    owner: options.instanceName ?? hostname(),
+    deliver: delivery.deliver,
+    retry: options.webhookRetry,
+    pollMs: options.webhookPollMs,
+    onError: (error) => listening.log.error({ err: error }, 'webhook delivery run failed'),
+    onAttempt: (result) => metrics?.webhookDelivered(result),
+  });
+  // The outbox depth, asked at each scrape: one count of the outbox table.
+  metrics?.observeWebhookOutbox(() => store.events.outboxDepth());
+  const pruner = new EventPruner(store.events, new AuditLog(store), (error) => listening.log.error({ err: error }, 'event pruning failed'));
+  try {
+    await webhooks.start();
+    pruner.start(options.pruneIntervalMs);
+  } catch (error) {
+    await listening.close();
+    await management?.close();
+    await store.close();
+    throw error;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : (options.port ?? 8080);
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
@@ -118,6 +162,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     url: `http://${shownHost}:${port}`,
     app: listening,
     store,
+    webhooks,
     managementUrl: management?.url,
     metrics,
     close() {
@@ -127,6 +172,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         try {
           return await closeGracefully(listening, options.shutdownTimeoutMs);
         } finally {
+          await Promise.all([webhooks.stop(), pruner.stop()]);
+          await delivery.close();
           await management?.close();
           await store.close();
           (listening.log as { flush?: () => void }).flush?.();

@@ -61,6 +61,8 @@ export async function startTestService(opts: {
   dataFile?: string;
   /** The service's (and its store's realm-recheck) clock in ms since the epoch; default the real one. */
   now?: () => number;
+  /** The store's clock of event times (ms since the epoch); default the real one. */
+  clock?: () => number;
   /** Further app options (e.g. the credential throttle). */
   app?: Partial<AppOptions>;
   /** Called with the app before it listens (e.g. to add a hook that observes requests). */
@@ -70,7 +72,7 @@ export async function startTestService(opts: {
   const ownsDir = opts.dataFile === undefined || postgres;
   const dir = ownsDir ? await mkdtemp(join(tmpdir(), 'orgadmin-service-')) : dirname(opts.dataFile!);
   const dataFile = opts.dataFile ?? join(dir, 'service.db');
-  const storeOptions = opts.now ? { now: opts.now } : {};
+  const storeOptions = { ...(opts.now ? { now: opts.now } : {}), ...(opts.clock ? { clock: opts.clock } : {}) };
   const store: Store = postgres ? await PostgresStore.open(dataFile, storeOptions) : SqliteStore.open(dataFile, storeOptions);
   let app: FastifyInstance | undefined;
   try {

@@ -45,6 +45,7 @@ describe('orgadmin provider', () => {
         'orgadmin_organization_member_roles',
         'orgadmin_organization_members',
         'orgadmin_organization_role',
+        'orgadmin_webhook',
       ]);
       expect(orgadminProvider.dataSources.map((d) => d.typeName).sort()).toEqual([
         'orgadmin_organization',

@@ -5,38 +5,17 @@
  * restart every write that was answered is there, no organization lacks its admin user or
  * membership, and SQLite's own integrity check passes.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { orgAdminUsername } from '../../src/api';
 import { ClientCredentialsTokenSource, OrgAdminClient } from '../../src/client';
 import { Admin } from '../../src/service/admin';
 import { SqliteStore } from '../../src/service/store/sqlite-store';
+import { startServerProcess } from './fixtures/server-process';
 
 jest.setTimeout(120_000);
-
-const ROOT = resolve(__dirname, '..', '..');
-
-/** Starts the fixture server on `dataFile`; resolves with its URL and the child. */
-function startServerProcess(dataFile: string): Promise<{ child: ChildProcess; url: string }> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, ['--require', join(ROOT, 'examples', 'register.js'), join(__dirname, 'fixtures', 'crash-server.ts'), dataFile], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /listening (http:\/\/\S+)\n/.exec(out);
-      if (match) resolvePromise({ child, url: match[1]! });
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    child.on('exit', (code) => reject(new Error(`server exited ${code} before it was ready: ${err}`)));
-  });
-}
 
 describe('service crash', () => {
   let dir: string;

@@ -44,7 +44,7 @@ it('works with openid-client: discovery, both client authentication methods, use
   expect(seen.post.expires_in).toBeGreaterThanOrEqual(298);
   expect(seen.post.expires_in).toBeLessThanOrEqual(300);
   expect(seen.basic.token_type).toBe('bearer');
-  expect(seen.basic.scope.split(' ').sort()).toEqual(['create-organization', 'introspect-tokens', 'manage-organizations', 'view-organizations', 'view-users']);
+  expect(seen.basic.scope.split(' ').sort()).toEqual(['create-organization', 'introspect-tokens', 'manage-events', 'manage-organizations', 'view-events', 'view-organizations', 'view-users']);
   expect(seen.wrongSecret).toEqual({ refused: true, error: 'invalid_client', status: 401 });
   expect(seen.introspection).toEqual({
     active: true,

@@ -114,7 +114,7 @@ describe('the 13 operations against their response schemas', () => {
   });
 
   it('the OpenID Connect endpoints answer within their schemas too', async () => {
-    const key = await svc.admin.createApiKey('acme', { name: 'oidc-schemas', permissions: ['view-organizations'] });
+    const key = await svc.admin.createApiKey('acme', { name: 'oidc-schemas', permissions: ['view-organizations', 'introspect-tokens'] });
     const tokenAnswer = await postForm(svc, tokenPath('acme'), { grant_type: 'client_credentials', client_id: key.clientId, client_secret: key.clientSecret });
     expectAnswer('POST', tokenPath('acme'), tokenAnswer, 200, TokenResponseSchema);
     const discovery = await call(svc, { method: 'GET', url: discoveryPath('acme') });

@@ -7,6 +7,7 @@ export * as organizationIdentityProviderMapper from './organization-identity-pro
 export * as organizationMemberRoles from './organization-member-roles/index';
 export * as organizationMembers from './organization-members/index';
 export * as organizationRole from './organization-role/index';
+export * as webhook from './webhook/index';
 export * as dataOrgadminOrganization from './data-orgadmin-organization/index';
 export * as dataOrgadminOrganizationDomain from './data-orgadmin-organization-domain/index';
 export * as dataOrgadminOrganizationMembers from './data-orgadmin-organization-members/index';

@@ -7,6 +7,7 @@ Object.defineProperty(exports, 'organizationIdentityProviderMapper', { get: func
 Object.defineProperty(exports, 'organizationMemberRoles', { get: function () { return require('./organization-member-roles'); } });
 Object.defineProperty(exports, 'organizationMembers', { get: function () { return require('./organization-members'); } });
 Object.defineProperty(exports, 'organizationRole', { get: function () { return require('./organization-role'); } });
+Object.defineProperty(exports, 'webhook', { get: function () { return require('./webhook'); } });
 Object.defineProperty(exports, 'dataOrgadminOrganization', { get: function () { return require('./data-orgadmin-organization'); } });
 Object.defineProperty(exports, 'dataOrgadminOrganizationDomain', { get: function () { return require('./data-orgadmin-organization-domain'); } });
 Object.defineProperty(exports, 'dataOrgadminOrganizationMembers', { get: function () { return require('./data-orgadmin-organization-members'); } });

@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { asRealmFile, exportRealm, importRealm, RealmFileError } from '../../service/operations/realm-transfer';
-import { MAX_TOKEN_LIFETIME_SECONDS } from '../../service/admin';
+import { MAX_EVENT_RETENTION_DAYS, MAX_TOKEN_LIFETIME_SECONDS } from '../../service/admin';
 import type { RealmRateLimit } from '../../service/rate-limit';
 import { parseRateLimit } from './serve';
 import { defineCommand, defineGroup } from '../command';
@@ -122,10 +122,22 @@ export function parseSwitch(flag: string, value: string): boolean {
   throw new UsageError(`--${flag} must be "on" or "off", not "${value}".`);
 }
 
+/**
+ * Parses `--event-retention` of `realms update`: whole days from 1 to the service's maximum, or
+ * `forever` (null: events are never pruned).
+ */
+export function parseEventRetention(value: string): number | null {
+  if (value === 'forever') return null;
+  if (!/^[0-9]+$/.test(value) || Number(value) < 1 || Number(value) > MAX_EVENT_RETENTION_DAYS) {
+    throw new UsageError(`--event-retention must be a whole number of days from 1 to ${MAX_EVENT_RETENTION_DAYS} or "forever", not "${value}".`);
+  }
+  return Number(value);
+}
+
 const update = defineCommand(
   {
     command: 'realms update',
-    summary: "Changes a realm's settings (token lifetime, default admin user, organizations claim, rate limit).",
+    summary: "Changes a realm's settings (token lifetime, default admin user, organizations claim, rate limit, event retention).",
     positionals: [{ name: 'NAME', required: true, description: 'Name of the realm.' }],
     flags: {
       'token-lifetime': {
@@ -148,6 +160,11 @@ const update = defineCommand(
         valueName: 'N/SECONDS|off|default',
         description: "The realm's rate limit per client: its own, none, or the service's --rate-limit.",
       },
+      'event-retention': {
+        type: 'string',
+        valueName: 'DAYS|forever',
+        description: `Days the realm keeps its events (audit log), 1 to ${MAX_EVENT_RETENTION_DAYS}, or "forever" (the default).`,
+      },
       ...COMMON_FLAGS,
     },
   },
@@ -159,9 +176,10 @@ const update = defineCommand(
       ...(flags['admin-user'] === undefined ? {} : { createAdminUser: parseSwitch('admin-user', flags['admin-user']) }),
       ...(flags['organizations-claim'] === undefined ? {} : { organizationsClaim: parseSwitch('organizations-claim', flags['organizations-claim']) }),
       ...(flags['rate-limit'] === undefined ? {} : { rateLimit: parseRealmRateLimit(flags['rate-limit']) }),
+      ...(flags['event-retention'] === undefined ? {} : { eventRetentionDays: parseEventRetention(flags['event-retention']) }),
     };
     if (Object.keys(changes).length === 0) {
-      throw new UsageError('realms update needs at least one of --token-lifetime, --admin-user, --organizations-claim, --rate-limit.');
+      throw new UsageError('realms update needs at least one of --token-lifetime, --admin-user, --organizations-claim, --rate-limit, --event-retention.');
     }
     const dataFile = resolveDataFile(flags.data, io);
     const realm = await withAdmin(dataFile, (admin) => admin.updateRealm(name, changes));

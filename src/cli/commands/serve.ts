@@ -34,6 +34,10 @@ export interface ServeOptions {
   dnsServer?: string;
   /** Print the ready line as JSON (`{"url":"http://HOST:PORT"}`) instead of text. */
   json?: boolean;
+  /** Let webhooks reach loopback, link-local and private addresses. */
+  allowPrivateWebhooks?: boolean;
+  /** This instance's name in webhook delivery leases (default: the host name). */
+  instanceName?: string;
   /** Request log format (default json). */
   logFormat?: LogFormat;
   /** Request log level (default info; silent: no log). */
@@ -284,6 +288,17 @@ const serve = defineCommand(
         description:
           'standard, or hosted to reproduce the hosted service\'s quirks (401 for a missing permission, Keycloak-style error bodies) for testing clients (default: standard).',
       },
+      'allow-private-webhooks': {
+        type: 'boolean',
+        description:
+          'Let webhook URLs reach loopback, link-local and private addresses (refused by default, so a webhook cannot probe this machine or its network). For tests and closed networks.',
+      },
+      'instance-name': {
+        type: 'string',
+        valueName: 'NAME',
+        description:
+          'This instance\'s name in webhook delivery leases (default: the host name). Instances sharing one PostgreSQL database need different names.',
+      },
       'log-format': { type: 'string', valueName: 'FORMAT', description: 'Request log format: json (one object per line) or pretty (default: json).' },
       'log-level': {
         type: 'string',
@@ -333,6 +348,8 @@ const serve = defineCommand(
       compat,
       dnsServer,
       json: flags.json,
+      allowPrivateWebhooks: flags['allow-private-webhooks'] === true,
+      instanceName: flags['instance-name'],
       logFormat,
       logLevel,
       managementPort,

@@ -7,6 +7,7 @@ export * as organizationIdentityProviderMapper from './organization-identity-pro
 export * as organizationMemberRoles from './organization-member-roles';
 export * as organizationMembers from './organization-members';
 export * as organizationRole from './organization-role';
+export * as webhook from './webhook';
 export * as dataOrgadminOrganization from './data-orgadmin-organization';
 export * as dataOrgadminOrganizationDomain from './data-orgadmin-organization-domain';
 export * as dataOrgadminOrganizationMembers from './data-orgadmin-organization-members';

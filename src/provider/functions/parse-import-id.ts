@@ -22,6 +22,7 @@ import { ORGANIZATION_IMPORT_ID } from '../resources/organization';
 import { ORGANIZATION_MEMBERS_IMPORT_ID } from '../resources/organization-members';
 import { ORGANIZATION_MEMBER_ROLES_IMPORT_ID } from '../resources/organization-member-roles';
 import { ORGANIZATION_ROLE_IMPORT_ID } from '../resources/organization-role';
+import { WEBHOOK_IMPORT_ID } from '../resources/webhook';
 import { quote } from '../values';
 
 /** The function's name. */
@@ -37,15 +38,16 @@ export const IMPORT_ID_FORMS: readonly ImportIdForm[] = [
   DOMAIN_VERIFICATION_IMPORT_ID,
   IDENTITY_PROVIDER_IMPORT_ID,
   IDENTITY_PROVIDER_MAPPER_IMPORT_ID,
+  WEBHOOK_IMPORT_ID,
 ];
 
-/** The forms an id without a resource type is read by: all but the role's and the identity provider's (see the file comment). */
+/** The forms an id without a resource type is read by: all but the role's, the identity provider's and the webhook's (see the file comment). */
 const UNTYPED_FORMS: readonly ImportIdForm[] = IMPORT_ID_FORMS.filter(
-  (form) => form !== ORGANIZATION_ROLE_IMPORT_ID && form !== IDENTITY_PROVIDER_IMPORT_ID && form !== IDENTITY_PROVIDER_MAPPER_IMPORT_ID,
+  (form) => form !== ORGANIZATION_ROLE_IMPORT_ID && form !== IDENTITY_PROVIDER_IMPORT_ID && form !== IDENTITY_PROVIDER_MAPPER_IMPORT_ID && form !== WEBHOOK_IMPORT_ID,
 );
 
 /** Which part of the result each segment name of a form fills. */
-const SEGMENT_PARTS: { readonly [segment: string]: 'organization_id' | 'user_id' | 'role_name' | 'domain' | 'alias' | 'mapper_id' } = {
+const SEGMENT_PARTS: { readonly [segment: string]: 'organization_id' | 'user_id' | 'role_name' | 'domain' | 'alias' | 'mapper_id' | 'webhook_id' } = {
   ID: 'organization_id',
   ORG: 'organization_id',
   ORG_ID: 'organization_id',
@@ -55,14 +57,15 @@ const SEGMENT_PARTS: { readonly [segment: string]: 'organization_id' | 'user_id'
   DOMAIN: 'domain',
   ALIAS: 'alias',
   MAPPER_ID: 'mapper_id',
+  WEBHOOK_ID: 'webhook_id',
 };
 
 /** The result type: the parts an import id can have (null when the id has none). */
-const PARTS_TYPE = ['object', { realm: 'string', organization_id: 'string', user_id: 'string', role_name: 'string', domain: 'string', alias: 'string', mapper_id: 'string' }] as const;
+const PARTS_TYPE = ['object', { realm: 'string', organization_id: 'string', user_id: 'string', role_name: 'string', domain: 'string', alias: 'string', mapper_id: 'string', webhook_id: 'string' }] as const;
 
 /** The parts of a parsed id of `form`. */
 function parts(form: ImportIdForm, parsed: ParsedImportId): { [part: string]: Value } {
-  const result: { [part: string]: Value } = { realm: parsed.realm ?? null, organization_id: null, user_id: null, role_name: null, domain: null, alias: null, mapper_id: null };
+  const result: { [part: string]: Value } = { realm: parsed.realm ?? null, organization_id: null, user_id: null, role_name: null, domain: null, alias: null, mapper_id: null, webhook_id: null };
   form.segments.forEach((segment, i) => {
     const part = SEGMENT_PARTS[segment];
     if (part === undefined) throw new Error(`import id segment ${segment} of ${form.typeName} has no part`);
@@ -89,18 +92,18 @@ export const parseImportIdFunction: ProviderFunction = {
   summary: 'The parts of an orgadmin import id',
   description:
     'Splits the import id of an orgadmin resource into `realm`, `organization_id`, `user_id`, `role_name`, `domain`, ' +
-    '`alias` and `mapper_id` (null where the id has none), by the forms the resources import with: `ID` or `REALM/ID` (`orgadmin_organization`), ' +
+    '`alias`, `mapper_id` and `webhook_id` (null where the id has none), by the forms the resources import with: `ID` or `REALM/ID` (`orgadmin_organization`), ' +
     '`ORG/USER` or `REALM/ORG/USER` (`orgadmin_membership`), `ORG` or `REALM/ORG` (`orgadmin_organization_members`), ' +
     '`ORG_ID/ROLE_NAME` or `REALM/ORG_ID/ROLE_NAME` (`orgadmin_organization_role`), `ORG_ID/USER_ID` or `REALM/ORG_ID/USER_ID` ' +
     '(`orgadmin_organization_member_roles`), `ORG/DOMAIN` or `REALM/ORG/DOMAIN` (`orgadmin_organization_domain_verification`; ' +
     'the domain has a dot), `ORG/ALIAS` or `REALM/ORG/ALIAS` (`orgadmin_organization_identity_provider`), ' +
-    '`ORG/ALIAS/MAPPER_ID` or `REALM/ORG/ALIAS/MAPPER_ID` (`orgadmin_organization_identity_provider_mapper`).\n\n' +
+    '`ORG/ALIAS/MAPPER_ID` or `REALM/ORG/ALIAS/MAPPER_ID` (`orgadmin_organization_identity_provider_mapper`), `WEBHOOK_ID` or `REALM/WEBHOOK_ID` (`orgadmin_webhook`).\n\n' +
     'Give the resource type as a second argument to read the id by that resource\'s form. Without it the id must have one ' +
     'reading: one segment is an organization id, three without a dot in the last are `REALM/ORG/USER`; two segments are ' +
     'ambiguous (`ORG/USER`, `ORG/DOMAIN` or `REALM/ID`), and so are three with a dot in the last (`REALM/ORG/USER` or ' +
     '`REALM/ORG/DOMAIN`): they fail. A role\'s and an identity provider\'s ids look like a membership\'s, so they are read as ' +
     'such only with the type `orgadmin_organization_role` or `orgadmin_organization_identity_provider`; a mapper\'s id only ' +
-    'with `orgadmin_organization_identity_provider_mapper`.',
+    'with `orgadmin_organization_identity_provider_mapper`; a webhook\'s only with `orgadmin_webhook`.',
   parameters: [{ name: 'id', type: 'string', description: 'The import id, as `terraform import` takes it.' }],
   variadicParameter: {
     name: 'resource_type',

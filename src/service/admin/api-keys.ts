@@ -12,6 +12,7 @@ import { hasControlCharacter } from '../text-checks';
 import { newUser, StoreConflictError, type ApiKeyRecord, type Store } from '../store/store';
 import { AdminError } from './admin-error';
 import { requireRealm } from './realms';
+import { UNKNOWN_ORIGIN, type ChangeOrigin } from '../events/event';
 
 /** An API key as administrators see it: never the secret. */
 export interface ApiKeyInfo {
@@ -68,6 +69,8 @@ export class ApiKeyAdmin {
     private readonly store: Store,
     private readonly secrets: ApiKeySecrets,
     private readonly now: () => number = Date.now,
+    /** Who the changes are made by and from where: written into their events. */
+    private readonly origin: ChangeOrigin = UNKNOWN_ORIGIN,
     /** Called after tokens were revoked in the store: the service re-reads its revocation list. */
     private readonly onTokensRevoked: () => void = () => {},
   ) {}
@@ -108,6 +111,7 @@ export class ApiKeyAdmin {
           revokedTimestamp: null,
         },
         newUser({ id: serviceAccountId, realm, username: serviceAccountUsername(clientId), kind: 'service-account', createdTimestamp: now }),
+        this.origin,
       );
     } catch (error) {
       if (error instanceof StoreConflictError) throw new AdminError(`Realm "${realm}" already has an API key named "${name}".`);
@@ -141,7 +145,7 @@ export class ApiKeyAdmin {
     const key = await this.requireApiKey(clientId, realm);
     const now = this.now();
     await this.store.revokeToken({ realm: key.realm, jti: clientRevocationId(clientId), expiresTimestamp: now + MAX_TOKEN_LIFETIME_MS, revokedTimestamp: now });
-    if (!(await this.store.revokeApiKey(clientId, now))) {
+    if (!(await this.store.revokeApiKey(clientId, now, this.origin))) {
       throw new AdminError(`API key "${clientId}" does not exist.`);
     }
     this.onTokensRevoked();
@@ -151,7 +155,7 @@ export class ApiKeyAdmin {
   async setPermissions(realm: string, clientId: string, permissions: string[]): Promise<ApiKeyInfo> {
     const key = await this.requireApiKey(clientId, realm);
     const checked = checkPermissions(key.name, permissions);
-    if (!(await this.store.setApiKeyPermissions(clientId, checked))) throw new AdminError(`API key "${clientId}" is revoked.`);
+    if (!(await this.store.setApiKeyPermissions(clientId, checked, this.origin))) throw new AdminError(`API key "${clientId}" is revoked.`);
     return apiKeyInfo({ ...key, permissions: checked });
   }
 
@@ -165,7 +169,7 @@ export class ApiKeyAdmin {
     const clientSecret = generateClientSecret();
     const newHash = await this.secrets.hash(clientSecret);
     // Compare-and-set: of two rotations at once, one wins and the other is told to try again.
-    if (!(await this.store.replaceApiKeySecretHash(clientId, key.secretHash, newHash))) {
+    if (!(await this.store.replaceApiKeySecretHash(clientId, key.secretHash, newHash, this.origin))) {
       throw new AdminError(`The secret of API key "${clientId}" changed meanwhile; try again.`);
     }
     return { clientId, clientSecret, name: key.name, permissions: key.permissions };

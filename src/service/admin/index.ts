@@ -6,6 +6,8 @@
  * - users.ts: end users, passwords, the realm administrator role;
  * - oidc-clients.ts: registered public OpenID Connect clients;
  * - organizations.ts: organizations and memberships, shared with the JSON routes;
+ * - webhooks.ts: webhooks, their sends and resends, shared with the JSON routes;
+ * - audit-log.ts: the audit log's queries, shared with the JSON route, the CLI and the dashboard.
  * - domains.ts: organizations' domains and their verification by DNS, shared with the JSON routes;
  * - identity-providers.ts: organizations' identity providers and their mappers, shared with the JSON routes.
  * - roles.ts: organization roles and their grants, shared with the JSON routes.
@@ -16,7 +18,10 @@
 import type { Member } from '../../api';
 import { ApiKeySecrets } from '../auth/api-key-secrets';
 import { generateSigningKey, type SigningKey } from '../auth/jwt';
+import { UNKNOWN_ORIGIN, type ChangeOrigin } from '../events/event';
 import type { Store } from '../store/store';
+import { WebhookAdmin } from './webhooks';
+import { AuditLog } from './audit-log';
 import { dnsTxtLookup, type TxtLookup } from '../domains/txt-lookup';
 import { ApiKeyAdmin, type ApiKeyInfo, type CreatedApiKey } from './api-keys';
 import { DomainAdmin } from './domains';
@@ -29,9 +34,11 @@ import { RoleAdmin } from './roles';
 import { UserAdmin, type NewUserInput, type UserInfo } from './users';
 
 export { AdminError } from './admin-error';
-export { DEFAULT_TOKEN_LIFETIME_SECONDS, MAX_TOKEN_LIFETIME_SECONDS, RealmAdmin, type RealmInfo, type RealmInfoUpdate } from './realms';
+export { DEFAULT_TOKEN_LIFETIME_SECONDS, MAX_EVENT_RETENTION_DAYS, MAX_TOKEN_LIFETIME_SECONDS, RealmAdmin, type RealmInfo, type RealmInfoUpdate } from './realms';
 export { ApiKeyAdmin, type ApiKeyInfo, type CreatedApiKey } from './api-keys';
 export { UserAdmin, type NewUserInput, type UserInfo } from './users';
+export { WebhookAdmin, type CreatedWebhook } from './webhooks';
+export { AuditLog } from './audit-log';
 export { OidcClientAdmin, type ClientInfo, type CreatedClient } from './oidc-clients';
 export { DomainAdmin } from './domains';
 export { IdentityProviderAdmin } from './identity-providers';
@@ -51,6 +58,10 @@ export interface AdminOptions {
   readonly now?: () => number;
   /** Lifetime of admin portal links in seconds. @default {@link DEFAULT_PORTAL_LINK_LIFETIME_SECONDS} */
   readonly portalLinkLifetimeSeconds?: number;
+  /** Who the changes are made by and from where, written into their events. @default nobody known */
+  readonly origin?: ChangeOrigin;
+  /** Whether webhook URLs may point at loopback, link-local and private addresses (`serve --allow-private-webhooks`). @default false */
+  readonly allowPrivateWebhooks?: boolean;
   /** How domain verification looks TXT records up. @default the system's DNS resolvers */
   readonly txtLookup?: TxtLookup;
   /**
@@ -85,19 +96,39 @@ export class Admin {
   readonly sealedSecrets: SealedSecrets;
   /** Organization roles and their grants, by the JSON API's rules (failures are `ServiceError`s). */
   readonly roles: RoleAdmin;
+  /** Webhooks, by the vendor's API rules (failures are `ServiceError`s). */
+  readonly webhooks: WebhookAdmin;
+  /** The audit log: events of the realm's changes, sign-ins and token grants. */
+  readonly events: AuditLog;
+
+  private readonly store: Store;
+  private readonly options: AdminOptions;
 
   constructor(store: Store, options: AdminOptions = {}) {
+    this.store = store;
     const now = options.now ?? Date.now;
-    this.realms = new RealmAdmin(store, options.signingKeys ?? generateSigningKey, now);
     const apiKeySecrets = options.apiKeySecrets ?? new ApiKeySecrets(store, now);
-    this.apiKeys = new ApiKeyAdmin(store, apiKeySecrets, now, options.onTokensRevoked);
-    this.users = new UserAdmin(store, now);
-    this.clients = new OidcClientAdmin(store, apiKeySecrets, now);
-    this.organizations = new OrganizationAdmin(store, options.portalLinkLifetimeSeconds ?? DEFAULT_PORTAL_LINK_LIFETIME_SECONDS, now);
+    this.options = { ...options, apiKeySecrets };
+    const origin = options.origin ?? UNKNOWN_ORIGIN;
+    this.realms = new RealmAdmin(store, options.signingKeys ?? generateSigningKey, now, origin);
+    this.apiKeys = new ApiKeyAdmin(store, apiKeySecrets, now, origin, options.onTokensRevoked);
+    this.users = new UserAdmin(store, now, origin);
+    this.clients = new OidcClientAdmin(store, apiKeySecrets, now, origin);
+    this.organizations = new OrganizationAdmin(store, options.portalLinkLifetimeSeconds ?? DEFAULT_PORTAL_LINK_LIFETIME_SECONDS, now, origin);
+    this.webhooks = new WebhookAdmin(store, { now, origin, allowPrivateAddresses: options.allowPrivateWebhooks ?? false });
+    this.events = new AuditLog(store, now);
+    this.roles = new RoleAdmin(store, now, origin);
     this.domains = new DomainAdmin(store, options.txtLookup ?? dnsTxtLookup(), now);
     this.sealedSecrets = new SealedSecrets(store, now);
     this.identityProviders = new IdentityProviderAdmin(store, this.sealedSecrets, now);
-    this.roles = new RoleAdmin(store, now);
+  }
+
+  /**
+   * The same administration acting for `origin`: its changes' events name that actor and address.
+   * The routes and the dashboard take one per request (`ctx.admin.as(originOf(request))`).
+   */
+  as(origin: ChangeOrigin): Admin {
+    return new Admin(this.store, { ...this.options, origin });
   }
 
   /** Creates a realm with a fresh RS256 signing key ({@link RealmAdmin.create}). */

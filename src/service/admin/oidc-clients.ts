@@ -9,6 +9,7 @@ import { generateClientSecret } from '../auth/secrets';
 import { StoreConflictError, type OidcClientRecord, type Store } from '../store/store';
 import { AdminError, optionalText } from './admin-error';
 import { requireRealm } from './realms';
+import { UNKNOWN_ORIGIN, type ChangeOrigin } from '../events/event';
 
 /** A registered OpenID Connect client (authorization code flow with PKCE), without its secret's hash. */
 export type ClientInfo = Omit<OidcClientRecord, 'secretHash'> & {
@@ -30,6 +31,8 @@ export class OidcClientAdmin {
     private readonly store: Store,
     private readonly secrets: ApiKeySecrets,
     private readonly now: () => number = Date.now,
+    /** Who the changes are made by and from where: written into their events. */
+    private readonly origin: ChangeOrigin = UNKNOWN_ORIGIN,
   ) {}
 
   /**
@@ -64,7 +67,7 @@ export class OidcClientAdmin {
       organizationsClaim: opts.organizationsClaim === true,
     };
     try {
-      await this.store.createOidcClient(client);
+      await this.store.createOidcClient(client, this.origin);
     } catch (error) {
       if (error instanceof StoreConflictError) throw new AdminError(`Realm "${realm}" already has a client "${clientId}".`);
       throw error;
@@ -81,7 +84,7 @@ export class OidcClientAdmin {
   /** Turns the `organizations` claim of a registered client's user tokens on or off. */
   async setOrganizationsClaim(realm: string, clientId: string, organizationsClaim: boolean): Promise<ClientInfo> {
     await requireRealm(this.store, realm);
-    if (!(await this.store.setOidcClientOrganizationsClaim(realm, clientId, organizationsClaim))) {
+    if (!(await this.store.setOidcClientOrganizationsClaim(realm, clientId, organizationsClaim, this.origin))) {
       throw new AdminError(`Realm "${realm}" has no client "${clientId}".`);
     }
     return clientInfo((await this.store.getOidcClient(realm, clientId))!);
@@ -90,6 +93,6 @@ export class OidcClientAdmin {
   /** Removes a registered client; codes it already got can no longer be exchanged by anyone else. */
   async delete(realm: string, clientId: string): Promise<void> {
     await requireRealm(this.store, realm);
-    if (!(await this.store.deleteOidcClient(realm, clientId))) throw new AdminError(`Realm "${realm}" has no client "${clientId}".`);
+    if (!(await this.store.deleteOidcClient(realm, clientId, this.origin))) throw new AdminError(`Realm "${realm}" has no client "${clientId}".`);
   }
 }

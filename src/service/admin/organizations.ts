@@ -24,6 +24,7 @@ import { nowSeconds, signingRealm } from '../context';
 import { notFound, ServiceError } from '../errors';
 import { hasControlCharacter } from '../text-checks';
 import { toMember, type OrganizationFilter, type Store, type UserRecord } from '../store/store';
+import { UNKNOWN_ORIGIN, type ChangeOrigin } from '../events/event';
 
 /** Default lifetime of admin portal links (one day). */
 export const DEFAULT_PORTAL_LINK_LIFETIME_SECONDS = 86400;
@@ -100,6 +101,8 @@ export class OrganizationAdmin {
     private readonly store: Store,
     private readonly portalLinkLifetimeSeconds: number,
     private readonly now: () => number = Date.now,
+    /** Who the changes are made by and from where: written into their events. */
+    private readonly origin: ChangeOrigin = UNKNOWN_ORIGIN,
   ) {}
 
   /** One page of a realm's organizations matching the search. */
@@ -148,7 +151,7 @@ export class OrganizationAdmin {
 
   /** Makes a user a member; a member already is one (idempotent, so retries are safe). 404 names what is missing. */
   async addMember(realm: string, orgId: string, userId: string): Promise<void> {
-    if (!(await this.store.addMember(realm, orgId, userId, Date.now()))) {
+    if (!(await this.store.addMember(realm, orgId, userId, this.now(), this.origin))) {
       const org = await this.store.getOrganization(realm, orgId);
       throw notFound(org ? `User ${userId} does not exist.` : `Organization ${orgId} does not exist.`);
     }
@@ -160,7 +163,7 @@ export class OrganizationAdmin {
     if (user && user.kind === 'org-admin' && user.username === orgAdminUsername(orgId)) {
       throw new ServiceError(403, 'forbidden', 'Cannot remove default organization user.');
     }
-    if (!(await this.store.removeMember(realm, orgId, userId))) {
+    if (!(await this.store.removeMember(realm, orgId, userId, this.origin))) {
       throw notFound(`User ${userId} is not a member of organization ${orgId}.`);
     }
   }

@@ -7,6 +7,7 @@ import { generateSigningKey, MAX_TOKEN_LIFETIME_SECONDS, type SigningKey } from 
 import { realmRateLimitProblem, type RealmRateLimit } from '../rate-limit';
 import { StoreConflictError, type RealmRecord, type Store } from '../store/store';
 import { AdminError } from './admin-error';
+import { UNKNOWN_ORIGIN, type ChangeOrigin } from '../events/event';
 
 /** Default lifetime of access tokens (docs/guides/service.md). */
 export const DEFAULT_TOKEN_LIFETIME_SECONDS = 300;
@@ -24,6 +25,17 @@ export interface RealmInfoUpdate {
   /** Whether every token a user gets in the realm carries the `organizations` claim. */
   organizationsClaim?: boolean;
   rateLimit?: RealmRateLimit;
+  /** Days the realm keeps its events (audit log), or null for ever; pruning deletes older ones. */
+  eventRetentionDays?: number | null;
+}
+
+/** The longest event retention an administrator may set (ten years). */
+export const MAX_EVENT_RETENTION_DAYS = 3650;
+
+function checkEventRetention(days: number | null): void {
+  if (days !== null && (!Number.isInteger(days) || days < 1 || days > MAX_EVENT_RETENTION_DAYS)) {
+    throw new AdminError(`Event retention ${days} is not a whole number of days between 1 and ${MAX_EVENT_RETENTION_DAYS} (or none, to keep events for ever).`);
+  }
 }
 
 function realmInfo(realm: RealmRecord): RealmInfo {
@@ -62,6 +74,8 @@ export class RealmAdmin {
     private readonly store: Store,
     private readonly newSigningKey: () => SigningKey = generateSigningKey,
     private readonly now: () => number = Date.now,
+    /** Who the changes are made by and from where: written into their events. */
+    private readonly origin: ChangeOrigin = UNKNOWN_ORIGIN,
   ) {}
 
   /** Creates a realm with a fresh RS256 signing key. */
@@ -84,7 +98,7 @@ export class RealmAdmin {
       ...key,
     };
     try {
-      await this.store.createRealm(realm);
+      await this.store.createRealm(realm, this.origin);
     } catch (error) {
       if (error instanceof StoreConflictError) throw new AdminError(`Realm "${name}" already exists.`);
       throw error;
@@ -111,6 +125,7 @@ export class RealmAdmin {
    */
   async update(name: string, update: RealmInfoUpdate): Promise<RealmInfo> {
     if (update.tokenLifetimeSeconds !== undefined) checkTokenLifetime(update.tokenLifetimeSeconds);
+    if (update.eventRetentionDays !== undefined) checkEventRetention(update.eventRetentionDays);
     if (update.rateLimit !== undefined) {
       const problem = realmRateLimitProblem(update.rateLimit);
       if (problem) throw new AdminError(problem);
@@ -121,8 +136,15 @@ export class RealmAdmin {
       createAdminUser: update.createAdminUser,
       organizationsClaim: update.organizationsClaim,
       rateLimit: update.rateLimit === undefined ? undefined : copyRateLimit(update.rateLimit),
-    });
+    }, this.origin);
     if (!realm) throw new AdminError(`Realm "${name}" does not exist.`);
+    if (update.eventRetentionDays !== undefined) await this.store.events.setRetentionDays(name, update.eventRetentionDays, this.origin);
     return realmInfo(realm);
+  }
+
+  /** Days the realm keeps its events, or null for ever. */
+  async eventRetentionDays(name: string): Promise<number | null> {
+    await requireRealm(this.store, name);
+    return this.store.events.retentionDays(name);
   }
 }

@@ -8,6 +8,7 @@
  * a grant needs a member (400 `not_member`), default roles cannot be deleted (400), a bulk delete
  * of a role that is not there counts as deleted, an update changes the description only.
  */
+import { UNKNOWN_ORIGIN, type ChangeOrigin } from '../events/event';
 import { randomUUID } from 'node:crypto';
 import { isDefaultRole, roleNameProblem, roleToWire, type BulkResult, type Member, type RoleInput, type RoleInputList } from '../../api';
 import { notFound, ServiceError } from '../errors';
@@ -59,6 +60,8 @@ export class RoleAdmin {
   constructor(
     private readonly store: Store,
     private readonly now: () => number,
+    /** Who the changes are made by and from where: written into their events. */
+    private readonly origin: ChangeOrigin = UNKNOWN_ORIGIN,
   ) {}
 
   /** An organization's roles, ordered by name; 404 when the organization does not exist. */
@@ -80,7 +83,7 @@ export class RoleAdmin {
     if (input.name === undefined) throw invalidBody('name is required.');
     const problem = roleNameProblem(input.name);
     if (problem) throw invalidBody(`name ${problem}.`);
-    const created = await this.store.createRoles(realm, orgId, [{ id: randomUUID(), name: input.name, description: descriptionOf(input.description) }], this.now());
+    const created = await this.store.createRoles(realm, orgId, [{ id: randomUUID(), name: input.name, description: descriptionOf(input.description) }], this.now(), this.origin);
     if (!created) throw orgMissing(orgId);
     if (!created[0]!.created) throw new ServiceError(409, 'conflict', roleExists(input.name, orgId));
     return created[0]!.role;
@@ -97,7 +100,7 @@ export class RoleAdmin {
       return problem ? { status: 400, error: `name ${problem}.` } : undefined;
     });
     const wanted = inputs.flatMap((input, index) => (refused[index] ? [] : [{ id: randomUUID(), name: input.name, description: descriptionOf(input.description) }]));
-    const created = await this.store.createRoles(realm, orgId, wanted, this.now());
+    const created = await this.store.createRoles(realm, orgId, wanted, this.now(), this.origin);
     if (!created) throw orgMissing(orgId);
     let next = 0;
     return refused.map((result) => {
@@ -109,7 +112,7 @@ export class RoleAdmin {
 
   /** Replaces a role's description (only that: a name in the input is ignored); 404 when there is no such role. */
   async updateDescription(realm: string, orgId: string, name: string, description: string | null | undefined): Promise<RoleRecord> {
-    const updated = await this.store.updateRoleDescription(realm, orgId, name, descriptionOf(description));
+    const updated = await this.store.updateRoleDescription(realm, orgId, name, descriptionOf(description), this.origin);
     if (!updated) throw await this.roleMissing(realm, orgId, name);
     return updated;
   }
@@ -121,7 +124,7 @@ export class RoleAdmin {
       await this.get(realm, orgId, name);
       throw new ServiceError(400, 'invalid_request', defaultRoleKept(name));
     }
-    const [deleted] = (await this.store.deleteRoles(realm, orgId, [name])) ?? [undefined];
+    const [deleted] = (await this.store.deleteRoles(realm, orgId, [name], this.origin)) ?? [undefined];
     if (!deleted) throw await this.roleMissing(realm, orgId, name);
   }
 
@@ -130,7 +133,7 @@ export class RoleAdmin {
    * was not there: what the delete wanted, as the hosted service answers), 400 for a default role.
    */
   async deleteMany(realm: string, orgId: string, names: readonly string[]): Promise<BulkResult[]> {
-    const deleted = await this.store.deleteRoles(realm, orgId, names.filter((name) => !isDefaultRole(name)));
+    const deleted = await this.store.deleteRoles(realm, orgId, names.filter((name) => !isDefaultRole(name)), this.origin);
     if (!deleted) throw orgMissing(orgId);
     let next = 0;
     return names.map((name): BulkResult => {
@@ -165,14 +168,14 @@ export class RoleAdmin {
 
   /** Grants one role to a member; granting a held role is a success too. 400 `not_member`, 404 for a missing organization, user or role. */
   async grant(realm: string, orgId: string, name: string, userId: string): Promise<void> {
-    const change = await this.store.changeMemberRoles(realm, orgId, userId, [name], 'grant', this.now());
+    const change = await this.store.changeMemberRoles(realm, orgId, userId, [name], 'grant', this.now(), this.origin);
     if (change.kind !== 'done') throw memberRolesRefusal(change.kind, orgId, userId, 'granted a role');
     if (change.changes[0]!.outcome === 'no-role') throw notFound(noRole(orgId, name));
   }
 
   /** Revokes one role: 404 when the user does not hold it. */
   async revoke(realm: string, orgId: string, name: string, userId: string): Promise<void> {
-    const change = await this.store.changeMemberRoles(realm, orgId, userId, [name], 'revoke', this.now());
+    const change = await this.store.changeMemberRoles(realm, orgId, userId, [name], 'revoke', this.now(), this.origin);
     if (change.kind !== 'done' || change.changes[0]!.outcome !== 'changed') throw notHeld(userId, name);
   }
 
@@ -190,7 +193,7 @@ export class RoleAdmin {
    * organization or user, with nothing changed.
    */
   async changeMemberRoles(realm: string, orgId: string, userId: string, names: readonly string[], kind: RoleChangeKind): Promise<BulkResult[]> {
-    const outcome = await this.store.changeMemberRoles(realm, orgId, userId, names, kind, this.now());
+    const outcome = await this.store.changeMemberRoles(realm, orgId, userId, names, kind, this.now(), this.origin);
     if (outcome.kind !== 'done') throw memberRolesRefusal(outcome.kind, orgId, userId, kind === 'grant' ? 'granted roles' : 'have roles revoked');
     return outcome.changes.map((entry) => entryOf(entry, orgId, kind === 'grant' ? 201 : 204));
   }

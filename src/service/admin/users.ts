@@ -10,6 +10,7 @@ import { hasControlCharacter } from '../text-checks';
 import { newUser, StoreConflictError, toMember, type Store, type UserRecord } from '../store/store';
 import { AdminError, optionalText } from './admin-error';
 import { requireRealm } from './realms';
+import { UNKNOWN_ORIGIN, type ChangeOrigin } from '../events/event';
 
 /** An end user as administrators see it: the wire fields plus the administrator role. */
 export interface UserInfo extends Member {
@@ -46,6 +47,8 @@ export class UserAdmin {
   constructor(
     private readonly store: Store,
     private readonly now: () => number = Date.now,
+    /** Who the changes are made by and from where: written into their events. */
+    private readonly origin: ChangeOrigin = UNKNOWN_ORIGIN,
   ) {}
 
   /** Creates an end user (optionally with a password for the password grant). */
@@ -87,7 +90,7 @@ export class UserAdmin {
       emailVerified: opts.emailVerified === true,
     });
     try {
-      await this.store.createUser(user);
+      await this.store.createUser(user, this.origin);
     } catch (error) {
       if (error instanceof StoreConflictError) {
         throw new AdminError(
@@ -157,7 +160,7 @@ export class UserAdmin {
     if (realmAdmin && user.kind !== 'user') {
       throw new AdminError(`User "${username}" is an organization's default admin user and cannot administer the realm.`);
     }
-    const updated = await this.store.updateUser(realm, user.id, { realmAdmin });
+    const updated = await this.store.updateUser(realm, user.id, { realmAdmin }, this.origin);
     if (!updated) throw new AdminError(`Realm "${realm}" has no user "${username}".`);
     return userInfo(updated);
   }
@@ -166,13 +169,13 @@ export class UserAdmin {
   async setPassword(realm: string, username: string, password: string): Promise<void> {
     const user = await this.requireEndUser(realm, { username });
     if (typeof password !== 'string' || password.length < 1) throw new AdminError(`The password of user "${username}" must not be empty.`);
-    await this.store.updateUser(realm, user.id, { passwordHash: await hashSecret(password) });
+    await this.store.updateUser(realm, user.id, { passwordHash: await hashSecret(password) }, this.origin);
   }
 
   /** Enables or disables a user (by id); a disabled user cannot sign in or get tokens. */
   async setEnabled(realm: string, userId: string, enabled: boolean): Promise<UserInfo> {
     await this.requireEndUser(realm, { id: userId });
-    const updated = await this.store.updateUser(realm, userId, { enabled });
+    const updated = await this.store.updateUser(realm, userId, { enabled }, this.origin);
     if (!updated) throw new AdminError(`Realm "${realm}" has no user "${userId}".`);
     return userInfo(updated);
   }

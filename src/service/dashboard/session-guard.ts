@@ -32,6 +32,7 @@ import { authorizationPath, dashboardCallbackPath, dashboardPath } from '../logi
 import type { RealmSettings, UserRecord } from '../store/store';
 import { clearCookie, readCookies, setCookie } from '../web/cookies';
 import { html, layout, sendPage } from '../web/html';
+import type { Admin } from '../admin';
 
 /** Cookie that carries the dashboard's own `state` and PKCE verifier across the login. */
 const LOGIN_COOKIE = 'orgadmin_dashboard_login';
@@ -46,6 +47,14 @@ export interface DashboardCaller {
   csrf: string;
   /** The CSRF token of the sign-out form (end-session endpoint). */
   logoutCsrf: string;
+}
+
+/**
+ * The administration acting for a signed-in dashboard user: the changes' events name the user, the
+ * dashboard client and the user's address.
+ */
+export function adminFor(ctx: ServiceContext, request: FastifyRequest, caller: DashboardCaller): Admin {
+  return ctx.admin.as({ clientId: DASHBOARD_CLIENT_ID, userId: caller.user.id, username: caller.user.username, ipAddress: request.ip });
 }
 
 /** Path of the session cookie: the realm, so the end-session endpoint sees it too. */

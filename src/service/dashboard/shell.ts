@@ -9,13 +9,14 @@ import { html, layout, sendPage, type Html } from '../web/html';
 import type { DashboardCaller } from './session-guard';
 
 /** The dashboard's sections. */
-export type Section = 'api-keys' | 'users' | 'organizations' | 'settings';
+export type Section = 'api-keys' | 'users' | 'organizations' | 'settings' | 'events';
 
 const SECTIONS: Array<[Section, string]> = [
   ['api-keys', 'API Keys'],
   ['users', 'Users'],
   ['organizations', 'Organizations'],
   ['settings', 'Realm settings'],
+  ['events', 'Events'],
 ];
 
 /** Fixed notices shown after a change (`?done=...`), so no text of the URL ends up on the page. */

@@ -20,6 +20,7 @@
  * goes on. Each step is one atomic store write, and a repeated import
  * changes nothing more, so an import cut short is completed by running it again.
  */
+import type { ChangeOrigin } from '../events/event';
 import { randomUUID } from 'node:crypto';
 import {
   MEMBERS_PAGE,
@@ -58,6 +59,8 @@ export interface ImportOptions {
   importMembers?: boolean;
   /** The clock (ms since the epoch) of created rows. */
   now?: () => number;
+  /** Who imports and from where: written into the events of the changes (default: nobody known). */
+  origin?: ChangeOrigin;
 }
 
 /** Every organization of `realm`, in name order, read page by page. */
@@ -189,14 +192,14 @@ export async function importOrganizations(store: Store, realm: RealmSettings, bo
         continue;
       }
       if (existing !== undefined) {
-        await store.updateOrganization(realm.name, existing.id, org.fields);
+        await store.updateOrganization(realm.name, existing.id, org.fields, options.origin);
         orgId = existing.id;
         result.updated += 1;
       } else {
         orgId = org.id ?? randomUUID();
         const created = now();
         const record: Organization = { id: orgId, realm: realm.name, ...org.fields, domains: org.fields.domains ?? [] };
-        await store.createOrganization(record, defaultAdminUser(realm, orgId, created), created);
+        await store.createOrganization(record, defaultAdminUser(realm, orgId, created), created, options.origin);
         result.imported += 1;
       }
     } catch (error) {
@@ -211,17 +214,17 @@ export async function importOrganizations(store: Store, realm: RealmSettings, bo
       continue;
     }
     if (org.roles.length > 0) {
-      await store.createRoles(realm.name, orgId, org.roles.map((role) => ({ id: randomUUID(), ...role })), now());
+      await store.createRoles(realm.name, orgId, org.roles.map((role) => ({ id: randomUUID(), ...role })), now(), options.origin);
     }
     if (!options.importMembers) continue;
     for (const member of org.members) {
       const user = await memberUser(store, realm.name, member);
-      if (user === undefined || !(await store.addMember(realm.name, orgId, user.id, now()))) {
+      if (user === undefined || !(await store.addMember(realm.name, orgId, user.id, now(), options.origin))) {
         result.errors.push({ organizationName: name, error: `Member ${member.userId ?? member.email} is not a user of realm ${realm.name}; not added.` });
         continue;
       }
       if (member.roles === undefined || member.roles.length === 0) continue;
-      const granted = await store.changeMemberRoles(realm.name, orgId, user.id, member.roles, 'grant', now());
+      const granted = await store.changeMemberRoles(realm.name, orgId, user.id, member.roles, 'grant', now(), options.origin);
       const missing = granted.kind === 'done' ? granted.changes.flatMap((change) => (change.outcome === 'no-role' ? [change.name] : [])) : member.roles;
       if (missing.length > 0) {
         result.errors.push({ organizationName: name, error: `Member ${member.userId ?? member.email}: no role ${missing.map((role) => `"${role}"`).join(', ')} in this organization; not granted.` });

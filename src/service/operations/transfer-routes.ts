@@ -16,7 +16,7 @@ import {
   OrganizationsImportSchema,
 } from '../../api';
 import { bearerHook, insufficientScope, realmHook } from '../auth/guards';
-import { authOf, realmOf, type ServiceContext } from '../context';
+import { authOf, originOf, realmOf, type ServiceContext } from '../context';
 import { sendError, ServiceError } from '../errors';
 import { exportOrganizations, importOrganizations } from './org-transfer';
 
@@ -70,7 +70,7 @@ export async function transferRoutes(app: FastifyInstance, opts: { ctx: ServiceC
     async (request) => {
       const realm = realmOf(request);
       if (!hasPermission(authOf(request).permissions, 'create-organization')) throw insufficientScope(realm.name, 'create-organization');
-      return importOrganizations(ctx.store, realm, request.body, { ...request.query, now: ctx.now });
+      return importOrganizations(ctx.store, realm, request.body, { ...request.query, now: ctx.now, origin: originOf(request) });
     },
   );
 }

@@ -25,6 +25,7 @@ import { challengeProblem } from '../auth/pkce';
 import { SUPPORTED_SCOPES } from '../auth/scopes';
 import { csrfMatches, csrfToken, CSRF_FIELD, endLoginSession, endSession, readSession, SESSION_COOKIE } from '../auth/sessions';
 import { authenticateUser } from '../auth/user-auth';
+import { recordAccess, type AccessAttempt } from '../events/access-events';
 import { brokerRedirect } from '../broker/start';
 import { realmOf, type ServiceContext } from '../context';
 import { ServiceError } from '../errors';
@@ -163,7 +164,13 @@ export async function authorizeRoutes(app: FastifyInstance, opts: { ctx: Service
       }
       throw error;
     }
-    if (!user) return loginPage(ctx, request, reply, realm, checked, { status: 401, error: 'Invalid username or password.', username });
+    const attempt: AccessAttempt = { type: 'LOGIN', clientId: checked.client.clientId, username, details: { auth_method: 'openid-connect', redirect_uri: checked.params.redirect_uri } };
+    if (!user) {
+      // Keycloak's error of a failed login.
+      await recordAccess(ctx, request, realm.name, attempt, 'invalid_user_credentials');
+      return loginPage(ctx, request, reply, realm, checked, { status: 401, error: 'Invalid username or password.', username });
+    }
+    await recordAccess(ctx, request, realm.name, { ...attempt, userId: user.id });
     clearCookie(reply, ctx, request, LOGIN_COOKIE, authorizationPath(realm.name));
     return completeSignIn(ctx, request, reply, realm, checked.client.clientId, checked.params, user);
   };

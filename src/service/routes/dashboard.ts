@@ -1,7 +1,7 @@
 /**
  * The dashboard at `/realms/{realm}/dashboard`: server-rendered pages with a small script (copy
  * buttons, confirmations), for realm administrators signed in through the service's own
- * authorization code flow. Sections: API Keys, Users, Organizations, Realm settings
+ * authorization code flow. Sections: API Keys, Users, Organizations, Realm settings, Events
  * (../dashboard/pages). Also serves the stylesheet and script of these pages and the login page.
  */
 import formbody from '@fastify/formbody';
@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { realmHook } from '../auth/guards';
 import type { ServiceContext } from '../context';
 import { apiKeyPages } from '../dashboard/pages/api-keys';
+import { eventPages } from '../dashboard/pages/events';
 import { organizationPages } from '../dashboard/pages/organizations';
 import { settingsPages } from '../dashboard/pages/settings';
 import { userPages } from '../dashboard/pages/users';
@@ -36,5 +37,6 @@ export async function dashboardRoutes(
     userPages(realmScope, ctx);
     organizationPages(realmScope, ctx);
     settingsPages(realmScope, ctx);
+    eventPages(realmScope, ctx);
   });
 }

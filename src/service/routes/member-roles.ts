@@ -26,7 +26,7 @@ import {
   VIEW_ROLES_ROLE,
 } from '../../api';
 import { bearerHook, realmHook } from '../auth/guards';
-import { authOf, realmOf, type ServiceContext } from '../context';
+import { authOf, originOf, realmOf, type ServiceContext } from '../context';
 import { notFound } from '../errors';
 import { multiStatus } from './roles';
 
@@ -78,7 +78,7 @@ export async function memberRoleRoutes(app: FastifyInstance, opts: { ctx: Servic
       handler: async (request, reply) => {
         const { userId, orgId } = request.params;
         const names = request.body.map((input) => input.name);
-        return multiStatus(ctx, request, reply, await ctx.admin.roles.changeMemberRoles(realmOf(request).name, orgId, userId, names, change));
+        return multiStatus(ctx, request, reply, await ctx.admin.as(originOf(request)).roles.changeMemberRoles(realmOf(request).name, orgId, userId, names, change));
       },
     });
   }

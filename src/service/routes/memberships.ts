@@ -18,7 +18,7 @@ import {
   type MemberRepresentation,
 } from '../../api';
 import { bearerHook, realmHook, type Requirement } from '../auth/guards';
-import { authOf, realmOf, requestUrlOf, type ServiceContext } from '../context';
+import { authOf, realmOf, requestUrlOf, type ServiceContext, originOf } from '../context';
 import { notFound } from '../errors';
 import { checkedJsonArrayInTurns, JSON_ITEMS_PER_TURN } from '../response-check';
 
@@ -126,7 +126,7 @@ export async function membershipRoutes(app: FastifyInstance, opts: { ctx: Servic
     },
     async (request, reply) => {
       // Adding an existing member is a success too (idempotent), so retries are safe.
-      await organizations.addMember(realmOf(request).name, request.params.orgId, request.params.userId);
+      await ctx.admin.as(originOf(request)).organizations.addMember(realmOf(request).name, request.params.orgId, request.params.userId);
       return reply.status(201).header('Location', requestUrlOf(request, ctx)).send();
     },
   );
@@ -138,7 +138,7 @@ export async function membershipRoutes(app: FastifyInstance, opts: { ctx: Servic
       onRequest: [realm, bearerHook(ctx, { permission: 'manage-organizations' })],
     },
     async (request, reply) => {
-      await organizations.removeMember(realmOf(request).name, request.params.orgId, request.params.userId);
+      await ctx.admin.as(originOf(request)).organizations.removeMember(realmOf(request).name, request.params.orgId, request.params.userId);
       return reply.status(204).send();
     },
   );

@@ -23,6 +23,7 @@ import { realmOf, type ServiceContext } from '../context';
 import { ServiceError } from '../errors';
 import { asOAuthEndpoint } from './oauth-endpoint';
 import type { RealmSettings } from '../store/store';
+import { recordAccess } from '../events/access-events';
 
 /** Route pattern of a realm path builder (`{realm}` → `:realm`). */
 const pattern = (path: (realm: string) => string): string => path(':realm').replace('/%3Arealm/', '/:realm/');
@@ -119,6 +120,7 @@ export async function oidcRoutes(app: FastifyInstance, opts: { ctx: ServiceConte
         throw new ServiceError(400, 'unauthorized_client', 'The token was issued to another client.');
       }
       await ctx.revocations.revoke(realm.name, claims.jti, claims.exp * 1000);
+      await recordAccess(ctx, request, realm.name, { type: 'REVOKE_GRANT', clientId: client.clientId, userId: claims.sub, details: { token_id: claims.jti } });
     }
     return reply.status(200).send();
   });

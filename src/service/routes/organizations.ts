@@ -25,7 +25,7 @@ import {
   urlProblem,
 } from '../../api';
 import { bearerHook, realmHook } from '../auth/guards';
-import { realmOf, requestUrlOf, type ServiceContext } from '../context';
+import { originOf, realmOf, requestUrlOf, type ServiceContext } from '../context';
 import { notFound, ServiceError } from '../errors';
 import { newUser, StoreConflictError, type NewUser } from '../store/store';
 import { UNSUPPORTED_ORGS_SEGMENTS } from './unsupported';
@@ -176,7 +176,7 @@ export async function organizationRoutes(app: FastifyInstance, opts: { ctx: Serv
       const now = Date.now();
       const adminUser = defaultAdminUser(realmRecord, id, now);
       try {
-        await store.createOrganization(org, adminUser, now);
+        await store.createOrganization(org, adminUser, now, originOf(request));
       } catch (error) {
         if (error instanceof StoreConflictError) throw conflict(error, org.name, id);
         throw error;
@@ -206,7 +206,7 @@ export async function organizationRoutes(app: FastifyInstance, opts: { ctx: Serv
       let updated: boolean;
       try {
         // id and realm in the body are ignored: the path names the organization.
-        updated = await store.updateOrganization(realmOf(request).name, orgId, input);
+        updated = await store.updateOrganization(realmOf(request).name, orgId, input, originOf(request));
       } catch (error) {
         if (error instanceof StoreConflictError) throw conflict(error, input.name, orgId);
         throw error;
@@ -224,7 +224,7 @@ export async function organizationRoutes(app: FastifyInstance, opts: { ctx: Serv
     },
     async (request, reply) => {
       const { orgId } = request.params;
-      if (!(await store.deleteOrganization(realmOf(request).name, orgId))) {
+      if (!(await store.deleteOrganization(realmOf(request).name, orgId, originOf(request)))) {
         throw notFound(`Organization ${orgId} does not exist.`);
       }
       return reply.status(204).send();

@@ -29,7 +29,7 @@ import {
   type BulkResult,
 } from '../../api';
 import { bearerHook, realmHook, type Requirement } from '../auth/guards';
-import { realmOf, requestUrlOf, type ServiceContext } from '../context';
+import { originOf, realmOf, requestUrlOf, type ServiceContext } from '../context';
 import { checkedJsonArrayInTurns, JSON_ITEMS_PER_TURN } from '../response-check';
 
 /** What reading an organization's roles asks: `view-organizations`, or its `view-roles` role. */
@@ -76,7 +76,7 @@ export async function roleRoutes(app: FastifyInstance, opts: { ctx: ServiceConte
     rolesUrl,
     { schema: { params: OrgParams, body: RoleInputSchema, response: { 201: NoBodySchema } }, onRequest: [realm, manage] },
     async (request, reply) => {
-      const role = await roles.create(realmOf(request).name, request.params.orgId, request.body);
+      const role = await ctx.admin.as(originOf(request)).roles.create(realmOf(request).name, request.params.orgId, request.body);
       return reply.status(201).header('Location', `${requestUrlOf(request, ctx)}/${encodeURIComponent(role.name)}`).send();
     },
   );
@@ -84,14 +84,14 @@ export async function roleRoutes(app: FastifyInstance, opts: { ctx: ServiceConte
   routes.put(
     rolesUrl,
     { schema: { params: OrgParams, body: RoleInputListSchema, response: { 207: BulkResultListSchema } }, onRequest: [realm, manage] },
-    async (request, reply) => multiStatus(ctx, request, reply, await roles.createMany(realmOf(request).name, request.params.orgId, request.body)),
+    async (request, reply) => multiStatus(ctx, request, reply, await ctx.admin.as(originOf(request)).roles.createMany(realmOf(request).name, request.params.orgId, request.body)),
   );
 
   routes.patch(
     rolesUrl,
     { schema: { params: OrgParams, body: RoleInputListSchema, response: { 207: BulkResultListSchema } }, onRequest: [realm, manage] },
     async (request, reply) =>
-      multiStatus(ctx, request, reply, await roles.deleteMany(realmOf(request).name, request.params.orgId, request.body.map((input) => input.name))),
+      multiStatus(ctx, request, reply, await ctx.admin.as(originOf(request)).roles.deleteMany(realmOf(request).name, request.params.orgId, request.body.map((input) => input.name))),
   );
 
   routes.get(roleUrl, { schema: { params: RoleParams, response: { 200: RoleSchema } }, onRequest: [realm, view] }, async (request) =>
@@ -103,13 +103,13 @@ export async function roleRoutes(app: FastifyInstance, opts: { ctx: ServiceConte
     { schema: { params: RoleParams, body: RoleInputSchema, response: { 204: NoBodySchema } }, onRequest: [realm, manage] },
     async (request, reply) => {
       // Only the description changes (absent or null clears it); `name` and `id` are ignored.
-      await roles.updateDescription(realmOf(request).name, request.params.orgId, request.params.name, request.body.description);
+      await ctx.admin.as(originOf(request)).roles.updateDescription(realmOf(request).name, request.params.orgId, request.params.name, request.body.description);
       return reply.status(204).send();
     },
   );
 
   routes.delete(roleUrl, { schema: { params: RoleParams, response: { 204: NoBodySchema } }, onRequest: [realm, manage] }, async (request, reply) => {
-    await roles.delete(realmOf(request).name, request.params.orgId, request.params.name);
+    await ctx.admin.as(originOf(request)).roles.delete(realmOf(request).name, request.params.orgId, request.params.name);
     return reply.status(204).send();
   });
 
@@ -135,13 +135,13 @@ export async function roleRoutes(app: FastifyInstance, opts: { ctx: ServiceConte
   routes.put(`${roleUrl}/users/:userId`, { schema: { params: GrantParams, response: { 201: NoBodySchema } }, onRequest: [realm, manage] }, async (request, reply) => {
     const { orgId, name, userId } = request.params;
     // Granting a held role is a success too (idempotent), so retries are safe.
-    await roles.grant(realmOf(request).name, orgId, name, userId);
+    await ctx.admin.as(originOf(request)).roles.grant(realmOf(request).name, orgId, name, userId);
     return reply.status(201).header('Location', requestUrlOf(request, ctx)).send();
   });
 
   routes.delete(`${roleUrl}/users/:userId`, { schema: { params: GrantParams, response: { 204: NoBodySchema } }, onRequest: [realm, manage] }, async (request, reply) => {
     const { orgId, name, userId } = request.params;
-    await roles.revoke(realmOf(request).name, orgId, name, userId);
+    await ctx.admin.as(originOf(request)).roles.revoke(realmOf(request).name, orgId, name, userId);
     return reply.status(204).send();
   });
 }

@@ -9,7 +9,7 @@
  * legitimate client out (auth/client-auth.ts, auth/credential-throttle.ts). The optional rate limit
  * counts only requests whose credentials were right, so a guesser cannot spend a client's budget.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TokenResponseSchema, type Permission, type TokenResponse } from '../../api';
 import { issueAccessToken, issueIdToken } from '../auth/access-tokens';
 import { organizationsClaimFor } from '../auth/organizations-claim';
@@ -25,6 +25,15 @@ import { realmOf, signingRealm, type ServiceContext } from '../context';
 import { ServiceError } from '../errors';
 import { asOAuthEndpoint } from './oauth-endpoint';
 import { hasControlCharacter } from '../text-checks';
+import { recordAccess, type AccessAttempt } from '../events/access-events';
+import type { AccessEventType } from '../../api';
+
+/** The access event type of each grant (Keycloak's: an API key's grant is a client login). */
+const ACCESS_TYPE_OF_GRANT: Record<string, AccessEventType> = {
+  client_credentials: 'CLIENT_LOGIN',
+  password: 'LOGIN',
+  authorization_code: 'CODE_TO_TOKEN',
+};
 
 const invalidGrant = (): ServiceError => new ServiceError(400, 'invalid_grant', 'Invalid user credentials.');
 
@@ -55,6 +64,20 @@ export async function tokenRoutes(app: FastifyInstance, opts: { ctx: ServiceCont
     '/realms/:realm/protocol/openid-connect/token',
     { onRequest: realmHook(ctx), schema: { response: { 200: TokenResponseSchema } } },
     async (request, reply) => {
+      const attempt: AccessAttempt = { details: {} };
+      try {
+        const answer = await grant(request, reply, attempt);
+        await recordAccess(ctx, request, realmOf(request).name, attempt);
+        return answer;
+      } catch (error) {
+        await recordAccess(ctx, request, realmOf(request).name, attempt, error);
+        throw error;
+      }
+    },
+  );
+
+  /** The grant itself; tells `attempt` what it learns (grant, client, user) for the access event. */
+  async function grant(request: FastifyRequest<{ Params: { realm: string } }>, reply: FastifyReply, attempt: AccessAttempt): Promise<FastifyReply> {
       const realm = realmOf(request);
       if (!realm.enabled) throw new ServiceError(403, 'access_denied', `Realm ${realm.name} is disabled.`);
       const form = readForm(request);
@@ -63,7 +86,11 @@ export async function tokenRoutes(app: FastifyInstance, opts: { ctx: ServiceCont
       if (!GRANT_TYPES.includes(grantType)) {
         throw new ServiceError(400, 'unsupported_grant_type', `Unsupported grant_type ${grantType}.`);
       }
+      attempt.type = ACCESS_TYPE_OF_GRANT[grantType];
+      attempt.details.grant_type = grantType;
       const client = presentedClient(request, form);
+      attempt.clientId = client.clientId;
+      if (form.username !== undefined && grantType === 'password') attempt.username = form.username;
       // No user the service stores has a control character in its name.
       if (form.username !== undefined && hasControlCharacter(form.username)) throw invalidGrant();
 
@@ -77,6 +104,9 @@ export async function tokenRoutes(app: FastifyInstance, opts: { ctx: ServiceCont
           redirectUri: form.redirect_uri,
           codeVerifier: form.code_verifier,
         });
+        attempt.userId = user.id;
+        attempt.username = user.username;
+        attempt.details.redirect_uri = code.redirectUri;
         ctx.rateLimiter.hit(realm, rateLimitKey(realm.name, user.id));
         const granted = grantScope(code.scope, permissionsOfUser(user));
         const signing = await signingRealm(ctx, realm);
@@ -106,6 +136,7 @@ export async function tokenRoutes(app: FastifyInstance, opts: { ctx: ServiceCont
       } else {
         const key = await authenticateApiKey(ctx, request, realm, client);
         subject = key.serviceAccountUserId;
+        if (grantType === 'client_credentials') attempt.userId = subject;
         held = key.permissions;
         const now = ctx.now();
         if (key.lastUsedTimestamp === null || now - key.lastUsedTimestamp >= LAST_USED_RESOLUTION_MS) {
@@ -122,6 +153,7 @@ export async function tokenRoutes(app: FastifyInstance, opts: { ctx: ServiceCont
         if (!user) throw invalidGrant();
         // An end user's token carries the user's own rights: every permission for realm administrators, none otherwise.
         subject = user.id;
+        attempt.userId = user.id;
         held = permissionsOfUser(user);
         endUser = true;
       }
@@ -138,6 +170,5 @@ export async function tokenRoutes(app: FastifyInstance, opts: { ctx: ServiceCont
       });
       const body: TokenResponse = tokenBody(access.token, access.expiresIn, granted.scope);
       return reply.status(200).send(body);
-    },
-  );
+  }
 }

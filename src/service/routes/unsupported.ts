@@ -44,17 +44,11 @@ export const UNSUPPORTED_PATHS: readonly string[] = [
   // The active organization.
   '/:realm/users/switch-organization',
   '/:realm/users/active-organization',
-  // Realm extensions: events, attributes, webhooks, magic links.
+  // Realm extensions: custom events, attributes, the payload and sends of a Keycloak event, magic
+  // links (webhooks themselves are served: routes/webhooks.ts).
   '/:realm/events',
   '/:realm/attributes',
   '/:realm/attributes/:attributeKey',
-  '/:realm/webhooks',
-  '/:realm/webhooks/count',
-  '/:realm/webhooks/:webhookId',
-  '/:realm/webhooks/:webhookId/secret',
-  '/:realm/webhooks/:webhookId/sends',
-  '/:realm/webhooks/:webhookId/sends/:sendId',
-  '/:realm/webhooks/:webhookId/sends/:sendId/resend',
   '/:realm/webhooks/payload/:type/:kid',
   '/:realm/webhooks/sends/:type/:kid',
   '/:realm/magic-link',

@@ -39,6 +39,23 @@ import { realmRateLimitColumns, rowReaders, JSON_AS_TEXT, REALM_SETTINGS_COLUMNS
 import { RealmCache, checkedRecheckMs } from './realm-cache';
 import { listKey, PageBoundaries, type KeysetQuery } from './page-boundaries';
 import { MembershipChecks, type MembershipQuestion } from './membership-checks';
+import {
+  apiKeyChange,
+  apiKeySecretChange,
+  membershipChange,
+  oidcClientCreated,
+  oidcClientDeleted,
+  oidcClientUpdated,
+  organizationChange,
+  organizationDeleted,
+  realmChange,
+  roleChange,
+  roleGrantChange,
+  userChange,
+  userUpdateChange,
+} from '../events/changes';
+import { adminEvent, UNKNOWN_ORIGIN, type ChangeDescription, type ChangeOrigin } from '../events/event';
+import { SqliteEvents } from './sqlite-events';
 import { SqliteSsoStore } from './sqlite-sso-store';
 import { groupRolesByOrganization } from './role-rows';
 
@@ -108,6 +125,13 @@ export interface SqliteStoreOptions {
    * so they can step past the recheck interval without sleeping.
    */
   now?: () => number;
+  /** The clock of event times, milliseconds since the epoch (default `Date.now`); tests inject one. */
+  clock?: () => number;
+  /**
+   * Whether changes record their events (default true). False only to measure what recording
+   * costs (`bench:service`): the audit log and webhooks then miss every change.
+   */
+  recordEvents?: boolean;
 }
 
 /** The SQLite implementation of {@link Store}. */
@@ -129,6 +153,11 @@ export class SqliteStore implements Store {
   private readonly userPages = new PageBoundaries<string>();
   /** Membership checks of one turn, read in one transaction (membership-checks.ts). */
   private readonly membershipChecks: MembershipChecks;
+  /** The audit log, webhooks and delivery outbox (sqlite-events.ts). */
+  readonly events: SqliteEvents;
+  /** The clock of event times. */
+  private readonly clock: () => number;
+  private readonly recordEvents: boolean;
   /** Versions of this build's migrations (see {@link SqliteStore.pendingMigrations}). */
   private readonly migrationVersions: readonly number[];
   /** Verified domains, identity providers and brokered sign-ins (sqlite-sso-store.ts). */
@@ -136,6 +165,9 @@ export class SqliteStore implements Store {
 
   private constructor(db: Database.Database, options: SqliteStoreOptions, migrationVersions: readonly number[]) {
     this.db = db;
+    this.clock = options.clock ?? Date.now;
+    this.recordEvents = options.recordEvents ?? true;
+    this.events = new SqliteEvents(db, (sql) => this.statement(sql), this.clock);
     this.migrationVersions = migrationVersions;
     this.sso = new SqliteSsoStore({
       db,
@@ -241,6 +273,16 @@ export class SqliteStore implements Store {
     return statement;
   }
 
+  /**
+   * Records the event of a change of `realm`. Call it inside the change's transaction
+   * (`this.db.transaction(…)`), after the change was made and only when it changed something: the
+   * event then commits or rolls back with the change. This is how a write method of this store
+   * records its event (the descriptions are in events/changes.ts).
+   */
+  private recordChange(realm: string, change: ChangeDescription, origin: ChangeOrigin | undefined): void {
+    if (this.recordEvents) this.events.write(adminEvent(realm, change, origin ?? UNKNOWN_ORIGIN, this.clock()));
+  }
+
   /** Versions of the applied migrations, oldest first (for tests and diagnostics). */
   async appliedMigrations(): Promise<Array<{ version: number; name: string }>> {
     return (this.statement('SELECT version, name FROM schema_migrations ORDER BY version').all() as Row[]).map(
@@ -255,8 +297,8 @@ export class SqliteStore implements Store {
 
   // Realms ---------------------------------------------------------------------------------------
 
-  async createRealm(realm: RealmRecord): Promise<void> {
-    mapConflicts(() =>
+  async createRealm(realm: RealmRecord, origin?: ChangeOrigin): Promise<void> {
+    mapConflicts(() => this.db.transaction(() => {
       this.statement(
         `INSERT INTO realms (name, enabled, token_lifetime_seconds, create_admin_user, organizations_claim, rate_limit_requests,
            rate_limit_window_seconds, created_timestamp, private_key_pem, public_key_pem, key_id)
@@ -272,8 +314,9 @@ export class SqliteStore implements Store {
         realm.privateKeyPem,
         realm.publicKeyPem,
         realm.keyId,
-      ),
-    );
+      );
+      this.recordChange(realm.name, realmChange('CREATE', { realm, eventRetentionDays: null }), origin);
+    }).immediate());
     this.realmCache.forget();
   }
 
@@ -294,15 +337,15 @@ export class SqliteStore implements Store {
     return (this.statement('SELECT * FROM realms ORDER BY name').all() as Row[]).map(realmFromRow);
   }
 
-  async updateRealm(name: string, update: RealmUpdate): Promise<RealmRecord | undefined> {
+  async updateRealm(name: string, update: RealmUpdate, origin?: ChangeOrigin): Promise<RealmRecord | undefined> {
     try {
-      return this.writeRealm(name, update);
+      return this.writeRealm(name, update, origin);
     } finally {
       this.realmCache.forget();
     }
   }
 
-  private writeRealm(name: string, update: RealmUpdate): RealmRecord | undefined {
+  private writeRealm(name: string, update: RealmUpdate, origin: ChangeOrigin | undefined): RealmRecord | undefined {
     return this.db.transaction(() => {
       const sets: string[] = [];
       const values: unknown[] = [];
@@ -328,7 +371,13 @@ export class SqliteStore implements Store {
       }
       if (sets.length > 0) this.statement(`UPDATE realms SET ${sets.join(', ')} WHERE name = ?`).run(...values, name);
       const row = this.statement('SELECT * FROM realms WHERE name = ?').get(name) as Row | undefined;
-      return row && realmFromRow(row);
+      if (!row) return undefined;
+      const realm = realmFromRow(row);
+      if (sets.length > 0) {
+        const retention = this.statement('SELECT days FROM event_retention WHERE realm = ?').get(name) as Row | undefined;
+        this.recordChange(name, realmChange('UPDATE', { realm, eventRetentionDays: retention ? Number(retention.days) : null }), origin);
+      }
+      return realm;
     }).immediate();
   }
 
@@ -356,8 +405,15 @@ export class SqliteStore implements Store {
     );
   }
 
-  async createUser(user: NewUser): Promise<void> {
-    mapConflicts(() => this.insertUser(user));
+  async createUser(user: NewUser, origin?: ChangeOrigin): Promise<void> {
+    mapConflicts(() =>
+      this.db
+        .transaction(() => {
+          this.insertUser(user);
+          this.recordChange(user.realm, userChange('CREATE', { realmAdmin: false, ...user }), origin);
+        })
+        .immediate(),
+    );
   }
 
   async getUser(realm: string, id: string): Promise<UserRecord | undefined> {
@@ -450,7 +506,7 @@ export class SqliteStore implements Store {
     return Number((this.statement(`SELECT count(*) AS n FROM users WHERE ${where}`).get(...values) as Row).n);
   }
 
-  async updateUser(realm: string, id: string, update: UserUpdate): Promise<UserRecord | undefined> {
+  async updateUser(realm: string, id: string, update: UserUpdate, origin?: ChangeOrigin): Promise<UserRecord | undefined> {
     return this.db.transaction(() => {
       if (update.enabled !== undefined) {
         this.statement('UPDATE users SET enabled = ? WHERE realm = ? AND id = ?').run(update.enabled ? 1 : 0, realm, id);
@@ -462,13 +518,16 @@ export class SqliteStore implements Store {
         this.statement('UPDATE users SET password_hash = ? WHERE realm = ? AND id = ?').run(update.passwordHash, realm, id);
       }
       const row = this.statement('SELECT * FROM users WHERE realm = ? AND id = ?').get(realm, id) as Row | undefined;
-      return row && userFromRow(row);
+      if (!row) return undefined;
+      const user = userFromRow(row);
+      if (Object.values(update).some((value) => value !== undefined)) this.recordChange(realm, userUpdateChange(update, user), origin);
+      return user;
     }).immediate();
   }
 
   // API keys -------------------------------------------------------------------------------------
 
-  async createApiKey(key: NewApiKey, serviceAccount: NewUser): Promise<void> {
+  async createApiKey(key: NewApiKey, serviceAccount: NewUser, origin?: ChangeOrigin): Promise<void> {
     mapConflicts(() =>
       this.db
         .transaction(() => {
@@ -487,6 +546,7 @@ export class SqliteStore implements Store {
             key.revokedTimestamp,
             key.lastUsedTimestamp ?? null,
           );
+          this.recordChange(key.realm, apiKeyChange('CREATE', { ...key, lastUsedTimestamp: key.lastUsedTimestamp ?? null }), origin);
         })
         .immediate(),
     );
@@ -506,26 +566,42 @@ export class SqliteStore implements Store {
     return rows.map(apiKeyFromRow);
   }
 
-  async revokeApiKey(clientId: string, revokedTimestamp: number): Promise<boolean> {
+  async revokeApiKey(clientId: string, revokedTimestamp: number, origin?: ChangeOrigin): Promise<boolean> {
     return this.db.transaction(() => {
       const exists = this.statement('SELECT 1 FROM api_keys WHERE client_id = ?').get(clientId);
       if (!exists) return false;
-      this.statement('UPDATE api_keys SET revoked_timestamp = ? WHERE client_id = ? AND revoked_timestamp IS NULL')
-        .run(revokedTimestamp, clientId);
+      const revoked = this.statement('UPDATE api_keys SET revoked_timestamp = ? WHERE client_id = ? AND revoked_timestamp IS NULL RETURNING *')
+        .get(revokedTimestamp, clientId) as Row | undefined;
+      if (revoked) {
+        const key = apiKeyFromRow(revoked);
+        this.recordChange(key.realm, apiKeyChange('UPDATE', key), origin);
+      }
       return true;
     }).immediate();
   }
 
-  async replaceApiKeySecretHash(clientId: string, expectedHash: string, newHash: string): Promise<boolean> {
-    const result = this.statement('UPDATE api_keys SET secret_hash = ? WHERE client_id = ? AND secret_hash = ?')
-      .run(newHash, clientId, expectedHash);
-    return result.changes > 0;
+  async replaceApiKeySecretHash(clientId: string, expectedHash: string, newHash: string, rotatedBy?: ChangeOrigin): Promise<boolean> {
+    return this.db.transaction(() => {
+      const row = this.statement('UPDATE api_keys SET secret_hash = ? WHERE client_id = ? AND secret_hash = ? RETURNING *')
+        .get(newHash, clientId, expectedHash) as Row | undefined;
+      if (!row) return false;
+      if (rotatedBy) {
+        const key = apiKeyFromRow(row);
+        this.recordChange(key.realm, apiKeySecretChange(key), rotatedBy);
+      }
+      return true;
+    }).immediate();
   }
 
-  async setApiKeyPermissions(clientId: string, permissions: Permission[]): Promise<boolean> {
-    const result = this.statement('UPDATE api_keys SET permissions = ? WHERE client_id = ? AND revoked_timestamp IS NULL')
-      .run(JSON.stringify(permissions), clientId);
-    return result.changes > 0;
+  async setApiKeyPermissions(clientId: string, permissions: Permission[], origin?: ChangeOrigin): Promise<boolean> {
+    return this.db.transaction(() => {
+      const row = this.statement('UPDATE api_keys SET permissions = ? WHERE client_id = ? AND revoked_timestamp IS NULL RETURNING *')
+        .get(JSON.stringify(permissions), clientId) as Row | undefined;
+      if (!row) return false;
+      const key = apiKeyFromRow(row);
+      this.recordChange(key.realm, apiKeyChange('UPDATE', key), origin);
+      return true;
+    }).immediate();
   }
 
   async touchApiKey(clientId: string, lastUsedTimestamp: number): Promise<void> {
@@ -534,10 +610,15 @@ export class SqliteStore implements Store {
 
   // OpenID Connect clients and authorization codes -----------------------------------------------
 
-  async createOidcClient(client: OidcClientRecord): Promise<void> {
+  async createOidcClient(client: OidcClientRecord, origin?: ChangeOrigin): Promise<void> {
     mapConflicts(() =>
-      this.statement('INSERT INTO oidc_clients (realm, client_id, name, redirect_uris, created_timestamp, secret_hash, organizations_claim) VALUES (?, ?, ?, ?, ?, ?, ?)')
-        .run(client.realm, client.clientId, client.name, JSON.stringify(client.redirectUris), client.createdTimestamp, client.secretHash, client.organizationsClaim ? 1 : 0),
+      this.db
+        .transaction(() => {
+          this.statement('INSERT INTO oidc_clients (realm, client_id, name, redirect_uris, created_timestamp, secret_hash, organizations_claim) VALUES (?, ?, ?, ?, ?, ?, ?)')
+            .run(client.realm, client.clientId, client.name, JSON.stringify(client.redirectUris), client.createdTimestamp, client.secretHash, client.organizationsClaim ? 1 : 0);
+          this.recordChange(client.realm, oidcClientCreated(client), origin);
+        })
+        .immediate(),
     );
   }
 
@@ -550,15 +631,27 @@ export class SqliteStore implements Store {
     return (this.statement('SELECT * FROM oidc_clients WHERE realm = ? ORDER BY client_id').all(realm) as Row[]).map(oidcClientFromRow);
   }
 
-  async setOidcClientOrganizationsClaim(realm: string, clientId: string, organizationsClaim: boolean): Promise<boolean> {
-    return (
-      this.statement('UPDATE oidc_clients SET organizations_claim = ? WHERE realm = ? AND client_id = ?').run(organizationsClaim ? 1 : 0, realm, clientId)
-        .changes > 0
-    );
+  async setOidcClientOrganizationsClaim(realm: string, clientId: string, organizationsClaim: boolean, origin?: ChangeOrigin): Promise<boolean> {
+    return this.db
+      .transaction(() => {
+        const row = this.statement('UPDATE oidc_clients SET organizations_claim = ? WHERE realm = ? AND client_id = ? RETURNING *').get(organizationsClaim ? 1 : 0, realm, clientId) as
+          | Row
+          | undefined;
+        if (!row) return false;
+        this.recordChange(realm, oidcClientUpdated(oidcClientFromRow(row)), origin);
+        return true;
+      })
+      .immediate();
   }
 
-  async deleteOidcClient(realm: string, clientId: string): Promise<boolean> {
-    return this.statement('DELETE FROM oidc_clients WHERE realm = ? AND client_id = ?').run(realm, clientId).changes > 0;
+  async deleteOidcClient(realm: string, clientId: string, origin?: ChangeOrigin): Promise<boolean> {
+    return this.db
+      .transaction(() => {
+        if (this.statement('DELETE FROM oidc_clients WHERE realm = ? AND client_id = ?').run(realm, clientId).changes === 0) return false;
+        this.recordChange(realm, oidcClientDeleted(clientId), origin);
+        return true;
+      })
+      .immediate();
   }
 
   async saveAuthorizationCode(code: AuthorizationCodeRecord, nowTimestamp: number): Promise<void> {
@@ -614,7 +707,7 @@ export class SqliteStore implements Store {
 
   // Organizations --------------------------------------------------------------------------------
 
-  async createOrganization(org: Organization, adminUser?: NewUser, createdTimestamp = Date.now()): Promise<void> {
+  async createOrganization(org: Organization, adminUser?: NewUser, createdTimestamp = Date.now(), origin?: ChangeOrigin): Promise<void> {
     mapConflicts(() =>
       this.db
         .transaction(() => {
@@ -647,6 +740,7 @@ export class SqliteStore implements Store {
             insertRole.run(roleId, org.realm, org.id, role.name, role.description, createdTimestamp);
             if (adminUser) grant.run(org.realm, org.id, roleId, adminUser.id, createdTimestamp);
           }
+          this.recordChange(org.realm, organizationChange('CREATE', org), origin);
         })
         .immediate(),
     );
@@ -705,6 +799,7 @@ export class SqliteStore implements Store {
     realm: string,
     id: string,
     update: { name: string; displayName: string | null; url: string | null; attributes: Attributes; domains?: string[] },
+    origin?: ChangeOrigin,
   ): Promise<boolean> {
     return mapConflicts(() =>
       this.db
@@ -715,43 +810,55 @@ export class SqliteStore implements Store {
             sets.push('domains = ?');
             values.push(JSON.stringify(update.domains));
           }
-          const result = this.statement(`UPDATE organizations SET ${sets.join(', ')} WHERE realm = ? AND id = ?`)
-            .run(...values, realm, id);
-          return result.changes > 0;
+          const row = this.statement(`UPDATE organizations SET ${sets.join(', ')} WHERE realm = ? AND id = ? RETURNING *`)
+            .get(...values, realm, id) as Row | undefined;
+          if (!row) return false;
+          this.recordChange(realm, organizationChange('UPDATE', orgFromRow(row)), origin);
+          return true;
         })
         .immediate(),
     );
   }
 
-  async deleteOrganization(realm: string, id: string): Promise<boolean> {
-    // Memberships, roles, grants and the default admin user go with it (ON DELETE CASCADE).
-    const result = this.statement('DELETE FROM organizations WHERE realm = ? AND id = ?').run(realm, id);
-    return result.changes > 0;
-  }
-
-  // Memberships ----------------------------------------------------------------------------------
-
-  async addMember(realm: string, orgId: string, userId: string, createdTimestamp: number): Promise<boolean> {
+  async deleteOrganization(realm: string, id: string, origin?: ChangeOrigin): Promise<boolean> {
     return this.db
       .transaction(() => {
-        const org = this.statement('SELECT 1 FROM organizations WHERE realm = ? AND id = ?').get(realm, orgId);
-        const user = this.statement('SELECT 1 FROM users WHERE realm = ? AND id = ?').get(realm, userId);
-        if (!org || !user) return false;
-        // The unique (realm, organization_id, user_id) constraint makes a repeated add a no-op.
-        this.statement(
-          `INSERT INTO memberships (realm, organization_id, user_id, created_timestamp) VALUES (?, ?, ?, ?)
-           ON CONFLICT (realm, organization_id, user_id) DO NOTHING`,
-        ).run(realm, orgId, userId, createdTimestamp);
+        // Memberships, roles, grants and the default admin user go with it (ON DELETE CASCADE).
+        if (this.statement('DELETE FROM organizations WHERE realm = ? AND id = ?').run(realm, id).changes === 0) return false;
+        this.recordChange(realm, organizationDeleted(id), origin);
         return true;
       })
       .immediate();
   }
 
-  async removeMember(realm: string, orgId: string, userId: string): Promise<boolean> {
-    const result = this.statement(
-      'DELETE FROM memberships WHERE realm = ? AND organization_id = ? AND user_id = ?',
-    ).run(realm, orgId, userId);
-    return result.changes > 0;
+  // Memberships ----------------------------------------------------------------------------------
+
+  async addMember(realm: string, orgId: string, userId: string, createdTimestamp: number, origin?: ChangeOrigin): Promise<boolean> {
+    return this.db
+      .transaction(() => {
+        const org = this.statement('SELECT 1 FROM organizations WHERE realm = ? AND id = ?').get(realm, orgId);
+        const user = this.statement('SELECT 1 FROM users WHERE realm = ? AND id = ?').get(realm, userId);
+        if (!org || !user) return false;
+        // The unique (realm, organization_id, user_id) constraint makes a repeated add a no-op, recording nothing.
+        const added = this.statement(
+          `INSERT INTO memberships (realm, organization_id, user_id, created_timestamp) VALUES (?, ?, ?, ?)
+           ON CONFLICT (realm, organization_id, user_id) DO NOTHING`,
+        ).run(realm, orgId, userId, createdTimestamp).changes > 0;
+        if (added) this.recordChange(realm, membershipChange('CREATE', orgId, userId), origin);
+        return true;
+      })
+      .immediate();
+  }
+
+  async removeMember(realm: string, orgId: string, userId: string, origin?: ChangeOrigin): Promise<boolean> {
+    return this.db
+      .transaction(() => {
+        const result = this.statement('DELETE FROM memberships WHERE realm = ? AND organization_id = ? AND user_id = ?').run(realm, orgId, userId);
+        if (result.changes === 0) return false;
+        this.recordChange(realm, membershipChange('DELETE', orgId, userId), origin);
+        return true;
+      })
+      .immediate();
   }
 
   async isMember(realm: string, orgId: string, userId: string): Promise<boolean> {
@@ -879,7 +986,7 @@ export class SqliteStore implements Store {
     return row && roleFromRow(row);
   }
 
-  async createRoles(realm: string, orgId: string, roles: readonly NewRole[], createdTimestamp: number): Promise<RoleCreation[] | undefined> {
+  async createRoles(realm: string, orgId: string, roles: readonly NewRole[], createdTimestamp: number, origin?: ChangeOrigin): Promise<RoleCreation[] | undefined> {
     return mapConflicts(() =>
       this.db
         .transaction(() => {
@@ -890,7 +997,9 @@ export class SqliteStore implements Store {
           );
           return roles.map((role) => {
             const created = insert.run(role.id, realm, orgId, role.name, role.description, createdTimestamp).changes > 0;
-            return { created, role: this.roleRow(realm, orgId, role.name)! };
+            const stored = this.roleRow(realm, orgId, role.name)!;
+            if (created) this.recordChange(realm, roleChange('CREATE', stored), origin);
+            return { created, role: stored };
           });
         })
         .immediate(),
@@ -909,14 +1018,21 @@ export class SqliteStore implements Store {
     })();
   }
 
-  async updateRoleDescription(realm: string, orgId: string, name: string, description: string | null): Promise<RoleRecord | undefined> {
-    const row = this.statement(
-      'UPDATE organization_roles SET description = ? WHERE realm = ? AND organization_id = ? AND name = ? RETURNING *',
-    ).get(description, realm, orgId, name) as Row | undefined;
-    return row && roleFromRow(row);
+  async updateRoleDescription(realm: string, orgId: string, name: string, description: string | null, origin?: ChangeOrigin): Promise<RoleRecord | undefined> {
+    return this.db
+      .transaction(() => {
+        const row = this.statement(
+          'UPDATE organization_roles SET description = ? WHERE realm = ? AND organization_id = ? AND name = ? RETURNING *',
+        ).get(description, realm, orgId, name) as Row | undefined;
+        if (!row) return undefined;
+        const role = roleFromRow(row);
+        this.recordChange(realm, roleChange('UPDATE', role), origin);
+        return role;
+      })
+      .immediate();
   }
 
-  async deleteRoles(realm: string, orgId: string, names: readonly string[]): Promise<Array<RoleRecord | undefined> | undefined> {
+  async deleteRoles(realm: string, orgId: string, names: readonly string[], origin?: ChangeOrigin): Promise<Array<RoleRecord | undefined> | undefined> {
     return this.db
       .transaction(() => {
         if (!this.organizationExists(realm, orgId)) return undefined;
@@ -924,7 +1040,10 @@ export class SqliteStore implements Store {
         const remove = this.statement('DELETE FROM organization_roles WHERE realm = ? AND organization_id = ? AND name = ? RETURNING *');
         return names.map((name) => {
           const row = remove.get(realm, orgId, name) as Row | undefined;
-          return row && roleFromRow(row);
+          if (!row) return undefined;
+          const role = roleFromRow(row);
+          this.recordChange(realm, roleChange('DELETE', role), origin);
+          return role;
         });
       })
       .immediate();
@@ -937,6 +1056,7 @@ export class SqliteStore implements Store {
     names: readonly string[],
     change: 'grant' | 'revoke',
     createdTimestamp: number,
+    origin?: ChangeOrigin,
   ): Promise<MemberRolesChange> {
     return this.db
       .transaction((): MemberRolesChange => {
@@ -956,7 +1076,9 @@ export class SqliteStore implements Store {
           const role = this.roleRow(realm, orgId, name);
           if (!role) return { outcome: 'no-role', name };
           const result = change === 'grant' ? write.run(realm, orgId, role.id, userId, createdTimestamp) : write.run(realm, orgId, role.id, userId);
-          return { outcome: result.changes > 0 ? 'changed' : 'unchanged', role };
+          if (result.changes === 0) return { outcome: 'unchanged', role };
+          this.recordChange(realm, roleGrantChange(change, role, userId), origin);
+          return { outcome: 'changed', role };
         });
         return { kind: 'done', changes };
       })

@@ -13,9 +13,15 @@
  * - A role grant exists only for a member of the role's organization (the database refuses
  *   anything else): removing the member, deleting the role or the organization removes it.
  * - Lookups that find nothing return `undefined` (or `false`), never throw.
+ * - Every change records its event (events/changes.ts) in the same transaction: no change without
+ *   its event, no event without its change. A write that changes nothing (a repeated member add, a
+ *   missing row) records nothing. The optional `origin` of a write says who made it and from where
+ *   (default: nobody known); the store stamps the event with its own clock.
  */
 import type { Attributes, Member, Organization, Permission } from '../../api';
+import type { ChangeOrigin } from '../events/event';
 import type { RealmRateLimit } from '../rate-limit';
+import type { EventStore } from './event-store';
 import type { SsoStore } from './sso-store';
 
 /** A realm (tenant) with its signing key. */
@@ -284,7 +290,7 @@ export interface Store {
   // Realms ---------------------------------------------------------------------------------------
 
   /** Inserts a realm. Throws {@link StoreConflictError} (`realm name`) when it exists. */
-  createRealm(realm: RealmRecord): Promise<void>;
+  createRealm(realm: RealmRecord, origin?: ChangeOrigin): Promise<void>;
   /** One realm by name, with its private signing key: read from the database on every call (for the routes that sign). */
   getRealm(name: string): Promise<RealmRecord | undefined>;
   /**
@@ -301,12 +307,12 @@ export interface Store {
   /** All realms ordered by name. */
   listRealms(): Promise<RealmRecord[]>;
   /** Changes the given fields; returns the updated realm, or undefined when it does not exist. */
-  updateRealm(name: string, update: RealmUpdate): Promise<RealmRecord | undefined>;
+  updateRealm(name: string, update: RealmUpdate, origin?: ChangeOrigin): Promise<RealmRecord | undefined>;
 
   // Users ----------------------------------------------------------------------------------------
 
   /** Inserts a user. Throws {@link StoreConflictError} (`username` or `email`) on a duplicate in the realm. */
-  createUser(user: NewUser): Promise<void>;
+  createUser(user: NewUser, origin?: ChangeOrigin): Promise<void>;
   /** One user of a realm by id. */
   getUser(realm: string, id: string): Promise<UserRecord | undefined>;
   /** One user of a realm by username (case-insensitive). */
@@ -315,8 +321,12 @@ export interface Store {
   findUsers(realm: string, filter: UserFilter): Promise<UserRecord[]>;
   /** How many users match the filter (`first`/`max` ignored); service accounts excluded. */
   countUsers(realm: string, filter: UserFilter): Promise<number>;
-  /** Changes the given fields of a user; returns the updated user, or undefined when it does not exist. */
-  updateUser(realm: string, id: string, update: UserUpdate): Promise<UserRecord | undefined>;
+  /**
+   * Changes the given fields of a user; returns the updated user, or undefined when it does not
+   * exist. Records one event: the realm administrator role given or taken when only `realmAdmin`
+   * changes, the password action when only `passwordHash` changes, else the user's update.
+   */
+  updateUser(realm: string, id: string, update: UserUpdate, origin?: ChangeOrigin): Promise<UserRecord | undefined>;
 
   // API keys -------------------------------------------------------------------------------------
 
@@ -324,35 +334,37 @@ export interface Store {
    * Inserts an API key together with its service-account user, atomically.
    * Throws {@link StoreConflictError} (`API key name`) when an active key of the realm has the name.
    */
-  createApiKey(key: NewApiKey, serviceAccount: NewUser): Promise<void>;
+  createApiKey(key: NewApiKey, serviceAccount: NewUser, origin?: ChangeOrigin): Promise<void>;
   /** One API key by client id (revoked keys included). */
   getApiKey(clientId: string): Promise<ApiKeyRecord | undefined>;
   /** API keys of one realm, or of all realms, ordered by realm then creation. */
   listApiKeys(realm?: string): Promise<ApiKeyRecord[]>;
   /** Marks a key revoked (keeps the row). Returns false when there is no such key. */
-  revokeApiKey(clientId: string, revokedTimestamp: number): Promise<boolean>;
+  revokeApiKey(clientId: string, revokedTimestamp: number, origin?: ChangeOrigin): Promise<boolean>;
   /**
    * Replaces a key's secret hash only while it still is `expectedHash` (compare-and-set), so two
    * instances migrating the same key at once cannot undo each other. True when it was replaced.
+   * With `rotatedBy`, the key got a new secret and the rotation is recorded; without, only the
+   * hash's form changed (auth/api-key-secrets.ts) and nothing is recorded.
    */
-  replaceApiKeySecretHash(clientId: string, expectedHash: string, newHash: string): Promise<boolean>;
+  replaceApiKeySecretHash(clientId: string, expectedHash: string, newHash: string, rotatedBy?: ChangeOrigin): Promise<boolean>;
   /** Replaces an active key's permissions. False when there is no such key or it is revoked. */
-  setApiKeyPermissions(clientId: string, permissions: Permission[]): Promise<boolean>;
-  /** Records when a key last got a token. */
+  setApiKeyPermissions(clientId: string, permissions: Permission[], origin?: ChangeOrigin): Promise<boolean>;
+  /** Records when a key last got a token (not a change of the key: no event; the grant's access event tells it). */
   touchApiKey(clientId: string, lastUsedTimestamp: number): Promise<void>;
 
   // OpenID Connect clients and authorization codes -----------------------------------------------
 
   /** Registers a public client. Throws {@link StoreConflictError} (`client id`) when the realm has it. */
-  createOidcClient(client: OidcClientRecord): Promise<void>;
+  createOidcClient(client: OidcClientRecord, origin?: ChangeOrigin): Promise<void>;
   /** One registered client of a realm. */
   getOidcClient(realm: string, clientId: string): Promise<OidcClientRecord | undefined>;
   /** The registered clients of a realm, ordered by client id. */
   listOidcClients(realm: string): Promise<OidcClientRecord[]>;
   /** Turns the `organizations` claim of a registered client's tokens on or off. False when there is no such client. */
-  setOidcClientOrganizationsClaim(realm: string, clientId: string, organizationsClaim: boolean): Promise<boolean>;
+  setOidcClientOrganizationsClaim(realm: string, clientId: string, organizationsClaim: boolean, origin?: ChangeOrigin): Promise<boolean>;
   /** Removes a registered client. False when there was none. */
-  deleteOidcClient(realm: string, clientId: string): Promise<boolean>;
+  deleteOidcClient(realm: string, clientId: string, origin?: ChangeOrigin): Promise<boolean>;
   /** Stores an issued authorization code; also forgets codes that expired before `nowTimestamp`. */
   saveAuthorizationCode(code: AuthorizationCodeRecord, nowTimestamp: number): Promise<void>;
   /**
@@ -391,7 +403,7 @@ export interface Store {
    * when given, its default admin user, that user's membership and its grant of every default role,
    * atomically. Throws {@link StoreConflictError} (`organization name` or `organization id`).
    */
-  createOrganization(org: Organization, adminUser?: NewUser, createdTimestamp?: number): Promise<void>;
+  createOrganization(org: Organization, adminUser?: NewUser, createdTimestamp?: number, origin?: ChangeOrigin): Promise<void>;
   /** One organization of a realm. */
   getOrganization(realm: string, id: string): Promise<Organization | undefined>;
   /** Organizations of a realm matching the filter, ordered by name. */
@@ -406,9 +418,10 @@ export interface Store {
     realm: string,
     id: string,
     update: { name: string; displayName: string | null; url: string | null; attributes: Attributes; domains?: string[] },
+    origin?: ChangeOrigin,
   ): Promise<boolean>;
   /** Deletes an organization, its memberships, roles and grants, and its default admin user. False when it does not exist. */
-  deleteOrganization(realm: string, id: string): Promise<boolean>;
+  deleteOrganization(realm: string, id: string, origin?: ChangeOrigin): Promise<boolean>;
 
   // Memberships ----------------------------------------------------------------------------------
 
@@ -416,9 +429,9 @@ export interface Store {
    * Makes a user a member; a no-op when it already is (idempotent, safe under concurrency).
    * Returns false when the organization or the user does not exist in the realm.
    */
-  addMember(realm: string, orgId: string, userId: string, createdTimestamp: number): Promise<boolean>;
+  addMember(realm: string, orgId: string, userId: string, createdTimestamp: number, origin?: ChangeOrigin): Promise<boolean>;
   /** Removes a membership and the member's role grants in that organization. False when there was none. */
-  removeMember(realm: string, orgId: string, userId: string): Promise<boolean>;
+  removeMember(realm: string, orgId: string, userId: string, origin?: ChangeOrigin): Promise<boolean>;
   /** Whether the user is a member of the organization (both in the realm). */
   isMember(realm: string, orgId: string, userId: string): Promise<boolean>;
   /** Members ordered by membership creation. */
@@ -439,19 +452,19 @@ export interface Store {
    * (also one earlier in the same list) is not created and reported with the role that has it.
    * Undefined when the organization does not exist in the realm.
    */
-  createRoles(realm: string, orgId: string, roles: readonly NewRole[], createdTimestamp: number): Promise<RoleCreation[] | undefined>;
+  createRoles(realm: string, orgId: string, roles: readonly NewRole[], createdTimestamp: number, origin?: ChangeOrigin): Promise<RoleCreation[] | undefined>;
   /** One role of an organization by name. */
   getRole(realm: string, orgId: string, name: string): Promise<RoleRecord | undefined>;
   /** The roles of an organization, ordered by name; undefined when the organization does not exist in the realm. */
   listRoles(realm: string, orgId: string): Promise<RoleRecord[] | undefined>;
   /** Replaces a role's description; returns the updated role, or undefined when there is no such role. */
-  updateRoleDescription(realm: string, orgId: string, name: string, description: string | null): Promise<RoleRecord | undefined>;
+  updateRoleDescription(realm: string, orgId: string, name: string, description: string | null, origin?: ChangeOrigin): Promise<RoleRecord | undefined>;
   /**
    * Deletes roles of an organization by name, with their grants, atomically: per name, the role
    * deleted, or undefined when there was none. Undefined when the organization does not exist in
    * the realm. (Default roles are the caller's to refuse.)
    */
-  deleteRoles(realm: string, orgId: string, names: readonly string[]): Promise<Array<RoleRecord | undefined> | undefined>;
+  deleteRoles(realm: string, orgId: string, names: readonly string[], origin?: ChangeOrigin): Promise<Array<RoleRecord | undefined> | undefined>;
   /**
    * Grants (or revokes) roles of an organization to (from) one of its members, in order,
    * atomically, after checking in the same transaction that the organization, the user and the
@@ -464,6 +477,7 @@ export interface Store {
     names: readonly string[],
     change: 'grant' | 'revoke',
     createdTimestamp: number,
+    origin?: ChangeOrigin,
   ): Promise<MemberRolesChange>;
   /** Whether the user holds the role (all in the realm). */
   hasRole(realm: string, orgId: string, name: string, userId: string): Promise<boolean>;
@@ -486,6 +500,11 @@ export interface Store {
    * is current). One query, so readiness (operations/health.ts) also learns that the database answers.
    */
   pendingMigrations(): Promise<number[]>;
+
+  // Events ---------------------------------------------------------------------------------------
+
+  /** The audit log, webhooks and their delivery outbox (store/event-store.ts). */
+  readonly events: EventStore;
 
   /** Releases the database. Idempotent. */
   close(): Promise<void>;

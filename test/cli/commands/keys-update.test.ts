@@ -101,7 +101,7 @@ describe('orgadmin keys update', () => {
     const result = await sandbox.run('keys', 'update', key.clientId, '--permissions', 'view-users,admin');
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      'orgadmin: unknown permission "admin"; valid permissions are view-organizations, manage-organizations, create-organization, view-users, introspect-tokens.\n',
+      'orgadmin: unknown permission "admin"; valid permissions are view-organizations, manage-organizations, create-organization, view-users, introspect-tokens, view-events, manage-events.\n',
     );
     expect(await sandbox.run('keys', 'list', '--json')).toEqual(before);
   });

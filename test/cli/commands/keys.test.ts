@@ -72,7 +72,7 @@ describe('orgadmin keys create', () => {
       code: 2,
       stdout: '',
       stderr:
-        'orgadmin: unknown permission "admin"; valid permissions are view-organizations, manage-organizations, create-organization, view-users, introspect-tokens.\n',
+        'orgadmin: unknown permission "admin"; valid permissions are view-organizations, manage-organizations, create-organization, view-users, introspect-tokens, view-events, manage-events.\n',
     });
     expect(await sandbox.json('keys', 'list')).toEqual([]);
   });

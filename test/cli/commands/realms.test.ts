@@ -168,7 +168,7 @@ describe('orgadmin realms update', () => {
     [['--admin-user', 'yes'], '--admin-user must be "on" or "off", not "yes".'],
     [['--organizations-claim', 'true'], '--organizations-claim must be "on" or "off", not "true".'],
     [['--token-lifetime', '0'], '--token-lifetime must be a whole number of seconds from 1 to 86400, not "0".'],
-    [[], 'realms update needs at least one of --token-lifetime, --admin-user, --organizations-claim, --rate-limit.'],
+    [[], 'realms update needs at least one of --token-lifetime, --admin-user, --organizations-claim, --rate-limit, --event-retention.'],
   ])('exits 2 on %j with one sentence and changes nothing', async (flags, message) => {
     await sandbox.run('realms', 'create', 'acme');
     const before = await storedRealm('acme');

@@ -85,7 +85,7 @@ it('exchanges the code once, with the verifier, for an access token with the use
   const body = (await answer.json()) as Record<string, string>;
   const ada = (await svc.admin.findUserByUsername('acme', 'ada'))!;
   const access = verifyJwt(body.access_token, realmKey, { realm: 'acme', typ: 'Bearer', nowSeconds: Math.floor(clock / 1000) });
-  expect(access).toMatchObject({ sub: ada.id, azp: 'spa', scope: 'openid view-organizations manage-organizations create-organization view-users introspect-tokens' });
+  expect(access).toMatchObject({ sub: ada.id, azp: 'spa', scope: 'openid view-organizations manage-organizations create-organization view-users introspect-tokens view-events manage-events' });
   const id = verifyJwt(body.id_token, realmKey, { realm: 'acme', typ: 'ID', audience: 'spa', nowSeconds: Math.floor(clock / 1000) });
   expect(id).toMatchObject({ sub: ada.id, nonce: 'no-456', preferred_username: 'ada', email: 'ada@example.com', auth_time: Math.floor(clock / 1000) });
   // Both name the login session (signing out ends it), which reveals neither the code nor its hash.

@@ -43,7 +43,7 @@ it('works with openid-client: discovery, PKCE, login form, code exchange with st
   expect(seen.login).toEqual({ status: 303, backToRedirectUri: true });
   expect(seen.tokens).toEqual({
     token_type: 'bearer',
-    scope: 'openid view-organizations manage-organizations create-organization view-users introspect-tokens',
+    scope: 'openid view-organizations manage-organizations create-organization view-users introspect-tokens view-events manage-events',
     sub: ada.id,
     nonce: expect.any(String),
     aud: 'web-app',

@@ -5,7 +5,7 @@ locals {
 }
 
 output "first_member" {
-  # { realm = "acme", organization_id = "6f1d…", user_id = "0c6a…", role_name = null, domain = null, alias = null, mapper_id = null }
+  # { realm = "acme", organization_id = "6f1d…", user_id = "0c6a…", role_name = null, domain = null, alias = null, mapper_id = null, webhook_id = null }
   value = local.memberships[0]
 }
 

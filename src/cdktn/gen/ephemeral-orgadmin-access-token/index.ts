@@ -20,7 +20,7 @@ export interface EphemeralOrgadminAccessTokenConfig extends cdktn.TerraformEphem
   */
   readonly clientSecret?: string;
   /**
-  * The permissions the token carries: a subset of the API key's (`view-organizations`, `manage-organizations`, `create-organization`, `view-users`, `introspect-tokens`). Defaults to all of the key's permissions.
+  * The permissions the token carries: a subset of the API key's (`view-organizations`, `manage-organizations`, `create-organization`, `view-users`, `introspect-tokens`, `view-events`, `manage-events`). Defaults to all of the key's permissions.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/orgadmin/orgadmin/0.1.0/docs/ephemeral-resources/access_token#permissions EphemeralOrgadminAccessToken#permissions}
   */

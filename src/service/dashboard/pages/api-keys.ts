@@ -4,13 +4,14 @@
  * shown once with copy buttons and a warning), revoking, changing permissions, rotating the secret.
  * Every change goes through the {@link Admin} API, as the command line's.
  */
+import type { Admin } from '../../admin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PERMISSIONS, type Permission } from '../../../api';
 import { AdminError, type ApiKeyInfo, type CreatedApiKey } from '../../admin';
 import type { ServiceContext } from '../../context';
 import { html, type Html } from '../../web/html';
 import { field, fieldValues } from '../form';
-import { guarded, type DashboardCaller } from '../session-guard';
+import { adminFor, guarded, type DashboardCaller } from '../session-guard';
 import { copyable, csrfField, sectionPath, sendDashboard, when } from '../shell';
 
 /** What each permission lets a key do, shown next to its checkbox. */
@@ -20,6 +21,8 @@ const PERMISSION_HELP: Record<Permission, string> = {
   'create-organization': 'create organizations',
   'view-users': 'look users up',
   'introspect-tokens': 'ask whether a token of the realm is active and what it carries (token introspection)',
+  'view-events': 'read the audit log and webhooks',
+  'manage-events': 'create, change and delete webhooks, read their secrets, resend',
 };
 
 const checkboxes = (name: string, idPrefix: string, checked: readonly string[]): Html[] =>
@@ -71,7 +74,6 @@ ${copyable('client-secret', 'Client secret', key.clientSecret)}
 
 /** Registers the API Keys section. */
 export function apiKeyPages(app: FastifyInstance, ctx: ServiceContext): void {
-  const admin = ctx.admin;
   type Req = FastifyRequest<{ Params: { realm: string; clientId?: string } }>;
   const page = (handler: (request: Req, reply: FastifyReply, caller: DashboardCaller) => Promise<FastifyReply>) => guarded<Req>(ctx, handler);
   const back = (reply: FastifyReply, caller: DashboardCaller, done: string) =>
@@ -85,7 +87,7 @@ export function apiKeyPages(app: FastifyInstance, ctx: ServiceContext): void {
       const name = field(request.body, 'name');
       const permissions = fieldValues(request.body, 'permissions');
       try {
-        return secretPage(reply, caller, await admin.createApiKey(caller.realm.name, { name, permissions }), false);
+        return secretPage(reply, caller, await adminFor(ctx, request, caller).createApiKey(caller.realm.name, { name, permissions }), false);
       } catch (error) {
         if (!(error instanceof AdminError)) throw error;
         return listPage(ctx, reply, caller, { status: 400, error: error.message, name, permissions });
@@ -93,20 +95,20 @@ export function apiKeyPages(app: FastifyInstance, ctx: ServiceContext): void {
     }),
   );
 
-  const change = (action: (realm: string, clientId: string, request: Req) => Promise<unknown>, done: string | 'secret') =>
+  const change = (action: (admin: Admin, realm: string, clientId: string, request: Req) => Promise<unknown>, done: string | 'secret') =>
     page(async (request, reply, caller) => {
       try {
-        const result = await action(caller.realm.name, request.params.clientId!, request);
+        const result = await action(adminFor(ctx, request, caller), caller.realm.name, request.params.clientId!, request);
         return done === 'secret' ? secretPage(reply, caller, result as CreatedApiKey, true) : back(reply, caller, done);
       } catch (error) {
         if (!(error instanceof AdminError)) throw error;
         return listPage(ctx, reply, caller, { status: 400, error: error.message });
       }
     });
-  app.post('/realms/:realm/dashboard/api-keys/:clientId/revoke', change((realm, clientId) => admin.revokeApiKey(clientId, realm), 'revoked'));
+  app.post('/realms/:realm/dashboard/api-keys/:clientId/revoke', change((admin, realm, clientId) => admin.revokeApiKey(clientId, realm), 'revoked'));
   app.post(
     '/realms/:realm/dashboard/api-keys/:clientId/permissions',
-    change((realm, clientId, request) => admin.setApiKeyPermissions(realm, clientId, fieldValues(request.body, 'permissions')), 'permissions'),
+    change((admin, realm, clientId, request) => admin.setApiKeyPermissions(realm, clientId, fieldValues(request.body, 'permissions')), 'permissions'),
   );
-  app.post('/realms/:realm/dashboard/api-keys/:clientId/rotate', change((realm, clientId) => admin.rotateApiKeySecret(realm, clientId), 'secret'));
+  app.post('/realms/:realm/dashboard/api-keys/:clientId/rotate', change((admin, realm, clientId) => admin.rotateApiKeySecret(realm, clientId), 'secret'));
 }

@@ -7,12 +7,13 @@
  */
 import type { Member } from '../../../api';
 import type { RoleWithHolders } from '../../admin';
+import type { FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../../context';
 import { ServiceError } from '../../errors';
 import { html, type Html } from '../../web/html';
 import { field } from '../form';
 import { operation } from '../operation';
-import type { DashboardCaller } from '../session-guard';
+import { adminFor, type DashboardCaller } from '../session-guard';
 import { csrfField } from '../shell';
 
 /** What a role form does: the path under the organization's page it posts to, and the notice after it. */
@@ -61,6 +62,7 @@ export function rolesSection(caller: DashboardCaller, orgName: string, base: str
  */
 export async function changeRoleFromForm(
   ctx: ServiceContext,
+  request: FastifyRequest,
   caller: DashboardCaller,
   orgId: string,
   body: unknown,
@@ -69,7 +71,8 @@ export async function changeRoleFromForm(
   const userId = field(body, 'userId');
   const role = field(body, 'role');
   if (userId === '' || role === '') return new ServiceError(400, 'invalid_body', 'Choose a member and a role.');
-  const { roles } = ctx.admin;
+  // The grant's event names the signed-in user, the dashboard and the user's address.
+  const { roles } = adminFor(ctx, request, caller);
   const realm = caller.realm.name;
   const done = await operation(ctx, caller, () => (kind === 'grant' ? roles.grant(realm, orgId, role, userId) : roles.revoke(realm, orgId, role, userId)));
   return done instanceof ServiceError ? done : undefined;

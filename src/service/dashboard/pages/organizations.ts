@@ -17,7 +17,7 @@ import { html, type Html } from '../../web/html';
 import { field, offset } from '../form';
 import { operation } from '../operation';
 import { changeRoleFromForm, readRoles, ROLE_CHANGES, rolesSection } from './organization-roles';
-import { guarded, type DashboardCaller } from '../session-guard';
+import { adminFor, guarded, type DashboardCaller } from '../session-guard';
 import { copyable, csrfField, sectionPath, sendDashboard } from '../shell';
 
 /** Organizations per page. */
@@ -154,7 +154,7 @@ export function organizationPages(app: FastifyInstance, ctx: ServiceContext): vo
       const user = await operation(ctx, caller, () => ctx.admin.users.findExact(realm, username));
       if (user instanceof ServiceError) return detailPage(ctx, request, reply, caller, { status: user.statusCode, error: user.description });
       if (!user) return detailPage(ctx, request, reply, caller, { status: 400, error: `Realm ${realm} has no user ${username}.` });
-      const added = await operation(ctx, caller, () => ctx.admin.organizations.addMember(realm, orgId, user.id));
+      const added = await operation(ctx, caller, () => adminFor(ctx, request, caller).organizations.addMember(realm, orgId, user.id));
       if (added instanceof ServiceError) return detailPage(ctx, request, reply, caller, { status: added.statusCode, error: added.description });
       return reply.redirect(detailUrl(caller, orgId, 'member-added'), 303);
     }),
@@ -164,7 +164,7 @@ export function organizationPages(app: FastifyInstance, ctx: ServiceContext): vo
     '/realms/:realm/dashboard/organizations/:orgId/members/:userId/remove',
     page(async (request, reply, caller) => {
       const orgId = request.params.orgId!;
-      const removed = await operation(ctx, caller, () => ctx.admin.organizations.removeMember(caller.realm.name, orgId, request.params.userId!));
+      const removed = await operation(ctx, caller, () => adminFor(ctx, request, caller).organizations.removeMember(caller.realm.name, orgId, request.params.userId!));
       if (removed instanceof ServiceError) return detailPage(ctx, request, reply, caller, { status: removed.statusCode, error: removed.description });
       return reply.redirect(detailUrl(caller, orgId, 'member-removed'), 303);
     }),
@@ -175,7 +175,7 @@ export function organizationPages(app: FastifyInstance, ctx: ServiceContext): vo
       `/realms/:realm/dashboard/organizations/:orgId${ROLE_CHANGES[kind].path}`,
       page(async (request, reply, caller) => {
         const orgId = request.params.orgId!;
-        const refused = await changeRoleFromForm(ctx, caller, orgId, request.body, kind);
+        const refused = await changeRoleFromForm(ctx, request, caller, orgId, request.body, kind);
         if (refused) return detailPage(ctx, request, reply, caller, { status: refused.statusCode, error: refused.description });
         return reply.redirect(detailUrl(caller, orgId, ROLE_CHANGES[kind].done), 303);
       }),

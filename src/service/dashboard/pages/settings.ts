@@ -15,7 +15,7 @@ import {
 } from '../../rate-limit';
 import { html } from '../../web/html';
 import { field } from '../form';
-import { guarded, type DashboardCaller } from '../session-guard';
+import { adminFor, guarded, type DashboardCaller } from '../session-guard';
 import { csrfField, sectionPath, sendDashboard } from '../shell';
 
 /** The choices of the rate limit radio buttons (`rateLimitMode`). */
@@ -95,7 +95,7 @@ function rateLimitOf(values: FormValues): RealmRateLimit {
 
 /** Registers the Realm settings section. */
 export function settingsPages(app: FastifyInstance, ctx: ServiceContext): void {
-  const admin = ctx.admin;
+
   type Req = FastifyRequest<{ Params: { realm: string } }>;
   app.get(
     '/realms/:realm/dashboard/settings',
@@ -121,7 +121,7 @@ export function settingsPages(app: FastifyInstance, ctx: ServiceContext): void {
           throw new AdminError(`Rate limit choice "${mode}" is not one of default, off or custom.`);
         }
         const tokenLifetimeSeconds = wholeNumber(values.lifetime, 'Token lifetime');
-        await admin.updateRealm(caller.realm.name, {
+        await adminFor(ctx, request, caller).updateRealm(caller.realm.name, {
           tokenLifetimeSeconds,
           createAdminUser: values.createAdminUser,
           rateLimit: mode === '' ? undefined : rateLimitOf(values),

@@ -8,7 +8,7 @@ import { AdminError, type UserInfo } from '../../admin';
 import type { ServiceContext } from '../../context';
 import { html, type Html } from '../../web/html';
 import { field, offset } from '../form';
-import { guarded, type DashboardCaller } from '../session-guard';
+import { adminFor, guarded, type DashboardCaller } from '../session-guard';
 import { csrfField, sectionPath, sendDashboard, when } from '../shell';
 
 /** Users per page. */
@@ -60,7 +60,7 @@ async function listPage(
 
 /** Registers the Users section. */
 export function userPages(app: FastifyInstance, ctx: ServiceContext): void {
-  const admin = ctx.admin;
+
   type Req = FastifyRequest<{ Params: { realm: string; userId?: string } }>;
   const page = (handler: (request: Req, reply: FastifyReply, caller: DashboardCaller) => Promise<FastifyReply>) => guarded<Req>(ctx, handler);
   const back = (reply: FastifyReply, caller: DashboardCaller, done: string) => reply.redirect(`${sectionPath(caller.realm.name, 'users')}?done=${done}`, 303);
@@ -73,7 +73,7 @@ export function userPages(app: FastifyInstance, ctx: ServiceContext): void {
       const form = { username: field(request.body, 'username'), email: field(request.body, 'email'), firstName: field(request.body, 'firstName'), lastName: field(request.body, 'lastName') };
       const password = field(request.body, 'password');
       try {
-        await admin.createUser(caller.realm.name, {
+        await adminFor(ctx, request, caller).createUser(caller.realm.name, {
           username: form.username,
           email: form.email || undefined,
           firstName: form.firstName || undefined,
@@ -95,7 +95,7 @@ export function userPages(app: FastifyInstance, ctx: ServiceContext): void {
         try {
           // Disabling oneself would lock the last administrator out of the dashboard.
           if (request.params.userId === caller.user.id) throw new AdminError('You cannot disable yourself.');
-          await admin.setUserEnabled(caller.realm.name, request.params.userId!, enabled);
+          await adminFor(ctx, request, caller).setUserEnabled(caller.realm.name, request.params.userId!, enabled);
           return back(reply, caller, enabled ? 'user-enabled' : 'user-disabled');
         } catch (error) {
           if (!(error instanceof AdminError)) throw error;
