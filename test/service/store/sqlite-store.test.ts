@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { cpSync, existsSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -83,6 +83,35 @@ describe('SqliteStore', () => {
       `Migrations left_behind and list_versions in ${doubled} share version 006; remove the one that is not meant to be there.`,
     );
     expect(existsSync(target)).toBe(false);
+  });
+
+  it('applies migrations with foreign keys off, and refuses one that leaves a dangling reference, changing nothing', async () => {
+    const dangling = join(dir, 'migrations-dangling');
+    cpSync(SQLITE_MIGRATIONS_DIR, dangling, { recursive: true });
+    // Dropping a parent with foreign keys on would cascade; off, the rows stay and the check finds them.
+    writeFileSync(
+      join(dangling, '099_dangling.sql'),
+      "INSERT INTO organizations (realm, id, name, created_timestamp) VALUES ('acme', 'gone', 'gone', 1);\n" +
+        "INSERT INTO memberships (realm, organization_id, user_id, created_timestamp) VALUES ('acme', 'gone', 'nobody', 1);\n",
+    );
+    await store.close();
+    expect(() => SqliteStore.open(file, { migrationsDir: dangling })).toThrow(
+      'Migration dangling leaves 1 row(s) whose foreign key names no row (first: table memberships, parent users); nothing of it was applied.',
+    );
+    store = SqliteStore.open(file);
+    expect(await store.pendingMigrations()).toEqual([]);
+    expect(await store.getOrganization('acme', 'gone')).toBeUndefined();
+    const raw = new Database(file, { readonly: true });
+    try {
+      expect(raw.prepare('SELECT count(*) AS n FROM schema_migrations WHERE version = 99').get()).toEqual({ n: 0 });
+    } finally {
+      raw.close();
+    }
+    // Foreign keys are on again for the store's own work: a deleted organization takes its admin user.
+    const withAdmin = org('o-fk', 'fk');
+    await store.createOrganization(withAdmin, user('admin-o-fk', 'org-admin-o-fk', { kind: 'org-admin', adminOfOrganization: 'o-fk' }));
+    expect(await store.deleteOrganization('acme', 'o-fk')).toBe(true);
+    expect(await store.getUser('acme', 'admin-o-fk')).toBeUndefined();
   });
 
   it('upgrades a database made before realm rate limits: its realms follow the service default', async () => {
