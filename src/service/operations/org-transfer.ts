@@ -204,7 +204,12 @@ export async function importOrganizations(store: Store, realm: RealmSettings, bo
       }
     } catch (error) {
       if (!(error instanceof StoreConflictError)) throw error;
-      const what = error.what === 'organization name' ? `the name belongs to another organization of realm ${realm.name}` : `the id belongs to an organization of another realm`;
+      const what =
+        error.what === 'organization name'
+          ? `the name belongs to another organization of realm ${realm.name}`
+          : error.what === 'username'
+            ? `the id differs only in case from another organization's id of realm ${realm.name} (their default admin users would share a username)`
+            : `the id belongs to another organization of realm ${realm.name}`;
       result.errors.push({ organizationName: name, error: `Not imported: ${what}.` });
       continue;
     }

@@ -109,8 +109,9 @@ export function reservedIdProblem(realm: string, id: string): string | undefined
  * The 409 of a create or rename that collides. A collision on the default admin user's username
  * means another organization of the realm has an id that differs from this one only in case
  * (`org-admin-<id>` usernames are compared without case, as Keycloak's are): said so, rather than
- * claiming the id itself is taken (issue 27, finding 8). Organization ids are unique across the
- * service, not per realm, and the message says that too.
+ * claiming the id itself is taken (issue 27, finding 8). Organization ids are unique per realm
+ * (store migration 009), so a taken id is one of this realm: another realm's ids neither collide
+ * nor show.
  */
 function conflict(error: StoreConflictError, name: string, id: string): ServiceError {
   if (error.what === 'organization name') return new ServiceError(409, 'conflict', `An organization named "${name}" already exists in this realm.`);
@@ -121,7 +122,7 @@ function conflict(error: StoreConflictError, name: string, id: string): ServiceE
       `Organization id "${id}" differs only in case from another organization's id in this realm; their default admin users (${orgAdminUsername(id)}) would share one username, and usernames are compared without case.`,
     );
   }
-  return new ServiceError(409, 'conflict', `An organization with id "${id}" already exists (organization ids are unique across the service).`);
+  return new ServiceError(409, 'conflict', `An organization with id "${id}" already exists in this realm.`);
 }
 
 /** Registers the organization routes. */

@@ -18,18 +18,18 @@ interface UniqueRule {
 /** Every uniqueness rule of the schema. */
 const UNIQUE_RULES: readonly UniqueRule[] = [
   { what: 'organization name', postgres: ['organizations_realm_name'], sqlite: ['organizations.realm, organizations.name'] },
-  { what: 'organization id', postgres: ['organizations_pkey'], sqlite: ['organizations.id'] },
+  { what: 'organization id', postgres: ['organizations_pkey'], sqlite: ['organizations.realm, organizations.id'] },
   { what: 'realm name', postgres: ['realms_pkey'], sqlite: ['realms.name'] },
   { what: 'user id', postgres: ['users_pkey'], sqlite: ['users.id'] },
   { what: 'client id', postgres: ['api_keys_pkey', 'oidc_clients_pkey'], sqlite: ['api_keys.client_id', 'oidc_clients.realm, oidc_clients.client_id'] },
   { what: 'API key name', postgres: ['api_keys_active_name'], sqlite: ['api_keys.realm, api_keys.name', 'api_keys_active_name'] },
   { what: 'username', postgres: ['users_realm_username'], sqlite: ['users_realm_username', 'lower(username)'] },
   { what: 'email', postgres: ['users_realm_email'], sqlite: ['users_realm_email', 'lower(email)'] },
-  { what: 'membership', postgres: ['memberships_organization_user'], sqlite: ['memberships.organization_id, memberships.user_id'] },
+  { what: 'membership', postgres: ['memberships_organization_user'], sqlite: ['memberships.realm, memberships.organization_id, memberships.user_id'] },
   { what: 'identity provider alias', postgres: ['identity_providers_pkey'], sqlite: ['identity_providers.realm, identity_providers.alias'] },
   { what: 'mapper name', postgres: ['identity_provider_mappers_name'], sqlite: ['identity_provider_mappers.realm, identity_provider_mappers.alias, identity_provider_mappers.name'] },
   { what: 'federated identity', postgres: ['federated_identities_pkey'], sqlite: ['federated_identities.realm, federated_identities.alias'] },
-  { what: 'role name', postgres: ['organization_roles_organization_name'], sqlite: ['organization_roles.organization_id, organization_roles.name'] },
+  { what: 'role name', postgres: ['organization_roles_organization_name'], sqlite: ['organization_roles.realm, organization_roles.organization_id, organization_roles.name'] },
   { what: 'role id', postgres: ['organization_roles_pkey'], sqlite: ['organization_roles.id'] },
   { what: 'grant', postgres: ['role_grants_role_user'], sqlite: ['role_grants.role_id, role_grants.user_id'] },
 ];

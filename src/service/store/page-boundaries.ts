@@ -118,12 +118,12 @@ export interface KeysetQuery {
 }
 
 /**
- * Which list a filter pages: the scope (an organization's id for its members, a realm's name for
- * its organizations or users) and every condition of the filter, that is all of it but `first` and
+ * Which list a filter pages: the scope (an organization's realm and id for its members, since ids
+ * are unique only within a realm; a realm's name for its organizations or users) and every condition of the filter, that is all of it but `first` and
  * `max`. Filters that differ in any condition page different lists; two spellings of one condition
  * (an empty search and none) only keep separate boundaries.
  */
-export function listKey(scope: string, filter: { first?: number; max?: number }): string {
+export function listKey(scope: string | readonly string[], filter: { first?: number; max?: number }): string {
   const { first: _first, max: _max, ...conditions } = filter;
   return JSON.stringify([scope, conditions]);
 }

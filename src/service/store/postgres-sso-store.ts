@@ -215,9 +215,9 @@ export class PostgresSsoStore implements SsoStore {
           ]);
         }
         await client.query(
-          `INSERT INTO memberships (organization_id, user_id, created_timestamp) VALUES ($1, $2, $3)
-           ON CONFLICT (organization_id, user_id) DO NOTHING`,
-          [signIn.organizationId, signIn.userId, signIn.timestamp],
+          `INSERT INTO memberships (realm, organization_id, user_id, created_timestamp) VALUES ($1, $2, $3, $4)
+           ON CONFLICT (realm, organization_id, user_id) DO NOTHING`,
+          [signIn.realm, signIn.organizationId, signIn.userId, signIn.timestamp],
         );
       }),
     );

@@ -206,10 +206,10 @@ function searchTermsOf(filter: MemberFilter): string[] {
   return (filter.searchTerms ?? []).filter((term) => term !== '');
 }
 
-/** A member filter's WHERE (`u` users, `m` memberships, `o` organizations); undefined when nothing can match. */
+/** A member filter's WHERE (`u` users, `m` memberships); undefined when nothing can match. */
 function memberWhere(params: Params, realm: string, orgId: string, filter: MemberFilter): string | undefined {
   if (unmatchable(realm, orgId)) return undefined;
-  const where = [`o.realm = ${params.add(realm)}`, `m.organization_id = ${params.add(orgId)}`];
+  const where = [`m.realm = ${params.add(realm)}`, `m.organization_id = ${params.add(orgId)}`];
   if (filter.excludeAdminAccounts) where.push("u.kind <> 'org-admin'");
   const terms = searchTermsOf(filter);
   if (terms.length > 0) {
@@ -831,7 +831,8 @@ export class PostgresStore implements Store {
         await client.query({ name: this.recordEvents ? 'orgadmin_create_organization' : 'orgadmin_create_organization_quiet', text, values: params.values });
         if (adminUser) {
           await this.insertUser(client, adminUser);
-          await client.query('INSERT INTO memberships (organization_id, user_id, created_timestamp) VALUES ($1, $2, $3)', [
+          await client.query('INSERT INTO memberships (realm, organization_id, user_id, created_timestamp) VALUES ($1, $2, $3, $4)', [
+            org.realm,
             org.id,
             adminUser.id,
             createdTimestamp,
@@ -839,15 +840,22 @@ export class PostgresStore implements Store {
         }
         const roleIds = DEFAULT_ORGANIZATION_ROLES.map(() => randomUUID());
         await client.query(
-          `INSERT INTO organization_roles (id, organization_id, name, description, created_timestamp)
-           SELECT r.id, $2, r.name, r.description, $5 FROM unnest($1::text[], $3::text[], $4::text[]) AS r (id, name, description)`,
-          [roleIds, org.id, DEFAULT_ORGANIZATION_ROLES.map((role) => role.name), DEFAULT_ORGANIZATION_ROLES.map((role) => role.description), createdTimestamp],
+          `INSERT INTO organization_roles (id, realm, organization_id, name, description, created_timestamp)
+           SELECT r.id, $6, $2, r.name, r.description, $5 FROM unnest($1::text[], $3::text[], $4::text[]) AS r (id, name, description)`,
+          [
+            roleIds,
+            org.id,
+            DEFAULT_ORGANIZATION_ROLES.map((role) => role.name),
+            DEFAULT_ORGANIZATION_ROLES.map((role) => role.description),
+            createdTimestamp,
+            org.realm,
+          ],
         );
         if (adminUser) {
           await client.query(
-            `INSERT INTO role_grants (organization_id, role_id, user_id, created_timestamp)
-             SELECT $1, r.id, $3, $4 FROM unnest($2::text[]) WITH ORDINALITY AS r (id, i) ORDER BY r.i`,
-            [org.id, roleIds, adminUser.id, createdTimestamp],
+            `INSERT INTO role_grants (realm, organization_id, role_id, user_id, created_timestamp)
+             SELECT $5, $1, r.id, $3, $4 FROM unnest($2::text[]) WITH ORDINALITY AS r (id, i) ORDER BY r.i`,
+            [org.id, roleIds, adminUser.id, createdTimestamp, org.realm],
           );
         }
       }),
@@ -976,15 +984,15 @@ export class PostgresStore implements Store {
     if (unmatchable(realm, orgId, userId)) return false;
     const params = new Params();
     const [r, o, u, t] = [realm, orgId, userId, createdTimestamp].map((value) => params.add(value));
-    // One statement: the unique (organization_id, user_id) constraint turns a repeated or
+    // One statement: the unique (realm, organization_id, user_id) constraint turns a repeated or
     // concurrent add into a no-op (a racing insert waits for the winner, then does nothing), which
     // inserts no row and so records no event.
-    const change = `org AS (SELECT id FROM organizations WHERE realm = ${r} AND id = ${o}),
+    const change = `org AS (SELECT realm, id FROM organizations WHERE realm = ${r} AND id = ${o}),
               member AS (SELECT id FROM users WHERE realm = ${r} AND id = ${u}),
               added AS (
-                INSERT INTO memberships (organization_id, user_id, created_timestamp)
-                SELECT org.id, member.id, ${t} FROM org, member
-                ON CONFLICT (organization_id, user_id) DO NOTHING RETURNING 1)`;
+                INSERT INTO memberships (realm, organization_id, user_id, created_timestamp)
+                SELECT org.realm, org.id, member.id, ${t} FROM org, member
+                ON CONFLICT (realm, organization_id, user_id) DO NOTHING RETURNING 1)`;
     try {
       const text = `${this.withEvent(params, realm, change, 'added', membershipChange('CREATE', orgId, userId), origin)}
          SELECT EXISTS (SELECT 1 FROM org) AND EXISTS (SELECT 1 FROM member) AS found`;
@@ -1004,8 +1012,7 @@ export class PostgresStore implements Store {
     if (unmatchable(realm, orgId, userId)) return false;
     const params = new Params();
     const [r, o, u] = [realm, orgId, userId].map((value) => params.add(value));
-    const remove = `removed AS (DELETE FROM memberships WHERE organization_id = ${o} AND user_id = ${u}
-         AND EXISTS (SELECT 1 FROM organizations WHERE id = ${o} AND realm = ${r}) RETURNING 1)`;
+    const remove = `removed AS (DELETE FROM memberships WHERE realm = ${r} AND organization_id = ${o} AND user_id = ${u} RETURNING 1)`;
     const [row] = await this.rows(
       `${this.withEvent(params, realm, remove, 'removed', membershipChange('DELETE', orgId, userId), origin)} SELECT count(*) AS n FROM removed`,
       params.values,
@@ -1028,8 +1035,8 @@ export class PostgresStore implements Store {
     const { rows } = await this.pool.query({
       name: 'orgadmin_membership_checks',
       text: `SELECT q.i FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS q(realm, organization_id, user_id, i)
-             WHERE EXISTS (SELECT 1 FROM memberships AS m JOIN organizations AS o ON o.id = m.organization_id
-                           WHERE o.realm = q.realm AND m.organization_id = q.organization_id AND m.user_id = q.user_id)`,
+             WHERE EXISTS (SELECT 1 FROM memberships AS m
+                           WHERE m.realm = q.realm AND m.organization_id = q.organization_id AND m.user_id = q.user_id)`,
       values: [questions.map((q) => q.realm), questions.map((q) => q.orgId), questions.map((q) => q.userId)],
     });
     const answers = questions.map(() => false);
@@ -1040,7 +1047,7 @@ export class PostgresStore implements Store {
 
   async listMembers(realm: string, orgId: string, filter: MemberFilter): Promise<UserRecord[]> {
     const rows = await this.memberPages.page(
-      listKey(orgId, filter),
+      listKey([realm, orgId], filter),
       filter,
       (after, offset) => this.memberPage(realm, orgId, filter, after ?? 0, offset),
       (row) => int(row.membership_seq),
@@ -1067,7 +1074,7 @@ export class PostgresStore implements Store {
     const after = params.add(afterSeq);
     const skip = params.add(offset);
     // Without conditions on the users, the page is cut from the memberships alone, along the index
-    // (organization_id, seq), and then each of its rows looks up its user by primary key: one
+    // (realm, organization_id, seq), and then each of its rows looks up its user by primary key: one
     // index probe per row, whatever the size of the users table (`OFFSET 0` keeps the planner from
     // folding the lookup into a hash join that reads every user). Joined first, a page deep in a
     // large list (`OFFSET` with no remembered boundary) was planned as a hash join of the whole
@@ -1095,8 +1102,7 @@ export class PostgresStore implements Store {
     const where = memberWhere(params, realm, orgId, filter);
     if (where === undefined) return 0;
     const [row] = await this.rows(
-      `SELECT count(*) AS n FROM memberships AS m JOIN users AS u ON u.id = m.user_id
-         JOIN organizations AS o ON o.id = m.organization_id WHERE ${where}`,
+      `SELECT count(*) AS n FROM memberships AS m JOIN users AS u ON u.id = m.user_id WHERE ${where}`,
       params.values,
     );
     return int(row!.n);
@@ -1105,8 +1111,8 @@ export class PostgresStore implements Store {
   async listUserOrganizations(realm: string, userId: string): Promise<Organization[]> {
     if (unmatchable(realm, userId)) return [];
     const rows = await this.rows(
-      `SELECT o.* FROM memberships AS m JOIN organizations AS o ON o.id = m.organization_id
-       WHERE o.realm = $1 AND m.user_id = $2 ORDER BY o.name`,
+      `SELECT o.* FROM memberships AS m JOIN organizations AS o ON o.realm = m.realm AND o.id = m.organization_id
+       WHERE m.realm = $1 AND m.user_id = $2 ORDER BY o.name`,
       [realm, userId],
     );
     return rows.map(orgFromRow);
@@ -1133,9 +1139,9 @@ export class PostgresStore implements Store {
         const creations: RoleCreation[] = [];
         for (const role of roles) {
           const inserted = await client.query(
-            `INSERT INTO organization_roles (id, organization_id, name, description, created_timestamp) VALUES ($1, $2, $3, $4, $5)
-             ON CONFLICT (organization_id, name) DO NOTHING RETURNING *`,
-            [role.id, orgId, role.name, role.description, createdTimestamp],
+            `INSERT INTO organization_roles (id, realm, organization_id, name, description, created_timestamp) VALUES ($1, $6, $2, $3, $4, $5)
+             ON CONFLICT (realm, organization_id, name) DO NOTHING RETURNING *`,
+            [role.id, orgId, role.name, role.description, createdTimestamp, realm],
           );
           if (inserted.rows[0]) {
             const stored = roleFromRow(inserted.rows[0]);
@@ -1143,7 +1149,11 @@ export class PostgresStore implements Store {
             creations.push({ created: true, role: stored });
             continue;
           }
-          const existing = await client.query('SELECT * FROM organization_roles WHERE organization_id = $1 AND name = $2', [orgId, role.name]);
+          const existing = await client.query('SELECT * FROM organization_roles WHERE realm = $3 AND organization_id = $1 AND name = $2', [
+            orgId,
+            role.name,
+            realm,
+          ]);
           creations.push({ created: false, role: roleFromRow(existing.rows[0]!) });
         }
         return creations;
@@ -1156,8 +1166,7 @@ export class PostgresStore implements Store {
   async getRole(realm: string, orgId: string, name: string): Promise<RoleRecord | undefined> {
     if (unmatchable(realm, orgId, name)) return undefined;
     const [row] = await this.rows(
-      `SELECT r.* FROM organization_roles AS r JOIN organizations AS o ON o.id = r.organization_id
-       WHERE o.realm = $1 AND r.organization_id = $2 AND r.name = $3`,
+      'SELECT * FROM organization_roles WHERE realm = $1 AND organization_id = $2 AND name = $3',
       [realm, orgId, name],
     );
     return row && roleFromRow(row);
@@ -1168,7 +1177,7 @@ export class PostgresStore implements Store {
     // One statement, so the organization and its roles come from one snapshot.
     const rows = await this.rows(
       `SELECT r.*, o.id AS organization_found FROM organizations AS o
-       LEFT JOIN organization_roles AS r ON r.organization_id = o.id
+       LEFT JOIN organization_roles AS r ON r.realm = o.realm AND r.organization_id = o.id
        WHERE o.realm = $1 AND o.id = $2 ORDER BY r.name`,
       [realm, orgId],
     );
@@ -1181,8 +1190,7 @@ export class PostgresStore implements Store {
     assertStorable('role', description);
     const updated = await this.transaction(async (client) => {
       const { rows } = await client.query(
-        `UPDATE organization_roles SET description = $4 WHERE organization_id = $2 AND name = $3
-           AND EXISTS (SELECT 1 FROM organizations WHERE id = $2 AND realm = $1) RETURNING *`,
+        'UPDATE organization_roles SET description = $4 WHERE realm = $1 AND organization_id = $2 AND name = $3 RETURNING *',
         [realm, orgId, name, description],
       );
       if (!rows[0]) return undefined;
@@ -1205,7 +1213,11 @@ export class PostgresStore implements Store {
           continue;
         }
         // Grants go with the role (ON DELETE CASCADE).
-        const { rows } = await client.query('DELETE FROM organization_roles WHERE organization_id = $1 AND name = $2 RETURNING *', [orgId, name]);
+        const { rows } = await client.query('DELETE FROM organization_roles WHERE realm = $3 AND organization_id = $1 AND name = $2 RETURNING *', [
+          orgId,
+          name,
+          realm,
+        ]);
         const role = rows[0] && roleFromRow(rows[0]);
         if (role) await this.recordChange(client, realm, roleChange('DELETE', role), origin);
         deleted.push(role);
@@ -1233,13 +1245,18 @@ export class PostgresStore implements Store {
       if (user.rows.length === 0) return { kind: 'no-user' };
       // Locked against removal until this transaction ends: a member removed meanwhile loses the
       // grants with the membership, after them, never in between.
-      const member = await client.query('SELECT 1 FROM memberships WHERE organization_id = $1 AND user_id = $2 FOR KEY SHARE', [orgId, userId]);
+      const member = await client.query('SELECT 1 FROM memberships WHERE realm = $3 AND organization_id = $1 AND user_id = $2 FOR KEY SHARE', [
+        orgId,
+        userId,
+        realm,
+      ]);
       if (member.rows.length === 0) return { kind: 'not-member' };
       const changes: RoleChange[] = [];
       for (const name of names) {
         const found = unmatchable(name)
           ? undefined
-          : (await client.query('SELECT * FROM organization_roles WHERE organization_id = $1 AND name = $2 FOR KEY SHARE', [orgId, name])).rows[0];
+          : (await client.query('SELECT * FROM organization_roles WHERE realm = $3 AND organization_id = $1 AND name = $2 FOR KEY SHARE', [orgId, name, realm]))
+              .rows[0];
         if (!found) {
           changes.push({ outcome: 'no-role', name });
           continue;
@@ -1248,11 +1265,16 @@ export class PostgresStore implements Store {
         const result =
           change === 'grant'
             ? await client.query(
-                `INSERT INTO role_grants (organization_id, role_id, user_id, created_timestamp) VALUES ($1, $2, $3, $4)
+                `INSERT INTO role_grants (realm, organization_id, role_id, user_id, created_timestamp) VALUES ($5, $1, $2, $3, $4)
                  ON CONFLICT (role_id, user_id) DO NOTHING`,
-                [orgId, role.id, userId, createdTimestamp],
+                [orgId, role.id, userId, createdTimestamp, realm],
               )
-            : await client.query('DELETE FROM role_grants WHERE organization_id = $1 AND role_id = $2 AND user_id = $3', [orgId, role.id, userId]);
+            : await client.query('DELETE FROM role_grants WHERE realm = $4 AND organization_id = $1 AND role_id = $2 AND user_id = $3', [
+                orgId,
+                role.id,
+                userId,
+                realm,
+              ]);
         if ((result.rowCount ?? 0) === 0) {
           changes.push({ outcome: 'unchanged', role });
           continue;
@@ -1269,8 +1291,8 @@ export class PostgresStore implements Store {
   async hasRole(realm: string, orgId: string, name: string, userId: string): Promise<boolean> {
     if (unmatchable(realm, orgId, name, userId)) return false;
     const rows = await this.rows(
-      `SELECT 1 FROM role_grants AS g JOIN organization_roles AS r ON r.id = g.role_id JOIN organizations AS o ON o.id = r.organization_id
-       WHERE o.realm = $1 AND r.organization_id = $2 AND r.name = $3 AND g.user_id = $4`,
+      `SELECT 1 FROM role_grants AS g JOIN organization_roles AS r ON r.id = g.role_id
+       WHERE r.realm = $1 AND r.organization_id = $2 AND r.name = $3 AND g.user_id = $4`,
       [realm, orgId, name, userId],
     );
     return rows.length > 0;
@@ -1280,12 +1302,12 @@ export class PostgresStore implements Store {
     if (unmatchable(realm, orgId, name)) return undefined;
     // One statement: the role and its users from one snapshot.
     const rows = await this.rows(
-      `SELECT u.*, r.id AS role_found FROM organization_roles AS r JOIN organizations AS o ON o.id = r.organization_id
+      `SELECT u.*, r.id AS role_found FROM organization_roles AS r
        LEFT JOIN LATERAL (
          SELECT u.*, g.seq AS grant_seq FROM role_grants AS g JOIN users AS u ON u.id = g.user_id
          WHERE g.role_id = r.id${filter.excludeAdminAccounts ? " AND u.kind <> 'org-admin'" : ''}
        ) AS u ON true
-       WHERE o.realm = $1 AND r.organization_id = $2 AND r.name = $3 ORDER BY u.grant_seq`,
+       WHERE r.realm = $1 AND r.organization_id = $2 AND r.name = $3 ORDER BY u.grant_seq`,
       [realm, orgId, name],
     );
     if (rows.length === 0) return undefined;
@@ -1296,10 +1318,10 @@ export class PostgresStore implements Store {
     if (unmatchable(realm, orgId, userId)) return undefined;
     // One statement: the membership and its roles from one snapshot.
     const rows = await this.rows(
-      `SELECT r.*, m.seq AS membership_found FROM memberships AS m JOIN organizations AS o ON o.id = m.organization_id
-       LEFT JOIN role_grants AS g ON g.organization_id = m.organization_id AND g.user_id = m.user_id
+      `SELECT r.*, m.seq AS membership_found FROM memberships AS m
+       LEFT JOIN role_grants AS g ON g.realm = m.realm AND g.organization_id = m.organization_id AND g.user_id = m.user_id
        LEFT JOIN organization_roles AS r ON r.id = g.role_id
-       WHERE o.realm = $1 AND m.organization_id = $2 AND m.user_id = $3 ORDER BY r.name`,
+       WHERE m.realm = $1 AND m.organization_id = $2 AND m.user_id = $3 ORDER BY r.name`,
       [realm, orgId, userId],
     );
     if (rows.length === 0) return undefined;
@@ -1314,9 +1336,9 @@ export class PostgresStore implements Store {
          (SELECT json_agg(json_build_object('id', r.id, 'organization_id', r.organization_id, 'name', r.name,
                   'description', r.description, 'created_timestamp', r.created_timestamp) ORDER BY r.name)
           FROM role_grants AS g JOIN organization_roles AS r ON r.id = g.role_id
-          WHERE g.organization_id = o.id AND g.user_id = m.user_id), '[]') AS user_roles
-       FROM memberships AS m JOIN organizations AS o ON o.id = m.organization_id
-       WHERE o.realm = $1 AND m.user_id = $2 ORDER BY o.name`,
+          WHERE g.realm = o.realm AND g.organization_id = o.id AND g.user_id = m.user_id), '[]') AS user_roles
+       FROM memberships AS m JOIN organizations AS o ON o.realm = m.realm AND o.id = m.organization_id
+       WHERE m.realm = $1 AND m.user_id = $2 ORDER BY o.name`,
       [realm, userId],
     );
     return groupRolesByOrganization(

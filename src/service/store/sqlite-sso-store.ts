@@ -201,9 +201,9 @@ export class SqliteSsoStore implements SsoStore {
             ).run(realm, alias, issuer, subject, userId, signIn.timestamp);
           }
           this.statement(
-            `INSERT INTO memberships (organization_id, user_id, created_timestamp) VALUES (?, ?, ?)
-             ON CONFLICT (organization_id, user_id) DO NOTHING`,
-          ).run(signIn.organizationId, signIn.userId, signIn.timestamp);
+            `INSERT INTO memberships (realm, organization_id, user_id, created_timestamp) VALUES (?, ?, ?, ?)
+             ON CONFLICT (realm, organization_id, user_id) DO NOTHING`,
+          ).run(signIn.realm, signIn.organizationId, signIn.userId, signIn.timestamp);
         })
         .immediate(),
     );

@@ -178,8 +178,7 @@ export class SqliteStore implements Store {
     // One read transaction for the batch: the shared lock is taken and released once, not per check.
     const answerChecks = db.transaction((questions: readonly MembershipQuestion[]) => {
       const statement = this.statement(
-        `SELECT 1 FROM memberships AS m JOIN organizations AS o ON o.id = m.organization_id
-         WHERE o.realm = ? AND m.organization_id = ? AND m.user_id = ?`,
+        'SELECT 1 FROM memberships WHERE realm = ? AND organization_id = ? AND user_id = ?',
       );
       return questions.map(({ realm, orgId, userId }) => statement.get(realm, orgId, userId) !== undefined);
     });
@@ -219,23 +218,44 @@ export class SqliteStore implements Store {
     return new SqliteStore(db, options, migrations.map((migration) => migration.version));
   }
 
-  /** Applies every migration newer than the recorded version, each in its own transaction. */
+  /**
+   * Applies every migration not recorded yet, each in its own transaction. Foreign keys are off
+   * while they run, as SQLite's procedure for changing a table's keys requires (a migration
+   * rebuilds such a table: a new one filled from the old, the old one dropped, the new renamed;
+   * with foreign keys on, dropping the old table would cascade into its children), and every
+   * foreign key is checked before each migration commits: one that leaves a dangling reference
+   * rolls back and the store does not open.
+   */
   private static migrate(db: Database.Database, migrations: Migration[]): void {
     db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_timestamp INTEGER NOT NULL)`);
     const applied = new Set(
       (db.prepare('SELECT version FROM schema_migrations').all() as Row[]).map((row) => Number(row.version)),
     );
-    for (const migration of migrations) {
-      if (applied.has(migration.version)) continue;
-      db.transaction(() => {
-        db.exec(migration.sql);
-        db.prepare('INSERT INTO schema_migrations (version, name, applied_timestamp) VALUES (?, ?, ?)').run(
-          migration.version,
-          migration.name,
-          Date.now(),
-        );
-      }).immediate();
+    const pending = migrations.filter((migration) => !applied.has(migration.version));
+    if (pending.length === 0) return;
+    // Outside any transaction: SQLite ignores this pragma inside one.
+    db.pragma('foreign_keys = OFF');
+    try {
+      for (const migration of pending) {
+        db.transaction(() => {
+          db.exec(migration.sql);
+          const dangling = db.pragma('foreign_key_check') as Row[];
+          if (dangling.length > 0) {
+            const first = dangling[0]!;
+            throw new Error(
+              `Migration ${migration.name} leaves ${dangling.length} row(s) whose foreign key names no row (first: table ${String(first.table)}, parent ${String(first.parent)}); nothing of it was applied.`,
+            );
+          }
+          db.prepare('INSERT INTO schema_migrations (version, name, applied_timestamp) VALUES (?, ?, ?)').run(
+            migration.version,
+            migration.name,
+            Date.now(),
+          );
+        }).immediate();
+      }
+    } finally {
+      db.pragma('foreign_keys = ON');
     }
   }
 
@@ -706,17 +726,19 @@ export class SqliteStore implements Store {
           );
           if (adminUser) {
             this.insertUser(adminUser);
-            this.statement('INSERT INTO memberships (organization_id, user_id, created_timestamp) VALUES (?, ?, ?)')
-              .run(org.id, adminUser.id, createdTimestamp);
+            this.statement('INSERT INTO memberships (realm, organization_id, user_id, created_timestamp) VALUES (?, ?, ?, ?)')
+              .run(org.realm, org.id, adminUser.id, createdTimestamp);
           }
           const insertRole = this.statement(
-            'INSERT INTO organization_roles (id, organization_id, name, description, created_timestamp) VALUES (?, ?, ?, ?, ?)',
+            'INSERT INTO organization_roles (id, realm, organization_id, name, description, created_timestamp) VALUES (?, ?, ?, ?, ?, ?)',
           );
-          const grant = this.statement('INSERT INTO role_grants (organization_id, role_id, user_id, created_timestamp) VALUES (?, ?, ?, ?)');
+          const grant = this.statement(
+            'INSERT INTO role_grants (realm, organization_id, role_id, user_id, created_timestamp) VALUES (?, ?, ?, ?, ?)',
+          );
           for (const role of DEFAULT_ORGANIZATION_ROLES) {
             const roleId = randomUUID();
-            insertRole.run(roleId, org.id, role.name, role.description, createdTimestamp);
-            if (adminUser) grant.run(org.id, roleId, adminUser.id, createdTimestamp);
+            insertRole.run(roleId, org.realm, org.id, role.name, role.description, createdTimestamp);
+            if (adminUser) grant.run(org.realm, org.id, roleId, adminUser.id, createdTimestamp);
           }
           this.recordChange(org.realm, organizationChange('CREATE', org), origin);
         })
@@ -817,11 +839,11 @@ export class SqliteStore implements Store {
         const org = this.statement('SELECT 1 FROM organizations WHERE realm = ? AND id = ?').get(realm, orgId);
         const user = this.statement('SELECT 1 FROM users WHERE realm = ? AND id = ?').get(realm, userId);
         if (!org || !user) return false;
-        // The unique (organization_id, user_id) constraint makes a repeated add a no-op, recording nothing.
+        // The unique (realm, organization_id, user_id) constraint makes a repeated add a no-op, recording nothing.
         const added = this.statement(
-          `INSERT INTO memberships (organization_id, user_id, created_timestamp) VALUES (?, ?, ?)
-           ON CONFLICT (organization_id, user_id) DO NOTHING`,
-        ).run(orgId, userId, createdTimestamp).changes > 0;
+          `INSERT INTO memberships (realm, organization_id, user_id, created_timestamp) VALUES (?, ?, ?, ?)
+           ON CONFLICT (realm, organization_id, user_id) DO NOTHING`,
+        ).run(realm, orgId, userId, createdTimestamp).changes > 0;
         if (added) this.recordChange(realm, membershipChange('CREATE', orgId, userId), origin);
         return true;
       })
@@ -831,10 +853,7 @@ export class SqliteStore implements Store {
   async removeMember(realm: string, orgId: string, userId: string, origin?: ChangeOrigin): Promise<boolean> {
     return this.db
       .transaction(() => {
-        const result = this.statement(
-          `DELETE FROM memberships WHERE organization_id = ? AND user_id = ?
-             AND EXISTS (SELECT 1 FROM organizations WHERE id = ? AND realm = ?)`,
-        ).run(orgId, userId, orgId, realm);
+        const result = this.statement('DELETE FROM memberships WHERE realm = ? AND organization_id = ? AND user_id = ?').run(realm, orgId, userId);
         if (result.changes === 0) return false;
         this.recordChange(realm, membershipChange('DELETE', orgId, userId), origin);
         return true;
@@ -846,9 +865,9 @@ export class SqliteStore implements Store {
     return this.membershipChecks.isMember(realm, orgId, userId);
   }
 
-  /** WHERE clause and values of a member filter (joined as `u`, `m`, `o`). */
+  /** WHERE clause and values of a member filter (joined as `u`, `m`). */
   private memberWhere(realm: string, orgId: string, filter: MemberFilter): [string, unknown[]] {
-    const where = ['o.realm = ?', 'm.organization_id = ?'];
+    const where = ['m.realm = ?', 'm.organization_id = ?'];
     const values: unknown[] = [realm, orgId];
     if (filter.excludeAdminAccounts) where.push("u.kind <> 'org-admin'");
     const terms = (filter.searchTerms ?? []).filter((term) => term !== '');
@@ -877,7 +896,7 @@ export class SqliteStore implements Store {
    */
   async listMembers(realm: string, orgId: string, filter: MemberFilter): Promise<UserRecord[]> {
     const [where, values] = this.memberWhere(realm, orgId, filter);
-    const list = listKey(orgId, filter);
+    const list = listKey([realm, orgId], filter);
     const start = this.memberPages.start(list, filter.first);
     const max = filter.max === undefined || filter.max < 0 ? Infinity : filter.max;
     const byPosition = { afterSeq: 0, offset: Math.max(filter.first ?? 0, 0) };
@@ -930,7 +949,6 @@ export class SqliteStore implements Store {
       const { afterSeq, offset } = startAt(version);
       const rows = this.statement(
         `SELECT u.*, m.seq AS membership_seq FROM memberships AS m JOIN users AS u ON u.id = m.user_id
-           JOIN organizations AS o ON o.id = m.organization_id
          WHERE ${where} AND m.seq > ? ORDER BY m.seq LIMIT ? OFFSET ?`,
       ).all(...values, afterSeq, limit === Infinity ? -1 : limit, offset) as Row[];
       return { version, rows };
@@ -940,16 +958,15 @@ export class SqliteStore implements Store {
   async countMembers(realm: string, orgId: string, filter: MemberFilter): Promise<number> {
     const [where, values] = this.memberWhere(realm, orgId, filter);
     const row = this.statement(
-      `SELECT count(*) AS n FROM memberships AS m JOIN users AS u ON u.id = m.user_id
-         JOIN organizations AS o ON o.id = m.organization_id WHERE ${where}`,
+      `SELECT count(*) AS n FROM memberships AS m JOIN users AS u ON u.id = m.user_id WHERE ${where}`,
     ).get(...values) as Row;
     return Number(row.n);
   }
 
   async listUserOrganizations(realm: string, userId: string): Promise<Organization[]> {
     const rows = this.statement(
-      `SELECT o.* FROM memberships AS m JOIN organizations AS o ON o.id = m.organization_id
-       WHERE o.realm = ? AND m.user_id = ? ORDER BY o.name`,
+      `SELECT o.* FROM memberships AS m JOIN organizations AS o ON o.realm = m.realm AND o.id = m.organization_id
+       WHERE m.realm = ? AND m.user_id = ? ORDER BY o.name`,
     ).all(realm, userId) as Row[];
     return rows.map(orgFromRow);
   }
@@ -964,8 +981,7 @@ export class SqliteStore implements Store {
   /** The role of an organization of the realm by name, read inside the caller's transaction. */
   private roleRow(realm: string, orgId: string, name: string): RoleRecord | undefined {
     const row = this.statement(
-      `SELECT r.* FROM organization_roles AS r JOIN organizations AS o ON o.id = r.organization_id
-       WHERE o.realm = ? AND r.organization_id = ? AND r.name = ?`,
+      'SELECT * FROM organization_roles WHERE realm = ? AND organization_id = ? AND name = ?',
     ).get(realm, orgId, name) as Row | undefined;
     return row && roleFromRow(row);
   }
@@ -976,11 +992,11 @@ export class SqliteStore implements Store {
         .transaction(() => {
           if (!this.organizationExists(realm, orgId)) return undefined;
           const insert = this.statement(
-            `INSERT INTO organization_roles (id, organization_id, name, description, created_timestamp) VALUES (?, ?, ?, ?, ?)
-             ON CONFLICT (organization_id, name) DO NOTHING`,
+            `INSERT INTO organization_roles (id, realm, organization_id, name, description, created_timestamp) VALUES (?, ?, ?, ?, ?, ?)
+             ON CONFLICT (realm, organization_id, name) DO NOTHING`,
           );
           return roles.map((role) => {
-            const created = insert.run(role.id, orgId, role.name, role.description, createdTimestamp).changes > 0;
+            const created = insert.run(role.id, realm, orgId, role.name, role.description, createdTimestamp).changes > 0;
             const stored = this.roleRow(realm, orgId, role.name)!;
             if (created) this.recordChange(realm, roleChange('CREATE', stored), origin);
             return { created, role: stored };
@@ -997,7 +1013,7 @@ export class SqliteStore implements Store {
   async listRoles(realm: string, orgId: string): Promise<RoleRecord[] | undefined> {
     return this.db.transaction(() => {
       if (!this.organizationExists(realm, orgId)) return undefined;
-      const rows = this.statement('SELECT * FROM organization_roles WHERE organization_id = ? ORDER BY name').all(orgId) as Row[];
+      const rows = this.statement('SELECT * FROM organization_roles WHERE realm = ? AND organization_id = ? ORDER BY name').all(realm, orgId) as Row[];
       return rows.map(roleFromRow);
     })();
   }
@@ -1006,9 +1022,8 @@ export class SqliteStore implements Store {
     return this.db
       .transaction(() => {
         const row = this.statement(
-          `UPDATE organization_roles SET description = ? WHERE organization_id = ? AND name = ?
-             AND EXISTS (SELECT 1 FROM organizations WHERE id = ? AND realm = ?) RETURNING *`,
-        ).get(description, orgId, name, orgId, realm) as Row | undefined;
+          'UPDATE organization_roles SET description = ? WHERE realm = ? AND organization_id = ? AND name = ? RETURNING *',
+        ).get(description, realm, orgId, name) as Row | undefined;
         if (!row) return undefined;
         const role = roleFromRow(row);
         this.recordChange(realm, roleChange('UPDATE', role), origin);
@@ -1022,9 +1037,9 @@ export class SqliteStore implements Store {
       .transaction(() => {
         if (!this.organizationExists(realm, orgId)) return undefined;
         // Grants go with each role (ON DELETE CASCADE).
-        const remove = this.statement('DELETE FROM organization_roles WHERE organization_id = ? AND name = ? RETURNING *');
+        const remove = this.statement('DELETE FROM organization_roles WHERE realm = ? AND organization_id = ? AND name = ? RETURNING *');
         return names.map((name) => {
-          const row = remove.get(orgId, name) as Row | undefined;
+          const row = remove.get(realm, orgId, name) as Row | undefined;
           if (!row) return undefined;
           const role = roleFromRow(row);
           this.recordChange(realm, roleChange('DELETE', role), origin);
@@ -1047,20 +1062,20 @@ export class SqliteStore implements Store {
       .transaction((): MemberRolesChange => {
         if (!this.organizationExists(realm, orgId)) return { kind: 'no-organization' };
         if (this.statement('SELECT 1 FROM users WHERE realm = ? AND id = ?').get(realm, userId) === undefined) return { kind: 'no-user' };
-        if (this.statement('SELECT 1 FROM memberships WHERE organization_id = ? AND user_id = ?').get(orgId, userId) === undefined) {
+        if (this.statement('SELECT 1 FROM memberships WHERE realm = ? AND organization_id = ? AND user_id = ?').get(realm, orgId, userId) === undefined) {
           return { kind: 'not-member' };
         }
         const write =
           change === 'grant'
             ? this.statement(
-                `INSERT INTO role_grants (organization_id, role_id, user_id, created_timestamp) VALUES (?, ?, ?, ?)
+                `INSERT INTO role_grants (realm, organization_id, role_id, user_id, created_timestamp) VALUES (?, ?, ?, ?, ?)
                  ON CONFLICT (role_id, user_id) DO NOTHING`,
               )
-            : this.statement('DELETE FROM role_grants WHERE organization_id = ? AND role_id = ? AND user_id = ?');
+            : this.statement('DELETE FROM role_grants WHERE realm = ? AND organization_id = ? AND role_id = ? AND user_id = ?');
         const changes = names.map((name): RoleChange => {
           const role = this.roleRow(realm, orgId, name);
           if (!role) return { outcome: 'no-role', name };
-          const result = change === 'grant' ? write.run(orgId, role.id, userId, createdTimestamp) : write.run(orgId, role.id, userId);
+          const result = change === 'grant' ? write.run(realm, orgId, role.id, userId, createdTimestamp) : write.run(realm, orgId, role.id, userId);
           if (result.changes === 0) return { outcome: 'unchanged', role };
           this.recordChange(realm, roleGrantChange(change, role, userId), origin);
           return { outcome: 'changed', role };
@@ -1073,8 +1088,8 @@ export class SqliteStore implements Store {
   async hasRole(realm: string, orgId: string, name: string, userId: string): Promise<boolean> {
     return (
       this.statement(
-        `SELECT 1 FROM role_grants AS g JOIN organization_roles AS r ON r.id = g.role_id JOIN organizations AS o ON o.id = r.organization_id
-         WHERE o.realm = ? AND r.organization_id = ? AND r.name = ? AND g.user_id = ?`,
+        `SELECT 1 FROM role_grants AS g JOIN organization_roles AS r ON r.id = g.role_id
+         WHERE r.realm = ? AND r.organization_id = ? AND r.name = ? AND g.user_id = ?`,
       ).get(realm, orgId, name, userId) !== undefined
     );
   }
@@ -1094,14 +1109,13 @@ export class SqliteStore implements Store {
   async listMemberRoles(realm: string, orgId: string, userId: string): Promise<RoleRecord[] | undefined> {
     return this.db.transaction(() => {
       const member = this.statement(
-        `SELECT 1 FROM memberships AS m JOIN organizations AS o ON o.id = m.organization_id
-         WHERE o.realm = ? AND m.organization_id = ? AND m.user_id = ?`,
+        'SELECT 1 FROM memberships WHERE realm = ? AND organization_id = ? AND user_id = ?',
       ).get(realm, orgId, userId);
       if (member === undefined) return undefined;
       const rows = this.statement(
         `SELECT r.* FROM role_grants AS g JOIN organization_roles AS r ON r.id = g.role_id
-         WHERE g.organization_id = ? AND g.user_id = ? ORDER BY r.name`,
-      ).all(orgId, userId) as Row[];
+         WHERE g.realm = ? AND g.organization_id = ? AND g.user_id = ? ORDER BY r.name`,
+      ).all(realm, orgId, userId) as Row[];
       return rows.map(roleFromRow);
     })();
   }
@@ -1110,15 +1124,14 @@ export class SqliteStore implements Store {
     return this.db.transaction(() => {
       const organizations = (
         this.statement(
-          `SELECT o.* FROM memberships AS m JOIN organizations AS o ON o.id = m.organization_id
-           WHERE o.realm = ? AND m.user_id = ? ORDER BY o.name`,
+          `SELECT o.* FROM memberships AS m JOIN organizations AS o ON o.realm = m.realm AND o.id = m.organization_id
+           WHERE m.realm = ? AND m.user_id = ? ORDER BY o.name`,
         ).all(realm, userId) as Row[]
       ).map(orgFromRow);
       const roles = (
         this.statement(
           `SELECT r.* FROM role_grants AS g JOIN organization_roles AS r ON r.id = g.role_id
-             JOIN organizations AS o ON o.id = g.organization_id
-           WHERE o.realm = ? AND g.user_id = ? ORDER BY r.name`,
+           WHERE g.realm = ? AND g.user_id = ? ORDER BY r.name`,
         ).all(realm, userId) as Row[]
       ).map(roleFromRow);
       return groupRolesByOrganization(organizations, roles);

@@ -94,6 +94,8 @@ export interface FederatedSignIn {
   userId: string;
   /** The link to record, when it does not exist yet. */
   link?: FederatedIdentity;
+  /** The realm of the organization (and of the user). */
+  realm: string;
   /** The organization the user becomes (or stays) a member of. */
   organizationId: string;
   /** Milliseconds since the epoch. */

@@ -8,6 +8,7 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { readMigrations } from '../../../src/service/store/migrations';
 import { POSTGRES_MIGRATIONS_DIR, PostgresStore } from '../../../src/service/store/postgres-store';
 import type { UserRecord } from '../../../src/service/store/store';
 import { startPostgres, type TestPostgres } from '../../helpers/postgres';
@@ -24,6 +25,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await postgres?.stop();
 });
+
+/** Every migration of this build, as a fully migrated database lists them. */
+const ALL_MIGRATIONS = readMigrations(POSTGRES_MIGRATIONS_DIR).map(({ version, name }) => ({ version, name }));
 
 /** Runs one query on its own connection (to look at the database behind the store's back). */
 async function query(url: string, sql: string): Promise<Array<Record<string, unknown>>> {
@@ -83,8 +87,8 @@ describe('PostgresStore.open', () => {
     const url = await postgres.createSchema();
     const stores = await Promise.all(Array.from({ length: 4 }, () => PostgresStore.open(url)));
     try {
-      for (const store of stores) expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }, { version: 6, name: 'list_versions' }, { version: 7, name: 'organization_roles' }, { version: 8, name: 'organizations_claim' }, { version: 10, name: 'events' }, { version: 11, name: 'domains_and_identity_providers' }]);
-      expect(await query(url, 'SELECT count(*)::int AS n FROM schema_migrations')).toEqual([{ n: 10 }]);
+      for (const store of stores) expect(await store.appliedMigrations()).toEqual(ALL_MIGRATIONS);
+      expect(await query(url, 'SELECT count(*)::int AS n FROM schema_migrations')).toEqual([{ n: ALL_MIGRATIONS.length }]);
     } finally {
       await Promise.all(stores.map((store) => store.close()));
     }
@@ -98,7 +102,7 @@ describe('PostgresStore.open', () => {
     const second = await PostgresStore.open(url);
     try {
       expect((await second.listRealms()).map((realm) => realm.name)).toEqual(['acme']);
-      expect(await second.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }, { version: 6, name: 'list_versions' }, { version: 7, name: 'organization_roles' }, { version: 8, name: 'organizations_claim' }, { version: 10, name: 'events' }, { version: 11, name: 'domains_and_identity_providers' }]);
+      expect(await second.appliedMigrations()).toEqual(ALL_MIGRATIONS);
     } finally {
       await second.close();
     }
@@ -125,22 +129,24 @@ describe('PostgresStore.open', () => {
     const dir = mkdtempSync(join(tmpdir(), 'orgadmin-pg-migrations-'));
     try {
       cpSync(POSTGRES_MIGRATIONS_DIR, dir, { recursive: true });
-      // 007 and 008 stay: this store writes an organization's default roles and a realm's claim setting.
-      for (const later of ['005_hot_paths.sql', '006_list_versions.sql', '011_domains_and_identity_providers.sql']) await rm(join(dir, later));
+      // Organizations and memberships are written as that version did: this store writes the realm (009).
+      for (const later of ['005_hot_paths.sql', '006_list_versions.sql', '009_realm_scoped_organization_ids.sql', '011_domains_and_identity_providers.sql']) {
+        await rm(join(dir, later));
+      }
       const old = await PostgresStore.open(url, { migrationsDir: dir });
       try {
         await seed(old);
-        await old.createOrganization({ id: 'o1', name: 'one', displayName: null, url: null, domains: [], attributes: {}, realm: 'acme' });
+        await query(url, "INSERT INTO organizations (id, realm, name, created_timestamp) VALUES ('o1', 'acme', 'one', 1)");
         for (let i = 0; i < 9; i += 1) {
           await old.createUser({ ...endUser(`u${i}`), email: `User${i}@Example.com` });
-          await old.addMember('acme', 'o1', `u${i}`, i);
+          await query(url, `INSERT INTO memberships (organization_id, user_id, created_timestamp) VALUES ('o1', 'u${i}', ${i})`);
         }
       } finally {
         await old.close();
       }
       const upgraded = await PostgresStore.open(url);
       try {
-        expect((await upgraded.appliedMigrations()).map((m) => m.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 10, 11]);
+        expect(await upgraded.appliedMigrations()).toEqual(ALL_MIGRATIONS);
         const pages = [];
         for (let first = 0; first < 9; first += 4) pages.push((await upgraded.listMembers('acme', 'o1', { first, max: 4 })).map((u) => u.id));
         expect(pages).toEqual([['u0', 'u1', 'u2', 'u3'], ['u4', 'u5', 'u6', 'u7'], ['u8']]);
@@ -170,18 +176,20 @@ describe('PostgresStore.open', () => {
     const org = (id: string, name: string) => ({ id, name, displayName: null, url: null, domains: [], attributes: {}, realm: 'acme' });
     try {
       cpSync(POSTGRES_MIGRATIONS_DIR, dir, { recursive: true });
-      // 007 and 008 stay: this store writes an organization's default roles and a realm's claim setting.
-      for (const later of ['006_list_versions.sql', '011_domains_and_identity_providers.sql']) await rm(join(dir, later));
+      // Organizations are written as that version did: this store writes their roles' realm (009).
+      for (const later of ['006_list_versions.sql', '009_realm_scoped_organization_ids.sql', '011_domains_and_identity_providers.sql']) await rm(join(dir, later));
       const old = await PostgresStore.open(url, { migrationsDir: dir });
       try {
         await seed(old);
-        for (let i = 0; i < 9; i += 1) await old.createOrganization(org(`o${i}`, `org-${8 - i}`));
+        for (let i = 0; i < 9; i += 1) {
+          await query(url, `INSERT INTO organizations (id, realm, name, created_timestamp) VALUES ('o${i}', 'acme', 'org-${8 - i}', 1)`);
+        }
       } finally {
         await old.close();
       }
       const upgraded = await PostgresStore.open(url);
       try {
-        expect((await upgraded.appliedMigrations()).map((m) => m.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 10, 11]);
+        expect(await upgraded.appliedMigrations()).toEqual(ALL_MIGRATIONS);
         const pages = [];
         for (let first = 0; first < 9; first += 4) pages.push((await upgraded.listOrganizations('acme', { first, max: 4 })).map((o) => o.id));
         expect(pages).toEqual([['o8', 'o7', 'o6', 'o5'], ['o4', 'o3', 'o2', 'o1'], ['o0']]);
@@ -225,7 +233,7 @@ describe('PostgresStore.open', () => {
         { t1: null, t2: null },
       ]);
       const store = await PostgresStore.open(url);
-      expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }, { version: 6, name: 'list_versions' }, { version: 7, name: 'organization_roles' }, { version: 8, name: 'organizations_claim' }, { version: 10, name: 'events' }, { version: 11, name: 'domains_and_identity_providers' }]);
+      expect(await store.appliedMigrations()).toEqual(ALL_MIGRATIONS);
       await store.close();
     } finally {
       await rm(dir, { recursive: true, force: true });

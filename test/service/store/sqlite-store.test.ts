@@ -1,10 +1,11 @@
 import Database from 'better-sqlite3';
-import { cpSync, existsSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Organization } from '../../../src/api';
 import { generateSigningKey } from '../../../src/service/auth/jwt';
+import { readMigrations } from '../../../src/service/store/migrations';
 import { MEMBER_PAGE_CHUNK, SQLITE_MIGRATIONS_DIR, SqliteStore } from '../../../src/service/store/sqlite-store';
 import { StoreConflictError, type UserRecord } from '../../../src/service/store/store';
 
@@ -15,6 +16,15 @@ function realm(name: string) {
 }
 function org(id: string, name: string, extra: Partial<Organization> = {}): Organization {
   return { id, name, displayName: null, url: null, domains: [], attributes: {}, realm: 'acme', ...extra };
+}
+/** Writes to the database file behind any store's back, as an older service would have. */
+function writeRaw(file: string, write: (raw: Database.Database) => void): void {
+  const raw = new Database(file);
+  try {
+    write(raw);
+  } finally {
+    raw.close();
+  }
 }
 function user(id: string, username: string, extra: Partial<UserRecord> = {}): UserRecord {
   return {
@@ -52,10 +62,10 @@ describe('SqliteStore', () => {
   });
 
   it('applies the migrations once, records them, and turns on WAL and foreign keys', async () => {
-    expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }, { version: 6, name: 'list_versions' }, { version: 7, name: 'organization_roles' }, { version: 8, name: 'organizations_claim' }, { version: 10, name: 'events' }, { version: 11, name: 'domains_and_identity_providers' }]);
+    expect(await store.appliedMigrations()).toEqual(readMigrations(SQLITE_MIGRATIONS_DIR).map(({ version, name }) => ({ version, name })));
     await store.close();
     store = SqliteStore.open(file);
-    expect(await store.appliedMigrations()).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'credentials_and_revocations' }, { version: 3, name: 'dashboard_and_login' }, { version: 4, name: 'realm_rate_limit' }, { version: 5, name: 'hot_paths' }, { version: 6, name: 'list_versions' }, { version: 7, name: 'organization_roles' }, { version: 8, name: 'organizations_claim' }, { version: 10, name: 'events' }, { version: 11, name: 'domains_and_identity_providers' }]);
+    expect(await store.appliedMigrations()).toEqual(readMigrations(SQLITE_MIGRATIONS_DIR).map(({ version, name }) => ({ version, name })));
     const raw = new Database(file, { readonly: true });
     try {
       expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
@@ -75,10 +85,39 @@ describe('SqliteStore', () => {
     expect(existsSync(target)).toBe(false);
   });
 
+  it('applies migrations with foreign keys off, and refuses one that leaves a dangling reference, changing nothing', async () => {
+    const dangling = join(dir, 'migrations-dangling');
+    cpSync(SQLITE_MIGRATIONS_DIR, dangling, { recursive: true });
+    // Dropping a parent with foreign keys on would cascade; off, the rows stay and the check finds them.
+    writeFileSync(
+      join(dangling, '099_dangling.sql'),
+      "INSERT INTO organizations (realm, id, name, created_timestamp) VALUES ('acme', 'gone', 'gone', 1);\n" +
+        "INSERT INTO memberships (realm, organization_id, user_id, created_timestamp) VALUES ('acme', 'gone', 'nobody', 1);\n",
+    );
+    await store.close();
+    expect(() => SqliteStore.open(file, { migrationsDir: dangling })).toThrow(
+      'Migration dangling leaves 1 row(s) whose foreign key names no row (first: table memberships, parent users); nothing of it was applied.',
+    );
+    store = SqliteStore.open(file);
+    expect(await store.pendingMigrations()).toEqual([]);
+    expect(await store.getOrganization('acme', 'gone')).toBeUndefined();
+    const raw = new Database(file, { readonly: true });
+    try {
+      expect(raw.prepare('SELECT count(*) AS n FROM schema_migrations WHERE version = 99').get()).toEqual({ n: 0 });
+    } finally {
+      raw.close();
+    }
+    // Foreign keys are on again for the store's own work: a deleted organization takes its admin user.
+    const withAdmin = org('o-fk', 'fk');
+    await store.createOrganization(withAdmin, user('admin-o-fk', 'org-admin-o-fk', { kind: 'org-admin', adminOfOrganization: 'o-fk' }));
+    expect(await store.deleteOrganization('acme', 'o-fk')).toBe(true);
+    expect(await store.getUser('acme', 'admin-o-fk')).toBeUndefined();
+  });
+
   it('upgrades a database made before realm rate limits: its realms follow the service default', async () => {
     const before = join(dir, 'migrations-before-004');
     cpSync(SQLITE_MIGRATIONS_DIR, before, { recursive: true });
-    for (const later of ['004_realm_rate_limit.sql', '005_hot_paths.sql', '006_list_versions.sql', '007_organization_roles.sql', '008_organizations_claim.sql', '011_domains_and_identity_providers.sql']) rmSync(join(before, later));
+    for (const later of ['004_realm_rate_limit.sql', '005_hot_paths.sql', '006_list_versions.sql', '007_organization_roles.sql', '008_organizations_claim.sql', '009_realm_scoped_organization_ids.sql', '011_domains_and_identity_providers.sql']) rmSync(join(before, later));
     const oldFile = join(dir, 'old.db');
     const old = SqliteStore.open(oldFile, { migrationsDir: before });
     try {
@@ -97,7 +136,7 @@ describe('SqliteStore', () => {
     }
     const upgraded = SqliteStore.open(oldFile);
     try {
-      expect((await upgraded.appliedMigrations()).map((m) => m.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 10, 11]);
+      expect(await upgraded.pendingMigrations()).toEqual([]);
       expect((await upgraded.getRealm('legacy'))?.rateLimit).toBeNull();
       expect((await upgraded.updateRealm('legacy', { rateLimit: { requests: 3, windowSeconds: 9 } }))?.rateLimit).toEqual({ requests: 3, windowSeconds: 9 });
     } finally {
@@ -108,19 +147,22 @@ describe('SqliteStore', () => {
   it('upgrades a database made before keyset organization pages: its lists page as before and count their changes', async () => {
     const before = join(dir, 'migrations-before-006');
     cpSync(SQLITE_MIGRATIONS_DIR, before, { recursive: true });
-    // 007 and 008 stay: this store writes an organization's default roles and a realm's claim setting.
-    for (const later of ['006_list_versions.sql', '011_domains_and_identity_providers.sql']) rmSync(join(before, later));
+    // Organizations are written as that version did: this store writes their roles' realm (009).
+    for (const later of ['006_list_versions.sql', '009_realm_scoped_organization_ids.sql', '011_domains_and_identity_providers.sql']) rmSync(join(before, later));
     const oldFile = join(dir, 'old-005.db');
     const old = SqliteStore.open(oldFile, { migrationsDir: before });
     try {
       await old.createRealm(realm('acme'));
-      for (let i = 0; i < 9; i += 1) await old.createOrganization(org(`o${i}`, `org-${8 - i}`));
     } finally {
       await old.close();
     }
+    writeRaw(oldFile, (raw) => {
+      const insert = raw.prepare("INSERT INTO organizations (id, realm, name, created_timestamp) VALUES (?, 'acme', ?, 1)");
+      for (let i = 0; i < 9; i += 1) insert.run(`o${i}`, `org-${8 - i}`);
+    });
     const upgraded = SqliteStore.open(oldFile);
     try {
-      expect((await upgraded.appliedMigrations()).map((m) => m.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 10, 11]);
+      expect(await upgraded.pendingMigrations()).toEqual([]);
       const pages = [];
       for (let first = 0; first < 9; first += 4) pages.push((await upgraded.listOrganizations('acme', { first, max: 4 })).map((o) => o.id));
       expect(pages).toEqual([['o8', 'o7', 'o6', 'o5'], ['o4', 'o3', 'o2', 'o1'], ['o0']]);
@@ -154,23 +196,26 @@ describe('SqliteStore', () => {
   it('upgrades a database made before keyset member pages: its lists page as before and count their changes', async () => {
     const before = join(dir, 'migrations-before-005');
     cpSync(SQLITE_MIGRATIONS_DIR, before, { recursive: true });
-    // 007 and 008 stay: this store writes an organization's default roles and a realm's claim setting.
-    for (const later of ['005_hot_paths.sql', '006_list_versions.sql', '011_domains_and_identity_providers.sql']) rmSync(join(before, later));
+    // Organizations and memberships are written as that version did: this store writes the realm (009).
+    for (const later of ['005_hot_paths.sql', '006_list_versions.sql', '009_realm_scoped_organization_ids.sql', '011_domains_and_identity_providers.sql']) {
+      rmSync(join(before, later));
+    }
     const oldFile = join(dir, 'old-004.db');
     const old = SqliteStore.open(oldFile, { migrationsDir: before });
     try {
       await old.createRealm(realm('acme'));
-      await old.createOrganization(org('o1', 'one'));
-      for (let i = 0; i < 9; i += 1) {
-        await old.createUser(user(`u${i}`, `user${i}`, { email: `User${i}@Example.com` }));
-        await old.addMember('acme', 'o1', `u${i}`, i);
-      }
+      for (let i = 0; i < 9; i += 1) await old.createUser(user(`u${i}`, `user${i}`, { email: `User${i}@Example.com` }));
     } finally {
       await old.close();
     }
+    writeRaw(oldFile, (raw) => {
+      raw.exec("INSERT INTO organizations (id, realm, name, created_timestamp) VALUES ('o1', 'acme', 'one', 1)");
+      const insert = raw.prepare("INSERT INTO memberships (organization_id, user_id, created_timestamp) VALUES ('o1', ?, ?)");
+      for (let i = 0; i < 9; i += 1) insert.run(`u${i}`, i);
+    });
     const upgraded = SqliteStore.open(oldFile);
     try {
-      expect((await upgraded.appliedMigrations()).map((m) => m.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 10, 11]);
+      expect(await upgraded.pendingMigrations()).toEqual([]);
       const pages = [];
       for (let first = 0; first < 9; first += 4) pages.push((await upgraded.listMembers('acme', 'o1', { first, max: 4 })).map((u) => u.id));
       expect(pages).toEqual([['u0', 'u1', 'u2', 'u3'], ['u4', 'u5', 'u6', 'u7'], ['u8']]);

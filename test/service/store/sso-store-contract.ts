@@ -97,6 +97,29 @@ export function describeSsoStoreContract(name: string, open: () => Promise<Opene
       expect(await store.sso.verifyDomain('other', 'x1', 'a.example', T0)).toEqual({ outcome: 'verified' });
     });
 
+    it('keeps the domains and providers of two realms\' organizations of one id apart (issue 27, finding 8)', async () => {
+      await store.createOrganization(org('other', 'o1', ['a.example', 'z.example']));
+      expect(await store.sso.verifyDomain('acme', 'o1', 'a.example', T0)).toEqual({ outcome: 'verified' });
+      expect(await store.sso.verifyDomain('other', 'o1', 'z.example', T0)).toEqual({ outcome: 'verified' });
+      expect(await store.sso.verifiedDomains('acme', 'o1')).toEqual(['a.example']);
+      expect(await store.sso.verifiedDomains('other', 'o1')).toEqual(['z.example']);
+      await store.sso.createIdentityProvider(provider('corp', 'o1'));
+      await store.sso.createIdentityProvider(provider('corp', 'o1', { realm: 'other', internalId: 'internal-other-corp' }));
+      expect((await store.sso.routesForDomain('other', 'z.example')).map((route) => route.provider.internalId)).toEqual(['internal-other-corp']);
+      // A change of one organization's domains leaves the other's verifications be.
+      await store.updateOrganization('acme', 'o1', { name: 'o1', displayName: null, url: null, attributes: {}, domains: ['b.example'] });
+      expect(await store.sso.verifiedDomains('acme', 'o1')).toEqual([]);
+      expect(await store.sso.verifiedDomains('other', 'o1')).toEqual(['z.example']);
+      // Deleting one takes its own providers and verifications only.
+      expect(await store.deleteOrganization('acme', 'o1')).toBe(true);
+      expect(await store.sso.getIdentityProvider('acme', 'corp')).toBeUndefined();
+      expect((await store.sso.listIdentityProviders('other', 'o1')).map((p) => p.internalId)).toEqual(['internal-other-corp']);
+      expect(await store.sso.verifiedDomains('other', 'o1')).toEqual(['z.example']);
+      const bob = newUser({ id: 'u-bob-other', realm: 'other', username: 'bob', kind: 'user', createdTimestamp: T0 });
+      await store.sso.admitFederatedUser({ newUser: bob, userId: bob.id, realm: 'other', organizationId: 'o1', timestamp: T0 });
+      expect(await store.isMember('other', 'o1', bob.id)).toBe(true);
+    });
+
     it('lets exactly one of two organizations racing for a domain verify it', async () => {
       const outcomes = await Promise.all([store.sso.verifyDomain('acme', 'o1', 'a.example', T0), store.sso.verifyDomain('acme', 'o2', 'a.example', T0)]);
       expect(outcomes.filter((o) => o.outcome === 'verified')).toHaveLength(1);
@@ -174,24 +197,24 @@ export function describeSsoStoreContract(name: string, open: () => Promise<Opene
       await store.sso.createIdentityProvider(provider('corp', 'o1'));
       const bob = newUser({ id: 'u-bob', realm: 'acme', username: 'bob', email: 'bob@a.example', kind: 'user', createdTimestamp: T0 });
       const link = { realm: 'acme', alias: 'corp', issuer: 'https://idp.example', subject: 'sub-1', userId: 'u-bob' };
-      await store.sso.admitFederatedUser({ newUser: bob, userId: 'u-bob', link, organizationId: 'o1', timestamp: T0 });
+      await store.sso.admitFederatedUser({ newUser: bob, userId: 'u-bob', link, realm: 'acme', organizationId: 'o1', timestamp: T0 });
       expect(await store.getUser('acme', 'u-bob')).toMatchObject({ username: 'bob', email: 'bob@a.example' });
       expect(await store.isMember('acme', 'o1', 'u-bob')).toBe(true);
       expect(await store.sso.findFederatedUser('acme', 'corp', 'https://idp.example', 'sub-1')).toBe('u-bob');
       expect(await store.sso.findFederatedUser('acme', 'corp', 'https://other.example', 'sub-1')).toBeUndefined();
       // A later sign-in only makes sure of the membership.
       await store.removeMember('acme', 'o1', 'u-bob');
-      await store.sso.admitFederatedUser({ userId: 'u-bob', organizationId: 'o1', timestamp: T0 + 1 });
+      await store.sso.admitFederatedUser({ userId: 'u-bob', realm: 'acme', organizationId: 'o1', timestamp: T0 + 1 });
       expect(await store.isMember('acme', 'o1', 'u-bob')).toBe(true);
 
       // A second account that would take bob's username writes nothing, not even its link.
       const clash = newUser({ id: 'u-2', realm: 'acme', username: 'BOB', kind: 'user', createdTimestamp: T0 });
       const clashLink = { ...link, subject: 'sub-2', userId: 'u-2' };
-      expect(await conflictOf(store.sso.admitFederatedUser({ newUser: clash, userId: 'u-2', link: clashLink, organizationId: 'o1', timestamp: T0 }))).toBe('username');
+      expect(await conflictOf(store.sso.admitFederatedUser({ newUser: clash, userId: 'u-2', link: clashLink, realm: 'acme', organizationId: 'o1', timestamp: T0 }))).toBe('username');
       expect(await store.getUser('acme', 'u-2')).toBeUndefined();
       expect(await store.sso.findFederatedUser('acme', 'corp', 'https://idp.example', 'sub-2')).toBeUndefined();
       // The same upstream account linked twice is a conflict too.
-      expect(await conflictOf(store.sso.admitFederatedUser({ userId: 'u-bob', link, organizationId: 'o1', timestamp: T0 }))).toBe('federated identity');
+      expect(await conflictOf(store.sso.admitFederatedUser({ userId: 'u-bob', link, realm: 'acme', organizationId: 'o1', timestamp: T0 }))).toBe('federated identity');
 
       // Deleting the provider forgets its links; deleting the user forgets theirs.
       await store.sso.deleteIdentityProvider('acme', 'corp', 'o1');

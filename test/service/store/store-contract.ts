@@ -396,9 +396,62 @@ export function describeStoreContract(name: string, open: () => Promise<OpenedSt
         expect(await store.countOrganizations('acme', {})).toBe(2);
       });
 
-      it('refuses a taken id as an organization id conflict', async () => {
+      it('refuses an id taken in the realm as an organization id conflict', async () => {
         await store.createOrganization(org('acme', 'o1', 'Acme'));
-        expect(await conflictOf(store.createOrganization(org('other', 'o1', 'Other')))).toBe('organization id');
+        const clash = org('acme', 'o1', 'Another');
+        expect(await conflictOf(store.createOrganization(clash, adminOf(clash)))).toBe('organization id');
+        expect((await store.getOrganization('acme', 'o1'))?.name).toBe('Acme');
+        expect(await store.countOrganizations('acme', {})).toBe(1);
+      });
+
+      it('scopes ids to the realm: two realms each hold an organization of one id, apart (issue 27, finding 8)', async () => {
+        const mine = org('acme', 'shared', 'Mine');
+        const theirs = org('other', 'shared', 'Theirs', { domains: ['theirs.example'] });
+        await store.createOrganization(mine, { ...adminOf(mine), id: 'admin-acme-shared' }, T0);
+        await store.createOrganization(theirs, { ...adminOf(theirs), id: 'admin-other-shared' }, T0 + 1);
+        expect(await store.getOrganization('acme', 'shared')).toEqual(mine);
+        expect(await store.getOrganization('other', 'shared')).toEqual(theirs);
+        await store.createUser(user('acme', 'alice'));
+        await store.createUser(user('other', 'bob'));
+        expect(await store.addMember('acme', 'shared', 'alice', T0 + 2)).toBe(true);
+        expect(await store.addMember('other', 'shared', 'bob', T0 + 3)).toBe(true);
+        // A user of one realm joins no organization of the other, whatever the id.
+        expect(await store.addMember('acme', 'shared', 'bob', T0 + 4)).toBe(false);
+        expect(ids(await store.listMembers('acme', 'shared', {}))).toEqual(['admin-acme-shared', 'alice']);
+        expect(ids(await store.listMembers('other', 'shared', {}))).toEqual(['admin-other-shared', 'bob']);
+        expect(await store.countMembers('other', 'shared', {})).toBe(2);
+        expect(await store.isMember('acme', 'shared', 'bob')).toBe(false);
+        expect(await store.isMember('other', 'shared', 'bob')).toBe(true);
+        expect(ids(await store.listUserOrganizations('other', 'bob'))).toEqual(['shared']);
+        // Roles of one organization are not the other's.
+        await store.createRoles('acme', 'shared', [{ id: 'r-acme-editor', name: 'editor', description: 'acme' }], T0);
+        await store.createRoles('other', 'shared', [{ id: 'r-other-editor', name: 'editor', description: 'other' }], T0);
+        expect((await store.getRole('acme', 'shared', 'editor'))?.id).toBe('r-acme-editor');
+        expect((await store.getRole('other', 'shared', 'editor'))?.id).toBe('r-other-editor');
+        expect((await store.changeMemberRoles('other', 'shared', 'bob', ['editor'], 'grant', T0)).kind).toBe('done');
+        expect(await store.hasRole('other', 'shared', 'editor', 'bob')).toBe(true);
+        expect(await store.listRoleUsers('acme', 'shared', 'editor', {})).toEqual([]);
+        expect(ids((await store.listRoleUsers('other', 'shared', 'editor', {}))!)).toEqual(['bob']);
+        expect((await store.listMemberRoles('other', 'shared', 'bob'))!.map((role) => role.id)).toEqual(['r-other-editor']);
+        expect((await store.updateRoleDescription('acme', 'shared', 'editor', 'changed'))?.id).toBe('r-acme-editor');
+        expect((await store.getRole('other', 'shared', 'editor'))?.description).toBe('other');
+        expect((await store.listUserOrganizationRoles('other', 'bob')).map((entry) => entry.roles.map((role) => role.id))).toEqual([['r-other-editor']]);
+        // Changes of one leave the other as it was.
+        expect(await store.removeMember('acme', 'shared', 'bob')).toBe(false);
+        expect(await store.isMember('other', 'shared', 'bob')).toBe(true);
+        expect(await store.deleteRoles('acme', 'shared', ['editor'])).toHaveLength(1);
+        expect(await store.hasRole('other', 'shared', 'editor', 'bob')).toBe(true);
+        expect(await store.deleteOrganization('acme', 'shared')).toBe(true);
+        expect(await store.getOrganization('acme', 'shared')).toBeUndefined();
+        expect(await store.getUser('acme', 'admin-acme-shared')).toBeUndefined();
+        expect(await store.getOrganization('other', 'shared')).toEqual(theirs);
+        expect(await store.getUser('other', 'admin-other-shared')).toBeDefined();
+        expect(ids(await store.listMembers('other', 'shared', {}))).toEqual(['admin-other-shared', 'bob']);
+        expect(await store.hasRole('other', 'shared', 'editor', 'bob')).toBe(true);
+        expect((await store.listRoles('other', 'shared'))!.length).toBe(DEFAULT_ORGANIZATION_ROLES.length + 1);
+        // The id is free again in the realm that deleted it, and still taken in the other.
+        await store.createOrganization(org('acme', 'shared', 'Mine again'));
+        expect(await conflictOf(store.createOrganization(org('other', 'shared', 'Clash')))).toBe('organization id');
       });
 
       it('lists organizations ordered by name in code-point order, with first and max', async () => {

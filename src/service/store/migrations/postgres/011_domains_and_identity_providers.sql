@@ -1,22 +1,27 @@
 -- Verified domains, identity providers per organization and the login broker (same tables as
 -- migrations/sqlite/011_domains_and_identity_providers.sql).
+--
+-- An organization is named by (realm, id) (migration 009). On a database that got this migration
+-- before 009, 009 gives these tables the same keys and indexes.
 
 -- A verified domain of an organization. One organization per realm may hold a domain's
 -- verification (the primary key); a second claimant is refused.
 CREATE TABLE domain_verifications (
   realm              text COLLATE "C" NOT NULL REFERENCES realms (name) ON DELETE CASCADE,
   domain             text COLLATE "C" NOT NULL,
-  organization_id    text COLLATE "C" NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
+  organization_id    text COLLATE "C" NOT NULL,
   verified_timestamp bigint NOT NULL,
-  CONSTRAINT domain_verifications_pkey PRIMARY KEY (realm, domain)
+  CONSTRAINT domain_verifications_pkey PRIMARY KEY (realm, domain),
+  CONSTRAINT domain_verifications_organization_fkey
+    FOREIGN KEY (realm, organization_id) REFERENCES organizations (realm, id) ON DELETE CASCADE
 );
-CREATE INDEX domain_verifications_organization ON domain_verifications (organization_id);
+CREATE INDEX domain_verifications_organization ON domain_verifications (realm, organization_id);
 
 -- A domain that leaves an organization's list loses its verification; the domains that stay keep theirs.
 CREATE FUNCTION keep_listed_domain_verifications() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   DELETE FROM domain_verifications
-   WHERE organization_id = NEW.id
+   WHERE realm = NEW.realm AND organization_id = NEW.id
      AND domain NOT IN (SELECT json_array_elements_text(NEW.domains));
   RETURN NULL;
 END;
@@ -28,7 +33,7 @@ CREATE TABLE identity_providers (
   realm             text COLLATE "C" NOT NULL REFERENCES realms (name) ON DELETE CASCADE,
   alias             text COLLATE "C" NOT NULL,
   internal_id       text COLLATE "C" NOT NULL,
-  organization_id   text COLLATE "C" REFERENCES organizations (id) ON DELETE CASCADE,
+  organization_id   text COLLATE "C",
   provider_id       text COLLATE "C" NOT NULL,
   display_name      text,
   enabled           boolean NOT NULL,
@@ -37,9 +42,11 @@ CREATE TABLE identity_providers (
   client_secret     text,
   created_timestamp bigint NOT NULL,
   CONSTRAINT identity_providers_pkey PRIMARY KEY (realm, alias),
-  CONSTRAINT identity_providers_internal_id UNIQUE (internal_id)
+  CONSTRAINT identity_providers_internal_id UNIQUE (internal_id),
+  CONSTRAINT identity_providers_organization_fkey
+    FOREIGN KEY (realm, organization_id) REFERENCES organizations (realm, id) ON DELETE CASCADE
 );
-CREATE INDEX identity_providers_organization ON identity_providers (organization_id);
+CREATE INDEX identity_providers_organization ON identity_providers (realm, organization_id);
 
 CREATE TABLE identity_provider_mappers (
   id                text COLLATE "C" NOT NULL,

@@ -1,32 +1,38 @@
 -- Verified domains, identity providers per organization and the login broker (same tables as
 -- migrations/postgres/011_domains_and_identity_providers.sql).
+--
+-- An organization is named by (realm, id) (migration 009). On a database that gets migration 009
+-- before this one, 009 has already made domain_verifications and identity_providers in this shape,
+-- their indexes and the trigger, so they are made here only if missing; on one that got this
+-- migration first, 009 rebuilds them into this shape.
 
 -- A verified domain of an organization. One organization per realm may hold a domain's
 -- verification (the primary key); a second claimant is refused. An organization lists its domains
 -- in organizations.domains; a row here says one of them is verified.
-CREATE TABLE domain_verifications (
+CREATE TABLE IF NOT EXISTS domain_verifications (
   realm              TEXT NOT NULL REFERENCES realms(name) ON DELETE CASCADE,
   domain             TEXT NOT NULL, -- normalized: lowercase, no trailing dot
-  organization_id    TEXT NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+  organization_id    TEXT NOT NULL,
   verified_timestamp INTEGER NOT NULL,
-  PRIMARY KEY (realm, domain)
+  PRIMARY KEY (realm, domain),
+  FOREIGN KEY (realm, organization_id) REFERENCES organizations (realm, id) ON DELETE CASCADE
 );
-CREATE INDEX domain_verifications_organization ON domain_verifications (organization_id);
+CREATE INDEX IF NOT EXISTS domain_verifications_organization ON domain_verifications (realm, organization_id);
 
 -- A domain that leaves an organization's list loses its verification; the domains that stay keep
 -- theirs. In the schema, so every way of changing the list keeps the rule.
-CREATE TRIGGER organizations_domains_keep_verifications AFTER UPDATE OF domains ON organizations BEGIN
+CREATE TRIGGER IF NOT EXISTS organizations_domains_keep_verifications AFTER UPDATE OF domains ON organizations BEGIN
   DELETE FROM domain_verifications
-   WHERE organization_id = NEW.id AND domain NOT IN (SELECT value FROM json_each(NEW.domains));
+   WHERE realm = NEW.realm AND organization_id = NEW.id AND domain NOT IN (SELECT value FROM json_each(NEW.domains));
 END;
 
 -- Upstream OpenID Connect providers. An unlinked provider (organization_id NULL) stays in the realm
 -- and can be linked again; a deleted organization takes its providers with it.
-CREATE TABLE identity_providers (
+CREATE TABLE IF NOT EXISTS identity_providers (
   realm             TEXT NOT NULL REFERENCES realms(name) ON DELETE CASCADE,
   alias             TEXT NOT NULL,
   internal_id       TEXT NOT NULL UNIQUE,
-  organization_id   TEXT REFERENCES organizations(id) ON DELETE CASCADE,
+  organization_id   TEXT,
   provider_id       TEXT NOT NULL,
   display_name      TEXT,
   enabled           INTEGER NOT NULL,
@@ -34,9 +40,10 @@ CREATE TABLE identity_providers (
   config            TEXT NOT NULL, -- JSON object of strings, without the client secret
   client_secret     TEXT,          -- sealed (auth/sealed-secrets.ts), NULL for a public client
   created_timestamp INTEGER NOT NULL,
-  PRIMARY KEY (realm, alias)
+  PRIMARY KEY (realm, alias),
+  FOREIGN KEY (realm, organization_id) REFERENCES organizations (realm, id) ON DELETE CASCADE
 );
-CREATE INDEX identity_providers_organization ON identity_providers (organization_id);
+CREATE INDEX IF NOT EXISTS identity_providers_organization ON identity_providers (realm, organization_id);
 
 CREATE TABLE identity_provider_mappers (
   id                TEXT PRIMARY KEY,
