@@ -141,7 +141,7 @@ async function admitPerson(
   if (linkedId !== undefined) {
     const user = await store.getUser(realm, linkedId);
     if (!user || user.kind !== 'user' || !user.enabled) throw new SignInRefused('Your account here is disabled; ask an administrator of this service.');
-    await store.sso.admitFederatedUser({ userId: user.id, organizationId, timestamp });
+    await store.sso.admitFederatedUser({ realm, userId: user.id, organizationId, timestamp });
     return { user, firstSignIn: false };
   }
 
@@ -170,7 +170,7 @@ async function admitPerson(
     if (existing.kind !== 'user' || existing.realmAdmin || !existing.enabled) {
       throw new SignInRefused(`The account with the email ${email} cannot be signed in through ${provider.displayName ?? alias}; sign in with your password instead.`);
     }
-    await admit(ctx, { userId: existing.id, link: { ...link, userId: existing.id }, organizationId, timestamp });
+    await admit(ctx, { realm, userId: existing.id, link: { ...link, userId: existing.id }, organizationId, timestamp });
     return { user: existing, firstSignIn: true };
   }
 
@@ -188,7 +188,7 @@ async function admitPerson(
     kind: 'user',
     createdTimestamp: timestamp,
   });
-  await admit(ctx, { newUser: user, userId: user.id, link: { ...link, userId: user.id }, organizationId, timestamp });
+  await admit(ctx, { realm, newUser: user, userId: user.id, link: { ...link, userId: user.id }, organizationId, timestamp });
   return { user, firstSignIn: true };
 }
 

@@ -174,24 +174,24 @@ export function describeSsoStoreContract(name: string, open: () => Promise<Opene
       await store.sso.createIdentityProvider(provider('corp', 'o1'));
       const bob = newUser({ id: 'u-bob', realm: 'acme', username: 'bob', email: 'bob@a.example', kind: 'user', createdTimestamp: T0 });
       const link = { realm: 'acme', alias: 'corp', issuer: 'https://idp.example', subject: 'sub-1', userId: 'u-bob' };
-      await store.sso.admitFederatedUser({ newUser: bob, userId: 'u-bob', link, organizationId: 'o1', timestamp: T0 });
+      await store.sso.admitFederatedUser({ realm: 'acme', newUser: bob, userId: 'u-bob', link, organizationId: 'o1', timestamp: T0 });
       expect(await store.getUser('acme', 'u-bob')).toMatchObject({ username: 'bob', email: 'bob@a.example' });
       expect(await store.isMember('acme', 'o1', 'u-bob')).toBe(true);
       expect(await store.sso.findFederatedUser('acme', 'corp', 'https://idp.example', 'sub-1')).toBe('u-bob');
       expect(await store.sso.findFederatedUser('acme', 'corp', 'https://other.example', 'sub-1')).toBeUndefined();
       // A later sign-in only makes sure of the membership.
       await store.removeMember('acme', 'o1', 'u-bob');
-      await store.sso.admitFederatedUser({ userId: 'u-bob', organizationId: 'o1', timestamp: T0 + 1 });
+      await store.sso.admitFederatedUser({ realm: 'acme', userId: 'u-bob', organizationId: 'o1', timestamp: T0 + 1 });
       expect(await store.isMember('acme', 'o1', 'u-bob')).toBe(true);
 
       // A second account that would take bob's username writes nothing, not even its link.
       const clash = newUser({ id: 'u-2', realm: 'acme', username: 'BOB', kind: 'user', createdTimestamp: T0 });
       const clashLink = { ...link, subject: 'sub-2', userId: 'u-2' };
-      expect(await conflictOf(store.sso.admitFederatedUser({ newUser: clash, userId: 'u-2', link: clashLink, organizationId: 'o1', timestamp: T0 }))).toBe('username');
+      expect(await conflictOf(store.sso.admitFederatedUser({ realm: 'acme', newUser: clash, userId: 'u-2', link: clashLink, organizationId: 'o1', timestamp: T0 }))).toBe('username');
       expect(await store.getUser('acme', 'u-2')).toBeUndefined();
       expect(await store.sso.findFederatedUser('acme', 'corp', 'https://idp.example', 'sub-2')).toBeUndefined();
       // The same upstream account linked twice is a conflict too.
-      expect(await conflictOf(store.sso.admitFederatedUser({ userId: 'u-bob', link, organizationId: 'o1', timestamp: T0 }))).toBe('federated identity');
+      expect(await conflictOf(store.sso.admitFederatedUser({ realm: 'acme', userId: 'u-bob', link, organizationId: 'o1', timestamp: T0 }))).toBe('federated identity');
 
       // Deleting the provider forgets its links; deleting the user forgets theirs.
       await store.sso.deleteIdentityProvider('acme', 'corp', 'o1');
