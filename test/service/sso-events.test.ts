@@ -4,8 +4,8 @@
  * started by the test: a domain verified, a provider created, updated, unlinked, linked and
  * deleted, a mapper created, updated and deleted each record one event in the change's
  * transaction, naming the API key that made it and its address; a change that changes nothing, or
- * is refused as a conflict, records nothing; the provider's client secret is in no event. A brokered first sign-in's
- * membership records its event too.
+ * is refused as a conflict, records nothing. The provider's client secret is in no event, nor in a
+ * webhook's delivery of one. A brokered first sign-in's membership records its event too.
  */
 import {
   domainRecordName,
@@ -20,9 +20,14 @@ import {
   idpUnlinkPath,
   orgsPath,
   type EventRepresentation,
+  verifyWebhookSignature,
+  WEBHOOK_SIGNATURE_HEADER,
 } from '../../src/api';
+import { httpDeliver } from '../../src/service/events/delivery';
+import { WebhookDispatcher } from '../../src/service/events/webhook-dispatcher';
 import { newUser } from '../../src/service/store/store';
 import { startDnsServer, type TestDnsServer } from '../helpers/dns-server';
+import { startReceiver } from '../helpers/webhook-receiver';
 import { startPostgres, type TestPostgres } from '../helpers/postgres';
 import { createTestRealm, getToken, startTestService, type TestService } from '../helpers/service';
 import { call } from './support';
@@ -58,7 +63,10 @@ describe.each(['sqlite', 'postgres'] as const)('domain and identity provider eve
   };
 
   beforeAll(async () => {
-    svc = await startTestService({ dataFile: kind === 'postgres' ? await postgres.createSchema() : undefined, app: { dnsServer: dns.address } });
+    svc = await startTestService({
+      dataFile: kind === 'postgres' ? await postgres.createSchema() : undefined,
+      app: { dnsServer: dns.address, allowPrivateWebhooks: true },
+    });
     const key = await createTestRealm(svc, 'acme');
     clientId = key.clientId;
     token = await getToken(svc, 'acme', key.clientId, key.clientSecret);
@@ -149,6 +157,36 @@ describe.each(['sqlite', 'postgres'] as const)('domain and identity provider eve
       expect(event.representation ?? '').not.toContain(SECRET);
       expect(event.representation ?? '').not.toContain(NEW_SECRET);
       expect(event.representation ?? '').not.toMatch(/"clientSecret":"(?!\*{10}")/);
+    }
+  });
+
+  it('delivers an identity provider event to a webhook, signed, with the secret masked', async () => {
+    const receiver = await startReceiver();
+    const delivery = httpDeliver(true);
+    try {
+      const hook = await call(svc, {
+        method: 'POST',
+        url: '/realms/acme/webhooks',
+        token,
+        payload: { url: receiver.url, secret: 'hook-secret', eventTypes: ['admin.IDENTITY_PROVIDER-*'] },
+      });
+      expect(hook.status).toBe(201);
+      const alias = `hooked-${kind}`;
+      const payload = { alias, config: { issuer: 'https://idp.corp.example/realms/corp', clientId: 'orgadmin-broker', clientSecret: SECRET } };
+      expect((await call(svc, { method: 'POST', url: idpsPath('acme', orgId), token, payload })).status).toBe(201);
+      const dispatcher = new WebhookDispatcher(svc.store.events, { owner: `sso-${kind}`, deliver: delivery.deliver, now: Date.now, random: () => 0.5 });
+      for (let run = 0; run < 20 && receiver.deliveries.length === 0; run += 1) await dispatcher.runOnce();
+      expect(receiver.deliveries.map((sent) => [sent.event.type, sent.event.resourcePath])).toEqual([
+        ['admin.IDENTITY_PROVIDER-CREATE', `identity-provider/instances/${alias}`],
+      ]);
+      const [sent] = receiver.deliveries;
+      expect(verifyWebhookSignature('hook-secret', sent!.body, sent!.headers[WEBHOOK_SIGNATURE_HEADER.toLowerCase()])).toBe(true);
+      expect(sent!.body).not.toContain(SECRET);
+      expect(JSON.parse(sent!.event.representation!).config.clientSecret).toBe('**********');
+      expect((await call(svc, { method: 'DELETE', url: `/realms/acme/webhooks/${String(hook.headers.location).split('/').pop()}`, token })).status).toBe(204);
+    } finally {
+      await delivery.close();
+      await receiver.close();
     }
   });
 
