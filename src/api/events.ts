@@ -15,7 +15,7 @@ export type OperationType = (typeof OPERATION_TYPES)[number];
 
 /**
  * The resource types this service records changes of: Keycloak's names (`REALM`, `USER`, `CLIENT`,
- * `REALM_ROLE_MAPPING`, `IDENTITY_PROVIDER`), the vendor's (`ORGANIZATION`, `ORGANIZATION_MEMBERSHIP`,
+ * `REALM_ROLE_MAPPING`, `IDENTITY_PROVIDER`, `IDENTITY_PROVIDER_MAPPER`), the vendor's (`ORGANIZATION`, `ORGANIZATION_MEMBERSHIP`,
  * `ORGANIZATION_ROLE`, `ORGANIZATION_ROLE_MAPPING`, `DOMAIN`), and `WEBHOOK`, which neither records.
  */
 export const RESOURCE_TYPES = [
@@ -29,6 +29,7 @@ export const RESOURCE_TYPES = [
   'ORGANIZATION_ROLE_MAPPING',
   'DOMAIN',
   'IDENTITY_PROVIDER',
+  'IDENTITY_PROVIDER_MAPPER',
   'WEBHOOK',
 ] as const;
 /** One resource type. */

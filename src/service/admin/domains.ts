@@ -16,6 +16,7 @@
 import { domainRecordName, domainRecordValue, normalizeDomain, organizationDomain, type DomainVerification, type OrganizationDomain } from '../../api';
 import { notFound, ServiceError } from '../errors';
 import type { TxtAnswer, TxtLookup } from '../domains/txt-lookup';
+import { UNKNOWN_ORIGIN, type ChangeOrigin } from '../events/event';
 import type { Store } from '../store/store';
 
 /** What a TXT lookup means for the expected value, in words for the verification answer. */
@@ -42,6 +43,8 @@ export class DomainAdmin {
     private readonly store: Store,
     private readonly lookupTxt: TxtLookup,
     private readonly now: () => number = Date.now,
+    /** Who the verifications' events name. */
+    private readonly origin: ChangeOrigin = UNKNOWN_ORIGIN,
   ) {}
 
   /** The organization's listed domains (in its order), or 404. */
@@ -81,7 +84,7 @@ export class DomainAdmin {
     const expected = domainRecordValue(orgId, domain);
     const found = describeLookup(recordName, expected, await this.lookupTxt(recordName));
     if (found.outcome !== 'verified') return { ...current, verification: found };
-    const claim = await this.store.sso.verifyDomain(realm, orgId, domain, this.now());
+    const claim = await this.store.sso.verifyDomain(realm, orgId, domain, this.now(), this.origin);
     if (claim.outcome === 'not_listed') throw notFound(`${domainName} is not a domain of organization ${orgId}.`);
     if (claim.outcome === 'taken') {
       throw new ServiceError(409, 'conflict', `${domain} is already verified by another organization of this realm (${claim.organizationId}); a domain can be verified by one organization only.`);

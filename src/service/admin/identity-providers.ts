@@ -20,12 +20,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
-  brokerEndpointPath,
   CLIENT_AUTH_METHODS,
   configList,
   configStrings,
   CONFIG_LIST_SEPARATOR,
-  DEFAULT_SYNC_MODE,
   domainProblem,
   FIXED_IDP_CONFIG,
   IDP_CONFIG,
@@ -48,15 +46,14 @@ import {
   type LinkIdentityProvider,
 } from '../../api';
 import type { SealedSecrets } from '../auth/sealed-secrets';
+import { identityProviderRepresentation, mapperRepresentation } from './identity-provider-representation';
 import { notFound, ServiceError } from '../errors';
+import { UNKNOWN_ORIGIN, type ChangeOrigin } from '../events/event';
 import type { IdentityProviderMapperRecord, IdentityProviderRecord } from '../store/sso-store';
 import { StoreConflictError, type Store } from '../store/store';
 
 const invalidBody = (description: string): ServiceError => new ServiceError(400, 'invalid_body', description);
 
-/** The flow aliases the representation names (Keycloak's and the vendor's defaults; this service runs its own broker). */
-const FIRST_BROKER_LOGIN_FLOW = 'first broker login';
-const POST_BROKER_LOGIN_FLOW = 'post org broker login';
 
 /** Associated data of a provider's sealed secret: the row it belongs to. */
 export const secretContext = (realm: string, alias: string): string => `identity-provider:${realm}/${alias}`;
@@ -82,6 +79,8 @@ export class IdentityProviderAdmin {
     private readonly store: Store,
     private readonly secrets: SealedSecrets,
     private readonly now: () => number = Date.now,
+    /** Who the changes' events name. */
+    private readonly origin: ChangeOrigin = UNKNOWN_ORIGIN,
   ) {}
 
   /** 404 unless the organization exists in the realm; answers it. */
@@ -101,29 +100,7 @@ export class IdentityProviderAdmin {
 
   /** The representation of a stored provider; `baseUrl` is the service's address as the caller sees it. */
   representation(provider: IdentityProviderRecord, baseUrl: string): IdentityProviderRepresentation {
-    const config: Record<string, string> = {
-      [IDP_CONFIG.syncMode]: DEFAULT_SYNC_MODE,
-      ...provider.config,
-      ...FIXED_IDP_CONFIG,
-      ...(provider.organizationId !== null ? { [IDP_CONFIG.organization]: provider.organizationId } : {}),
-      ...(provider.sealedClientSecret !== null ? { [IDP_CONFIG.clientSecret]: SECRET_MASK } : {}),
-    };
-    return {
-      alias: provider.alias,
-      ...(provider.displayName !== null ? { displayName: provider.displayName } : {}),
-      internalId: provider.internalId,
-      providerId: provider.providerId,
-      enabled: provider.enabled,
-      trustEmail: provider.trustEmail,
-      storeToken: false,
-      addReadTokenRoleOnCreate: false,
-      linkOnly: false,
-      hideOnLogin: true,
-      firstBrokerLoginFlowAlias: FIRST_BROKER_LOGIN_FLOW,
-      postBrokerLoginFlowAlias: POST_BROKER_LOGIN_FLOW,
-      config,
-      redirectUri: `${baseUrl}${brokerEndpointPath(provider.realm, provider.alias)}`,
-    };
+    return identityProviderRepresentation(provider, baseUrl);
   }
 
   /** The organization's providers, ordered by alias. */
@@ -197,7 +174,7 @@ export class IdentityProviderAdmin {
     if (aliasProblem) throw invalidBody(`alias "${alias}" ${aliasProblem}.`);
     const settings = await this.settings(realm, alias, input, null);
     try {
-      await this.store.sso.createIdentityProvider({ realm, alias, internalId: randomUUID(), organizationId: orgId, createdTimestamp: this.now(), ...settings });
+      await this.store.sso.createIdentityProvider({ realm, alias, internalId: randomUUID(), organizationId: orgId, createdTimestamp: this.now(), ...settings }, this.origin);
     } catch (error) {
       if (error instanceof StoreConflictError) throw new ServiceError(409, 'conflict', `An identity provider with alias "${alias}" already exists in this realm.`);
       throw error;
@@ -209,13 +186,13 @@ export class IdentityProviderAdmin {
   async update(realm: string, orgId: string, alias: string, input: IdentityProviderInput): Promise<void> {
     const current = await this.owned(realm, orgId, alias);
     const settings = await this.settings(realm, alias, input, current.sealedClientSecret);
-    if (!(await this.store.sso.updateIdentityProvider(realm, alias, orgId, settings))) throw notFound(`Identity provider ${alias} is not one of organization ${orgId}.`);
+    if (!(await this.store.sso.updateIdentityProvider(realm, alias, orgId, settings, this.origin))) throw notFound(`Identity provider ${alias} is not one of organization ${orgId}.`);
   }
 
   /** Deletes a provider with its mappers and links (users it created stay). */
   async delete(realm: string, orgId: string, alias: string): Promise<void> {
     await this.organization(realm, orgId);
-    if (!(await this.store.sso.deleteIdentityProvider(realm, alias, orgId))) throw notFound(`Identity provider ${alias} is not one of organization ${orgId}.`);
+    if (!(await this.store.sso.deleteIdentityProvider(realm, alias, orgId, this.origin))) throw notFound(`Identity provider ${alias} is not one of organization ${orgId}.`);
   }
 
   /**
@@ -244,14 +221,14 @@ export class IdentityProviderAdmin {
         })
         .join(CONFIG_LIST_SEPARATOR);
     }
-    const owner = await this.store.sso.setIdentityProviderOwner(realm, input.alias, orgId, null);
+    const owner = await this.store.sso.setIdentityProviderOwner(realm, input.alias, orgId, null, this.origin);
     if (!owner) throw notFound(`No identity provider with alias ${input.alias} exists in this realm.`);
     if (owner.previousOwner !== null && owner.previousOwner !== orgId) {
       throw new ServiceError(409, 'conflict', `Identity provider ${input.alias} belongs to another organization (${owner.previousOwner}); unlink it there first.`);
     }
     if (JSON.stringify(config) !== before) {
       const { providerId, displayName, enabled, trustEmail, sealedClientSecret } = provider;
-      await this.store.sso.updateIdentityProvider(realm, input.alias, orgId, { providerId, displayName, enabled, trustEmail, sealedClientSecret, config });
+      await this.store.sso.updateIdentityProvider(realm, input.alias, orgId, { providerId, displayName, enabled, trustEmail, sealedClientSecret, config }, this.origin);
     }
     return input.alias;
   }
@@ -259,7 +236,7 @@ export class IdentityProviderAdmin {
   /** Unlinks a provider from the organization; it stays in the realm, signs nobody in, and can be linked again. */
   async unlink(realm: string, orgId: string, alias: string): Promise<void> {
     await this.owned(realm, orgId, alias);
-    const owner = await this.store.sso.setIdentityProviderOwner(realm, alias, null, orgId);
+    const owner = await this.store.sso.setIdentityProviderOwner(realm, alias, null, orgId, this.origin);
     if (!owner || owner.previousOwner !== orgId) throw notFound(`Identity provider ${alias} is not one of organization ${orgId}.`);
   }
 
@@ -267,7 +244,7 @@ export class IdentityProviderAdmin {
 
   /** A mapper's representation. */
   mapperRepresentation(mapper: IdentityProviderMapperRecord): IdentityProviderMapperRepresentation {
-    return { id: mapper.id, name: mapper.name, identityProviderAlias: mapper.alias, identityProviderMapper: mapper.mapperType, config: mapper.config };
+    return mapperRepresentation(mapper);
   }
 
   /** The checked type and config of a mapper body. */
@@ -330,7 +307,7 @@ export class IdentityProviderAdmin {
     const settings = await this.mapperSettings(realm, orgId, input);
     const id = randomUUID();
     try {
-      await this.store.sso.createMapper({ id, realm, alias, name: input.name, createdTimestamp: this.now(), ...settings });
+      await this.store.sso.createMapper({ id, realm, alias, name: input.name, createdTimestamp: this.now(), ...settings }, this.origin);
     } catch (error) {
       if (error instanceof StoreConflictError) throw new ServiceError(409, 'conflict', `Identity provider ${alias} already has a mapper named "${input.name}".`);
       throw error;
@@ -343,7 +320,7 @@ export class IdentityProviderAdmin {
     await this.mapper(realm, orgId, alias, id);
     const settings = await this.mapperSettings(realm, orgId, input);
     try {
-      if (!(await this.store.sso.updateMapper(realm, alias, id, { name: input.name, ...settings }))) throw notFound(`Identity provider ${alias} has no mapper ${id}.`);
+      if (!(await this.store.sso.updateMapper(realm, alias, id, { name: input.name, ...settings }, this.origin))) throw notFound(`Identity provider ${alias} has no mapper ${id}.`);
     } catch (error) {
       if (error instanceof StoreConflictError) throw new ServiceError(409, 'conflict', `Identity provider ${alias} already has a mapper named "${input.name}".`);
       throw error;
@@ -353,6 +330,6 @@ export class IdentityProviderAdmin {
   /** Deletes a mapper. */
   async deleteMapper(realm: string, orgId: string, alias: string, id: string): Promise<void> {
     await this.owned(realm, orgId, alias);
-    if (!(await this.store.sso.deleteMapper(realm, alias, id))) throw notFound(`Identity provider ${alias} has no mapper ${id}.`);
+    if (!(await this.store.sso.deleteMapper(realm, alias, id, this.origin))) throw notFound(`Identity provider ${alias} has no mapper ${id}.`);
   }
 }

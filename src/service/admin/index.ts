@@ -118,9 +118,9 @@ export class Admin {
     this.webhooks = new WebhookAdmin(store, { now, origin, allowPrivateAddresses: options.allowPrivateWebhooks ?? false });
     this.events = new AuditLog(store, now);
     this.roles = new RoleAdmin(store, now, origin);
-    this.domains = new DomainAdmin(store, options.txtLookup ?? dnsTxtLookup(), now);
+    this.domains = new DomainAdmin(store, options.txtLookup ?? dnsTxtLookup(), now, origin);
     this.sealedSecrets = new SealedSecrets(store, now);
-    this.identityProviders = new IdentityProviderAdmin(store, this.sealedSecrets, now);
+    this.identityProviders = new IdentityProviderAdmin(store, this.sealedSecrets, now, origin);
   }
 
   /**

@@ -3,9 +3,11 @@
  * realm-relative path of the changed thing) and representation after the change. The stores call
  * these inside the change's transaction, so every store records the same event for the same change.
  * Representations never carry secrets: no password or secret hashes, no signing keys, no webhook
- * secrets.
+ * secrets, no identity providers' client secrets (masked as the API answers them).
  */
-import { memberToWire, organizationToWire, roleToWire, type Organization } from '../../api';
+import { memberToWire, organizationDomain, organizationToWire, roleToWire, type Organization } from '../../api';
+import { identityProviderWithoutRedirect, mapperRepresentation } from '../admin/identity-provider-representation';
+import type { IdentityProviderMapperRecord, IdentityProviderRecord } from '../store/sso-store';
 import type { ApiKeyRecord, OidcClientRecord, RealmRecord, RoleRecord, UserRecord } from '../store/store';
 import { toMember } from '../store/store';
 import type { ChangeDescription } from './event';
@@ -183,4 +185,72 @@ export function webhookChange(operation: 'CREATE' | 'UPDATE', webhook: WebhookRe
 /** A webhook deleted (with its sends): its id. */
 export function webhookDeleted(id: string): ChangeDescription {
   return { resourceType: 'WEBHOOK', operation: 'DELETE', resourcePath: webhookResourcePath(id), representation: id };
+}
+
+/**
+ * A domain of an organization verified (its TXT record found): the domain as the API answers it.
+ * A domain leaves verified state only by leaving the organization's list, in the organization's
+ * update (its event shows the new list), so there is no separate event for that.
+ */
+export function domainVerified(orgId: string, domain: string): ChangeDescription {
+  return {
+    resourceType: 'DOMAIN',
+    operation: 'UPDATE',
+    resourcePath: `${organizationResourcePath(orgId)}/domains/${seg(domain)}`,
+    representation: organizationDomain(orgId, domain, true),
+  };
+}
+
+/** `identity-provider/instances/{alias}`: Keycloak's path of an identity provider (a provider is the realm's, linked to one organization or none). */
+const identityProviderResourcePath = (alias: string): string => `identity-provider/instances/${seg(alias)}`;
+
+/**
+ * An identity provider created or its settings replaced: the provider as the API answers it, the
+ * client secret masked, without `redirectUri` (it depends on the address the caller used).
+ */
+export function identityProviderChange(operation: 'CREATE' | 'UPDATE', provider: IdentityProviderRecord): ChangeDescription {
+  return {
+    resourceType: 'IDENTITY_PROVIDER',
+    operation,
+    resourcePath: identityProviderResourcePath(provider.alias),
+    representation: identityProviderWithoutRedirect(provider),
+  };
+}
+
+/**
+ * An identity provider linked to an organization or unlinked from it (the vendor's `link` and
+ * `unlink` actions): the provider after the change, whose `config` names its organization or not.
+ */
+export function identityProviderOwnerChange(action: 'link' | 'unlink', provider: IdentityProviderRecord): ChangeDescription {
+  return {
+    resourceType: 'IDENTITY_PROVIDER',
+    operation: 'ACTION',
+    resourcePath: `${identityProviderResourcePath(provider.alias)}/${action}`,
+    representation: identityProviderWithoutRedirect(provider),
+  };
+}
+
+/** An identity provider deleted (with its mappers and links): its alias. */
+export function identityProviderDeleted(alias: string): ChangeDescription {
+  return { resourceType: 'IDENTITY_PROVIDER', operation: 'DELETE', resourcePath: identityProviderResourcePath(alias), representation: alias };
+}
+
+/** A mapper of an identity provider created or replaced: the mapper as the API answers it. */
+export function identityProviderMapperChange(operation: 'CREATE' | 'UPDATE', mapper: IdentityProviderMapperRecord): ChangeDescription {
+  return {
+    resourceType: 'IDENTITY_PROVIDER_MAPPER',
+    operation,
+    resourcePath: `${identityProviderResourcePath(mapper.alias)}/mappers/${seg(mapper.id)}`,
+    representation: mapperRepresentation(mapper),
+  };
+}
+
+/** A mapper of an identity provider deleted: its id. */
+export function identityProviderMapperDeleted(alias: string, id: string): ChangeDescription {
+  return {
+    resourceType: 'IDENTITY_PROVIDER_MAPPER',
+    operation: 'DELETE',
+    resourcePath: `${identityProviderResourcePath(alias)}/mappers/${seg(id)}`,
+    representation: id,
+  };
 }

@@ -7,7 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { DomainVerificationSchema, OrganizationDomainListSchema, OrganizationDomainSchema } from '../../api';
 import { bearerHook, realmHook } from '../auth/guards';
-import { realmOf, type ServiceContext } from '../context';
+import { originOf, realmOf, type ServiceContext } from '../context';
 
 const OrgParams = Type.Object({ realm: Type.String(), orgId: Type.String() });
 const DomainParams = Type.Object({ realm: Type.String(), orgId: Type.String(), domainName: Type.String() });
@@ -38,6 +38,6 @@ export async function domainRoutes(app: FastifyInstance, opts: { ctx: ServiceCon
   routes.post(
     '/realms/:realm/orgs/:orgId/domains/:domainName/verify',
     { schema: { params: DomainParams, response: { 202: DomainVerificationSchema } }, onRequest: [realm, manage] },
-    async (request, reply) => reply.status(202).send(await domains.verify(realmOf(request).name, request.params.orgId, request.params.domainName)),
+    async (request, reply) => reply.status(202).send(await ctx.admin.as(originOf(request)).domains.verify(realmOf(request).name, request.params.orgId, request.params.domainName)),
   );
 }

@@ -4,7 +4,7 @@
  * update, delete. The rules are the identity-provider area's (admin/identity-providers.ts); this
  * file adds HTTP. `…/idps/link` is a static route, so it is matched before `…/idps/:alias`.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import {
@@ -18,7 +18,7 @@ import {
   NoBodySchema,
 } from '../../api';
 import { bearerHook, realmHook } from '../auth/guards';
-import { baseUrlOf, realmOf, requestUrlOf, type ServiceContext } from '../context';
+import { baseUrlOf, originOf, realmOf, requestUrlOf, type ServiceContext } from '../context';
 
 const OrgParams = Type.Object({ realm: Type.String(), orgId: Type.String() });
 const AliasParams = Type.Object({ realm: Type.String(), orgId: Type.String(), alias: Type.String() });
@@ -28,6 +28,8 @@ const MapperParams = Type.Object({ realm: Type.String(), orgId: Type.String(), a
 export async function identityProviderRoutes(app: FastifyInstance, opts: { ctx: ServiceContext }): Promise<void> {
   const { ctx } = opts;
   const { identityProviders: idps } = ctx.admin;
+  /** The area acting for the request's caller, whose changes' events name it. */
+  const actingFor = (request: FastifyRequest) => ctx.admin.as(originOf(request)).identityProviders;
   const realm = realmHook(ctx);
   const routes = app.withTypeProvider<TypeBoxTypeProvider>();
   const view = bearerHook(ctx, { permission: 'view-organizations' });
@@ -43,7 +45,7 @@ export async function identityProviderRoutes(app: FastifyInstance, opts: { ctx: 
     base,
     { schema: { params: OrgParams, body: IdentityProviderInputSchema, response: { 201: NoBodySchema } }, onRequest: [realm, manage] },
     async (request, reply) => {
-      const alias = await idps.create(realmOf(request).name, request.params.orgId, request.body);
+      const alias = await actingFor(request).create(realmOf(request).name, request.params.orgId, request.body);
       return reply.status(201).header('Location', `${requestUrlOf(request, ctx)}/${encodeURIComponent(alias)}`).send();
     },
   );
@@ -52,7 +54,7 @@ export async function identityProviderRoutes(app: FastifyInstance, opts: { ctx: 
     `${base}/link`,
     { schema: { params: OrgParams, body: LinkIdentityProviderSchema, response: { 201: NoBodySchema } }, onRequest: [realm, manage] },
     async (request, reply) => {
-      const alias = await idps.link(realmOf(request).name, request.params.orgId, request.body);
+      const alias = await actingFor(request).link(realmOf(request).name, request.params.orgId, request.body);
       const collection = requestUrlOf(request, ctx).replace(/\/link$/, '');
       return reply.status(201).header('Location', `${collection}/${encodeURIComponent(alias)}`).send();
     },
@@ -68,13 +70,13 @@ export async function identityProviderRoutes(app: FastifyInstance, opts: { ctx: 
     `${base}/:alias`,
     { schema: { params: AliasParams, body: IdentityProviderInputSchema, response: { 204: NoBodySchema } }, onRequest: [realm, manage] },
     async (request, reply) => {
-      await idps.update(realmOf(request).name, request.params.orgId, request.params.alias, request.body);
+      await actingFor(request).update(realmOf(request).name, request.params.orgId, request.params.alias, request.body);
       return reply.status(204).send();
     },
   );
 
   routes.delete(`${base}/:alias`, { schema: { params: AliasParams, response: { 204: NoBodySchema } }, onRequest: [realm, manage] }, async (request, reply) => {
-    await idps.delete(realmOf(request).name, request.params.orgId, request.params.alias);
+    await actingFor(request).delete(realmOf(request).name, request.params.orgId, request.params.alias);
     return reply.status(204).send();
   });
 
@@ -82,7 +84,7 @@ export async function identityProviderRoutes(app: FastifyInstance, opts: { ctx: 
     `${base}/:alias/unlink`,
     { schema: { params: AliasParams, response: { 204: NoBodySchema } }, onRequest: [realm, manage] },
     async (request, reply) => {
-      await idps.unlink(realmOf(request).name, request.params.orgId, request.params.alias);
+      await actingFor(request).unlink(realmOf(request).name, request.params.orgId, request.params.alias);
       return reply.status(204).send();
     },
   );
@@ -99,7 +101,7 @@ export async function identityProviderRoutes(app: FastifyInstance, opts: { ctx: 
     `${base}/:alias/mappers`,
     { schema: { params: AliasParams, body: IdentityProviderMapperInputSchema, response: { 201: NoBodySchema } }, onRequest: [realm, manage] },
     async (request, reply) => {
-      const id = await idps.createMapper(realmOf(request).name, request.params.orgId, request.params.alias, request.body);
+      const id = await actingFor(request).createMapper(realmOf(request).name, request.params.orgId, request.params.alias, request.body);
       return reply.status(201).header('Location', `${requestUrlOf(request, ctx)}/${encodeURIComponent(id)}`).send();
     },
   );
@@ -115,7 +117,7 @@ export async function identityProviderRoutes(app: FastifyInstance, opts: { ctx: 
     `${base}/:alias/mappers/:id`,
     { schema: { params: MapperParams, body: IdentityProviderMapperInputSchema, response: { 204: NoBodySchema } }, onRequest: [realm, manage] },
     async (request, reply) => {
-      await idps.updateMapper(realmOf(request).name, request.params.orgId, request.params.alias, request.params.id, request.body);
+      await actingFor(request).updateMapper(realmOf(request).name, request.params.orgId, request.params.alias, request.params.id, request.body);
       return reply.status(204).send();
     },
   );
@@ -124,7 +126,7 @@ export async function identityProviderRoutes(app: FastifyInstance, opts: { ctx: 
     `${base}/:alias/mappers/:id`,
     { schema: { params: MapperParams, response: { 204: NoBodySchema } }, onRequest: [realm, manage] },
     async (request, reply) => {
-      await idps.deleteMapper(realmOf(request).name, request.params.orgId, request.params.alias, request.params.id);
+      await actingFor(request).deleteMapper(realmOf(request).name, request.params.orgId, request.params.alias, request.params.id);
       return reply.status(204).send();
     },
   );

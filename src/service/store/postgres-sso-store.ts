@@ -17,6 +17,16 @@ import type {
   SsoStore,
 } from './sso-store';
 import type { NewUser } from './store';
+import type { ChangeDescription, ChangeOrigin } from '../events/event';
+import {
+  domainVerified,
+  identityProviderChange,
+  identityProviderDeleted,
+  identityProviderMapperChange,
+  identityProviderMapperDeleted,
+  identityProviderOwnerChange,
+  membershipChange,
+} from '../events/changes';
 
 const { providerFromRow, mapperFromRow, brokerLoginFromRow } = ssoRowReaders(JSON_PARSED);
 
@@ -31,6 +41,10 @@ export interface PostgresStoreParts {
   mapConflicts<T>(fn: () => Promise<T>): Promise<T>;
   /** True when a value holds U+0000, which no text column can: the lookup finds nothing. */
   unmatchable(...values: Array<string | undefined>): boolean;
+  /** Records the admin event of a change on the change's transaction, after the change (see the store's `recordChange`). */
+  recordChange(client: PoolClient, realm: string, change: ChangeDescription, origin: ChangeOrigin | undefined): Promise<void>;
+  /** Tells the delivery worker that a write may have recorded events (after its commit). */
+  recorded(): void;
 }
 
 /** The PostgreSQL implementation of {@link SsoStore}. */
@@ -41,6 +55,20 @@ export class PostgresSsoStore implements SsoStore {
     return (await this.parts.pool.query(sql, values)).rows;
   }
 
+  /** Answers `write`'s outcome after telling the delivery worker about the events it may have committed. */
+  private async afterCommit<T>(write: Promise<T>): Promise<T> {
+    try {
+      return await write;
+    } finally {
+      this.parts.recorded();
+    }
+  }
+
+  /** The provider `alias` of the realm, read on a transaction that knows it exists. */
+  private async storedProvider(client: PoolClient, realm: string, alias: string): Promise<IdentityProviderRecord> {
+    return providerFromRow((await client.query('SELECT * FROM identity_providers WHERE realm = $1 AND alias = $2', [realm, alias])).rows[0]);
+  }
+
   // Domains -------------------------------------------------------------------------------------
 
   async verifiedDomains(realm: string, organizationId: string): Promise<string[]> {
@@ -49,24 +77,25 @@ export class PostgresSsoStore implements SsoStore {
     return rows.map((row) => String(row.domain));
   }
 
-  async verifyDomain(realm: string, organizationId: string, domain: string, verifiedTimestamp: number): Promise<DomainClaim> {
+  async verifyDomain(realm: string, organizationId: string, domain: string, verifiedTimestamp: number, origin?: ChangeOrigin): Promise<DomainClaim> {
     if (this.parts.unmatchable(realm, organizationId, domain)) return { outcome: 'not_listed' };
-    return this.parts.transaction(async (client): Promise<DomainClaim> => {
+    return this.afterCommit(this.parts.transaction(async (client): Promise<DomainClaim> => {
       // FOR SHARE waits for a concurrent change of the domain list to commit and then reads the
       // list it left, so a domain being removed cannot be verified after its trigger ran.
       const [org] = (
         await client.query('SELECT domains FROM organizations WHERE realm = $1 AND id = $2 FOR SHARE', [realm, organizationId])
       ).rows;
       if (!org || !(org.domains as string[]).includes(domain)) return { outcome: 'not_listed' };
-      await client.query(
+      const inserted = await client.query(
         `INSERT INTO domain_verifications (realm, domain, organization_id, verified_timestamp) VALUES ($1, $2, $3, $4)
          ON CONFLICT (realm, domain) DO NOTHING`,
         [realm, domain, organizationId, verifiedTimestamp],
       );
+      if ((inserted.rowCount ?? 0) > 0) await this.parts.recordChange(client, realm, domainVerified(organizationId, domain), origin);
       const [holder] = (await client.query('SELECT organization_id FROM domain_verifications WHERE realm = $1 AND domain = $2', [realm, domain])).rows;
       const owner = String(holder?.organization_id);
       return owner === organizationId ? { outcome: 'verified' } : { outcome: 'taken', organizationId: owner };
-    });
+    }));
   }
 
   async routesForDomain(realm: string, domain: string): Promise<DomainRoute[]> {
@@ -81,24 +110,29 @@ export class PostgresSsoStore implements SsoStore {
 
   // Identity providers ----------------------------------------------------------------------------
 
-  async createIdentityProvider(provider: IdentityProviderRecord): Promise<void> {
-    await this.parts.mapConflicts(() =>
-      this.parts.pool.query(
-        `INSERT INTO identity_providers (realm, alias, internal_id, organization_id, provider_id, display_name, enabled, trust_email,
-           config, client_secret, created_timestamp) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::json, $10, $11)`,
-        [
-          provider.realm,
-          provider.alias,
-          provider.internalId,
-          provider.organizationId,
-          provider.providerId,
-          provider.displayName,
-          provider.enabled,
-          provider.trustEmail,
-          JSON.stringify(provider.config),
-          provider.sealedClientSecret,
-          provider.createdTimestamp,
-        ],
+  async createIdentityProvider(provider: IdentityProviderRecord, origin?: ChangeOrigin): Promise<void> {
+    await this.afterCommit(
+      this.parts.mapConflicts(() =>
+        this.parts.transaction(async (client) => {
+          await client.query(
+            `INSERT INTO identity_providers (realm, alias, internal_id, organization_id, provider_id, display_name, enabled, trust_email,
+               config, client_secret, created_timestamp) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::json, $10, $11)`,
+            [
+              provider.realm,
+              provider.alias,
+              provider.internalId,
+              provider.organizationId,
+              provider.providerId,
+              provider.displayName,
+              provider.enabled,
+              provider.trustEmail,
+              JSON.stringify(provider.config),
+              provider.sealedClientSecret,
+              provider.createdTimestamp,
+            ],
+          );
+          await this.parts.recordChange(client, provider.realm, identityProviderChange('CREATE', provider), origin);
+        }),
       ),
     );
   }
@@ -115,40 +149,68 @@ export class PostgresSsoStore implements SsoStore {
     return rows.map(providerFromRow);
   }
 
-  async updateIdentityProvider(realm: string, alias: string, organizationId: string, update: IdentityProviderUpdate): Promise<boolean> {
+  async updateIdentityProvider(realm: string, alias: string, organizationId: string, update: IdentityProviderUpdate, origin?: ChangeOrigin): Promise<boolean> {
     if (this.parts.unmatchable(realm, alias, organizationId)) return false;
-    const result = await this.parts.pool.query(
-      `UPDATE identity_providers SET provider_id = $4, display_name = $5, enabled = $6, trust_email = $7, config = $8::json, client_secret = $9
-       WHERE realm = $1 AND alias = $2 AND organization_id = $3`,
-      [realm, alias, organizationId, update.providerId, update.displayName, update.enabled, update.trustEmail, JSON.stringify(update.config), update.sealedClientSecret],
+    return this.afterCommit(
+      this.parts.transaction(async (client) => {
+        const result = await client.query(
+          `UPDATE identity_providers SET provider_id = $4, display_name = $5, enabled = $6, trust_email = $7, config = $8::json, client_secret = $9
+           WHERE realm = $1 AND alias = $2 AND organization_id = $3`,
+          [realm, alias, organizationId, update.providerId, update.displayName, update.enabled, update.trustEmail, JSON.stringify(update.config), update.sealedClientSecret],
+        );
+        if ((result.rowCount ?? 0) === 0) return false;
+        await this.parts.recordChange(client, realm, identityProviderChange('UPDATE', await this.storedProvider(client, realm, alias)), origin);
+        return true;
+      }),
     );
-    return (result.rowCount ?? 0) > 0;
   }
 
-  async setIdentityProviderOwner(realm: string, alias: string, to: string | null, from: string | null): Promise<{ previousOwner: string | null } | undefined> {
+  async setIdentityProviderOwner(
+    realm: string,
+    alias: string,
+    to: string | null,
+    from: string | null,
+    origin?: ChangeOrigin,
+  ): Promise<{ previousOwner: string | null } | undefined> {
     if (this.parts.unmatchable(realm, alias)) return undefined;
-    return this.parts.transaction(async (client) => {
+    return this.afterCommit(this.parts.transaction(async (client) => {
       const [row] = (await client.query('SELECT organization_id FROM identity_providers WHERE realm = $1 AND alias = $2 FOR UPDATE', [realm, alias])).rows;
       if (!row) return undefined;
       const previousOwner = row.organization_id === null ? null : String(row.organization_id);
-      if (previousOwner === from) await client.query('UPDATE identity_providers SET organization_id = $3 WHERE realm = $1 AND alias = $2', [realm, alias, to]);
+      if (previousOwner === from) {
+        await client.query('UPDATE identity_providers SET organization_id = $3 WHERE realm = $1 AND alias = $2', [realm, alias, to]);
+        if (to !== previousOwner) {
+          await this.parts.recordChange(client, realm, identityProviderOwnerChange(to === null ? 'unlink' : 'link', await this.storedProvider(client, realm, alias)), origin);
+        }
+      }
       return { previousOwner };
-    });
+    }));
   }
 
-  async deleteIdentityProvider(realm: string, alias: string, organizationId: string): Promise<boolean> {
+  async deleteIdentityProvider(realm: string, alias: string, organizationId: string, origin?: ChangeOrigin): Promise<boolean> {
     if (this.parts.unmatchable(realm, alias, organizationId)) return false;
-    const result = await this.parts.pool.query('DELETE FROM identity_providers WHERE realm = $1 AND alias = $2 AND organization_id = $3', [realm, alias, organizationId]);
-    return (result.rowCount ?? 0) > 0;
+    return this.afterCommit(
+      this.parts.transaction(async (client) => {
+        const result = await client.query('DELETE FROM identity_providers WHERE realm = $1 AND alias = $2 AND organization_id = $3', [realm, alias, organizationId]);
+        if ((result.rowCount ?? 0) === 0) return false;
+        await this.parts.recordChange(client, realm, identityProviderDeleted(alias), origin);
+        return true;
+      }),
+    );
   }
 
   // Mappers ---------------------------------------------------------------------------------------
 
-  async createMapper(mapper: IdentityProviderMapperRecord): Promise<void> {
-    await this.parts.mapConflicts(() =>
-      this.parts.pool.query(
-        'INSERT INTO identity_provider_mappers (id, realm, alias, name, mapper_type, config, created_timestamp) VALUES ($1, $2, $3, $4, $5, $6::json, $7)',
-        [mapper.id, mapper.realm, mapper.alias, mapper.name, mapper.mapperType, JSON.stringify(mapper.config), mapper.createdTimestamp],
+  async createMapper(mapper: IdentityProviderMapperRecord, origin?: ChangeOrigin): Promise<void> {
+    await this.afterCommit(
+      this.parts.mapConflicts(() =>
+        this.parts.transaction(async (client) => {
+          await client.query(
+            'INSERT INTO identity_provider_mappers (id, realm, alias, name, mapper_type, config, created_timestamp) VALUES ($1, $2, $3, $4, $5, $6::json, $7)',
+            [mapper.id, mapper.realm, mapper.alias, mapper.name, mapper.mapperType, JSON.stringify(mapper.config), mapper.createdTimestamp],
+          );
+          await this.parts.recordChange(client, mapper.realm, identityProviderMapperChange('CREATE', mapper), origin);
+        }),
       ),
     );
   }
@@ -165,25 +227,40 @@ export class PostgresSsoStore implements SsoStore {
     return row && mapperFromRow(row);
   }
 
-  async updateMapper(realm: string, alias: string, id: string, update: Pick<IdentityProviderMapperRecord, 'name' | 'mapperType' | 'config'>): Promise<boolean> {
+  async updateMapper(
+    realm: string,
+    alias: string,
+    id: string,
+    update: Pick<IdentityProviderMapperRecord, 'name' | 'mapperType' | 'config'>,
+    origin?: ChangeOrigin,
+  ): Promise<boolean> {
     if (this.parts.unmatchable(realm, alias, id)) return false;
-    const result = await this.parts.mapConflicts(() =>
-      this.parts.pool.query('UPDATE identity_provider_mappers SET name = $4, mapper_type = $5, config = $6::json WHERE realm = $1 AND alias = $2 AND id = $3', [
-        realm,
-        alias,
-        id,
-        update.name,
-        update.mapperType,
-        JSON.stringify(update.config),
-      ]),
+    return this.afterCommit(
+      this.parts.mapConflicts(() =>
+        this.parts.transaction(async (client) => {
+          const result = await client.query(
+            'UPDATE identity_provider_mappers SET name = $4, mapper_type = $5, config = $6::json WHERE realm = $1 AND alias = $2 AND id = $3 RETURNING *',
+            [realm, alias, id, update.name, update.mapperType, JSON.stringify(update.config)],
+          );
+          const [row] = result.rows;
+          if (!row) return false;
+          await this.parts.recordChange(client, realm, identityProviderMapperChange('UPDATE', mapperFromRow(row)), origin);
+          return true;
+        }),
+      ),
     );
-    return (result.rowCount ?? 0) > 0;
   }
 
-  async deleteMapper(realm: string, alias: string, id: string): Promise<boolean> {
+  async deleteMapper(realm: string, alias: string, id: string, origin?: ChangeOrigin): Promise<boolean> {
     if (this.parts.unmatchable(realm, alias, id)) return false;
-    const result = await this.parts.pool.query('DELETE FROM identity_provider_mappers WHERE realm = $1 AND alias = $2 AND id = $3', [realm, alias, id]);
-    return (result.rowCount ?? 0) > 0;
+    return this.afterCommit(
+      this.parts.transaction(async (client) => {
+        const result = await client.query('DELETE FROM identity_provider_mappers WHERE realm = $1 AND alias = $2 AND id = $3', [realm, alias, id]);
+        if ((result.rowCount ?? 0) === 0) return false;
+        await this.parts.recordChange(client, realm, identityProviderMapperDeleted(alias, id), origin);
+        return true;
+      }),
+    );
   }
 
   // Brokered sign-in ------------------------------------------------------------------------------
@@ -199,8 +276,8 @@ export class PostgresSsoStore implements SsoStore {
     return row && String(row.user_id);
   }
 
-  async admitFederatedUser(signIn: FederatedSignIn): Promise<void> {
-    await this.parts.mapConflicts(() =>
+  async admitFederatedUser(signIn: FederatedSignIn, origin?: ChangeOrigin): Promise<void> {
+    await this.afterCommit(this.parts.mapConflicts(() =>
       this.parts.transaction(async (client) => {
         if (signIn.newUser) await this.parts.insertUser(client, signIn.newUser);
         if (signIn.link) {
@@ -214,13 +291,14 @@ export class PostgresSsoStore implements SsoStore {
             signIn.timestamp,
           ]);
         }
-        await client.query(
+        const added = await client.query(
           `INSERT INTO memberships (realm, organization_id, user_id, created_timestamp) VALUES ($1, $2, $3, $4)
            ON CONFLICT (realm, organization_id, user_id) DO NOTHING`,
           [signIn.realm, signIn.organizationId, signIn.userId, signIn.timestamp],
         );
+        if ((added.rowCount ?? 0) > 0) await this.parts.recordChange(client, signIn.realm, membershipChange('CREATE', signIn.organizationId, signIn.userId), origin);
       }),
-    );
+    ));
   }
 
   async saveBrokerLogin(login: BrokerLoginRecord, nowTimestamp: number): Promise<void> {

@@ -265,6 +265,8 @@ export class PostgresStore implements Store {
       insertUser: (db, user) => this.insertUser(db, user),
       mapConflicts,
       unmatchable,
+      recordChange: (client, realm, change, origin) => this.recordChange(client, realm, change, origin),
+      recorded: () => this.recorded(),
     });
     this.realmCache = new RealmCache(
       {

@@ -16,6 +16,16 @@ import type {
   SsoStore,
 } from './sso-store';
 import type { NewUser } from './store';
+import type { ChangeDescription, ChangeOrigin } from '../events/event';
+import {
+  domainVerified,
+  identityProviderChange,
+  identityProviderDeleted,
+  identityProviderMapperChange,
+  identityProviderMapperDeleted,
+  identityProviderOwnerChange,
+  membershipChange,
+} from '../events/changes';
 
 const { providerFromRow, mapperFromRow, brokerLoginFromRow } = ssoRowReaders(JSON_AS_TEXT);
 
@@ -28,6 +38,8 @@ export interface SqliteStoreParts {
   insertUser(user: NewUser): void;
   /** Runs `fn`, turning unique-constraint failures into `StoreConflictError`. */
   mapConflicts<T>(fn: () => T): T;
+  /** Records the admin event of a change (inside the change's transaction, after the change; see the store's `recordChange`). */
+  recordChange(realm: string, change: ChangeDescription, origin: ChangeOrigin | undefined): void;
 }
 
 /** The SQLite implementation of {@link SsoStore}. */
@@ -45,17 +57,18 @@ export class SqliteSsoStore implements SsoStore {
     return rows.map((row) => String(row.domain));
   }
 
-  async verifyDomain(realm: string, organizationId: string, domain: string, verifiedTimestamp: number): Promise<DomainClaim> {
+  async verifyDomain(realm: string, organizationId: string, domain: string, verifiedTimestamp: number, origin?: ChangeOrigin): Promise<DomainClaim> {
     return this.parts.db
       .transaction((): DomainClaim => {
         const listed = this.statement(
           `SELECT 1 FROM organizations AS o, json_each(o.domains) AS d WHERE o.realm = ? AND o.id = ? AND d.value = ?`,
         ).get(realm, organizationId, domain);
         if (!listed) return { outcome: 'not_listed' };
-        this.statement(
+        const inserted = this.statement(
           `INSERT INTO domain_verifications (realm, domain, organization_id, verified_timestamp) VALUES (?, ?, ?, ?)
            ON CONFLICT (realm, domain) DO NOTHING`,
-        ).run(realm, domain, organizationId, verifiedTimestamp);
+        ).run(realm, domain, organizationId, verifiedTimestamp).changes > 0;
+        if (inserted) this.parts.recordChange(realm, domainVerified(organizationId, domain), origin);
         const holder = String((this.statement('SELECT organization_id FROM domain_verifications WHERE realm = ? AND domain = ?').get(realm, domain) as Row).organization_id);
         return holder === organizationId ? { outcome: 'verified' } : { outcome: 'taken', organizationId: holder };
       })
@@ -72,8 +85,8 @@ export class SqliteSsoStore implements SsoStore {
 
   // Identity providers ----------------------------------------------------------------------------
 
-  async createIdentityProvider(provider: IdentityProviderRecord): Promise<void> {
-    this.parts.mapConflicts(() =>
+  async createIdentityProvider(provider: IdentityProviderRecord, origin?: ChangeOrigin): Promise<void> {
+    this.parts.mapConflicts(() => this.parts.db.transaction(() => {
       this.statement(
         `INSERT INTO identity_providers (realm, alias, internal_id, organization_id, provider_id, display_name, enabled, trust_email,
            config, client_secret, created_timestamp) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -89,8 +102,9 @@ export class SqliteSsoStore implements SsoStore {
         JSON.stringify(provider.config),
         provider.sealedClientSecret,
         provider.createdTimestamp,
-      ),
-    );
+      );
+      this.parts.recordChange(provider.realm, identityProviderChange('CREATE', provider), origin);
+    }).immediate());
   }
 
   async getIdentityProvider(realm: string, alias: string): Promise<IdentityProviderRecord | undefined> {
@@ -103,25 +117,42 @@ export class SqliteSsoStore implements SsoStore {
     return rows.map(providerFromRow);
   }
 
-  async updateIdentityProvider(realm: string, alias: string, organizationId: string, update: IdentityProviderUpdate): Promise<boolean> {
-    const result = this.statement(
-      `UPDATE identity_providers SET provider_id = ?, display_name = ?, enabled = ?, trust_email = ?, config = ?, client_secret = ?
-       WHERE realm = ? AND alias = ? AND organization_id = ?`,
-    ).run(
-      update.providerId,
-      update.displayName,
-      update.enabled ? 1 : 0,
-      update.trustEmail ? 1 : 0,
-      JSON.stringify(update.config),
-      update.sealedClientSecret,
-      realm,
-      alias,
-      organizationId,
-    );
-    return result.changes > 0;
+  async updateIdentityProvider(realm: string, alias: string, organizationId: string, update: IdentityProviderUpdate, origin?: ChangeOrigin): Promise<boolean> {
+    return this.parts.db
+      .transaction(() => {
+        const result = this.statement(
+          `UPDATE identity_providers SET provider_id = ?, display_name = ?, enabled = ?, trust_email = ?, config = ?, client_secret = ?
+           WHERE realm = ? AND alias = ? AND organization_id = ?`,
+        ).run(
+          update.providerId,
+          update.displayName,
+          update.enabled ? 1 : 0,
+          update.trustEmail ? 1 : 0,
+          JSON.stringify(update.config),
+          update.sealedClientSecret,
+          realm,
+          alias,
+          organizationId,
+        );
+        if (result.changes === 0) return false;
+        this.parts.recordChange(realm, identityProviderChange('UPDATE', this.storedProvider(realm, alias)), origin);
+        return true;
+      })
+      .immediate();
   }
 
-  async setIdentityProviderOwner(realm: string, alias: string, to: string | null, from: string | null): Promise<{ previousOwner: string | null } | undefined> {
+  /** The provider `alias` of the realm, read inside a transaction that knows it exists. */
+  private storedProvider(realm: string, alias: string): IdentityProviderRecord {
+    return providerFromRow(this.statement('SELECT * FROM identity_providers WHERE realm = ? AND alias = ?').get(realm, alias) as Row);
+  }
+
+  async setIdentityProviderOwner(
+    realm: string,
+    alias: string,
+    to: string | null,
+    from: string | null,
+    origin?: ChangeOrigin,
+  ): Promise<{ previousOwner: string | null } | undefined> {
     return this.parts.db
       .transaction(() => {
         const row = this.statement('SELECT organization_id FROM identity_providers WHERE realm = ? AND alias = ?').get(realm, alias) as Row | undefined;
@@ -129,23 +160,35 @@ export class SqliteSsoStore implements SsoStore {
         const previousOwner = row.organization_id === null ? null : String(row.organization_id);
         if (previousOwner === from) {
           this.statement('UPDATE identity_providers SET organization_id = ? WHERE realm = ? AND alias = ?').run(to, realm, alias);
+          if (to !== previousOwner) this.parts.recordChange(realm, identityProviderOwnerChange(to === null ? 'unlink' : 'link', this.storedProvider(realm, alias)), origin);
         }
         return { previousOwner };
       })
       .immediate();
   }
 
-  async deleteIdentityProvider(realm: string, alias: string, organizationId: string): Promise<boolean> {
-    return this.statement('DELETE FROM identity_providers WHERE realm = ? AND alias = ? AND organization_id = ?').run(realm, alias, organizationId).changes > 0;
+  async deleteIdentityProvider(realm: string, alias: string, organizationId: string, origin?: ChangeOrigin): Promise<boolean> {
+    return this.parts.db
+      .transaction(() => {
+        const deleted = this.statement('DELETE FROM identity_providers WHERE realm = ? AND alias = ? AND organization_id = ?').run(realm, alias, organizationId).changes > 0;
+        if (deleted) this.parts.recordChange(realm, identityProviderDeleted(alias), origin);
+        return deleted;
+      })
+      .immediate();
   }
 
   // Mappers ---------------------------------------------------------------------------------------
 
-  async createMapper(mapper: IdentityProviderMapperRecord): Promise<void> {
+  async createMapper(mapper: IdentityProviderMapperRecord, origin?: ChangeOrigin): Promise<void> {
     this.parts.mapConflicts(() =>
-      this.statement(
-        'INSERT INTO identity_provider_mappers (id, realm, alias, name, mapper_type, config, created_timestamp) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      ).run(mapper.id, mapper.realm, mapper.alias, mapper.name, mapper.mapperType, JSON.stringify(mapper.config), mapper.createdTimestamp),
+      this.parts.db
+        .transaction(() => {
+          this.statement(
+            'INSERT INTO identity_provider_mappers (id, realm, alias, name, mapper_type, config, created_timestamp) VALUES (?, ?, ?, ?, ?, ?, ?)',
+          ).run(mapper.id, mapper.realm, mapper.alias, mapper.name, mapper.mapperType, JSON.stringify(mapper.config), mapper.createdTimestamp);
+          this.parts.recordChange(mapper.realm, identityProviderMapperChange('CREATE', mapper), origin);
+        })
+        .immediate(),
     );
   }
 
@@ -159,22 +202,43 @@ export class SqliteSsoStore implements SsoStore {
     return row && mapperFromRow(row);
   }
 
-  async updateMapper(realm: string, alias: string, id: string, update: Pick<IdentityProviderMapperRecord, 'name' | 'mapperType' | 'config'>): Promise<boolean> {
-    return this.parts.mapConflicts(
-      () =>
-        this.statement('UPDATE identity_provider_mappers SET name = ?, mapper_type = ?, config = ? WHERE realm = ? AND alias = ? AND id = ?').run(
-          update.name,
-          update.mapperType,
-          JSON.stringify(update.config),
-          realm,
-          alias,
-          id,
-        ).changes > 0,
+  async updateMapper(
+    realm: string,
+    alias: string,
+    id: string,
+    update: Pick<IdentityProviderMapperRecord, 'name' | 'mapperType' | 'config'>,
+    origin?: ChangeOrigin,
+  ): Promise<boolean> {
+    return this.parts.mapConflicts(() =>
+      this.parts.db
+        .transaction(() => {
+          const updated =
+            this.statement('UPDATE identity_provider_mappers SET name = ?, mapper_type = ?, config = ? WHERE realm = ? AND alias = ? AND id = ?').run(
+              update.name,
+              update.mapperType,
+              JSON.stringify(update.config),
+              realm,
+              alias,
+              id,
+            ).changes > 0;
+          if (updated) {
+            const row = this.statement('SELECT * FROM identity_provider_mappers WHERE realm = ? AND alias = ? AND id = ?').get(realm, alias, id) as Row;
+            this.parts.recordChange(realm, identityProviderMapperChange('UPDATE', mapperFromRow(row)), origin);
+          }
+          return updated;
+        })
+        .immediate(),
     );
   }
 
-  async deleteMapper(realm: string, alias: string, id: string): Promise<boolean> {
-    return this.statement('DELETE FROM identity_provider_mappers WHERE realm = ? AND alias = ? AND id = ?').run(realm, alias, id).changes > 0;
+  async deleteMapper(realm: string, alias: string, id: string, origin?: ChangeOrigin): Promise<boolean> {
+    return this.parts.db
+      .transaction(() => {
+        const deleted = this.statement('DELETE FROM identity_provider_mappers WHERE realm = ? AND alias = ? AND id = ?').run(realm, alias, id).changes > 0;
+        if (deleted) this.parts.recordChange(realm, identityProviderMapperDeleted(alias, id), origin);
+        return deleted;
+      })
+      .immediate();
   }
 
   // Brokered sign-in ------------------------------------------------------------------------------
@@ -189,7 +253,7 @@ export class SqliteSsoStore implements SsoStore {
     return row && String(row.user_id);
   }
 
-  async admitFederatedUser(signIn: FederatedSignIn): Promise<void> {
+  async admitFederatedUser(signIn: FederatedSignIn, origin?: ChangeOrigin): Promise<void> {
     this.parts.mapConflicts(() =>
       this.parts.db
         .transaction(() => {
@@ -200,10 +264,11 @@ export class SqliteSsoStore implements SsoStore {
               'INSERT INTO federated_identities (realm, alias, issuer, subject, user_id, created_timestamp) VALUES (?, ?, ?, ?, ?, ?)',
             ).run(realm, alias, issuer, subject, userId, signIn.timestamp);
           }
-          this.statement(
+          const added = this.statement(
             `INSERT INTO memberships (realm, organization_id, user_id, created_timestamp) VALUES (?, ?, ?, ?)
              ON CONFLICT (realm, organization_id, user_id) DO NOTHING`,
-          ).run(signIn.realm, signIn.organizationId, signIn.userId, signIn.timestamp);
+          ).run(signIn.realm, signIn.organizationId, signIn.userId, signIn.timestamp).changes > 0;
+          if (added) this.parts.recordChange(signIn.realm, membershipChange('CREATE', signIn.organizationId, signIn.userId), origin);
         })
         .immediate(),
     );

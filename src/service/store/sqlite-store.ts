@@ -174,6 +174,7 @@ export class SqliteStore implements Store {
       statement: (sql) => this.statement(sql),
       insertUser: (user) => this.insertUser(user),
       mapConflicts,
+      recordChange: (realm, change, origin) => this.recordChange(realm, change, origin),
     });
     // One read transaction for the batch: the shared lock is taken and released once, not per check.
     const answerChecks = db.transaction((questions: readonly MembershipQuestion[]) => {

@@ -2,8 +2,10 @@
  * The part of the store behind verified domains, identity providers and the login broker
  * (`Store.sso`): its records and its contract. Both stores implement it on the tables of migration
  * 011, under the same rules as the rest of the store (every method atomic, uniqueness in the
- * schema, lookups that find nothing answer undefined or false).
+ * schema, lookups that find nothing answer undefined or false). Every write that changes something
+ * records its admin event (events/changes.ts) in its transaction, naming `origin` as the actor.
  */
+import type { ChangeOrigin } from '../events/event';
 import type { NewUser } from './store';
 
 /** An upstream identity provider as stored. */
@@ -89,13 +91,13 @@ export interface DomainRoute {
 
 /** Everything a first (or later) brokered sign-in writes, in one transaction. */
 export interface FederatedSignIn {
+  /** The realm of the user and the organization. */
+  realm: string;
   /** A user to create first, or undefined when `userId` already exists. */
   newUser?: NewUser;
   userId: string;
   /** The link to record, when it does not exist yet. */
   link?: FederatedIdentity;
-  /** The realm of the organization (and of the user). */
-  realm: string;
   /** The organization the user becomes (or stays) a member of. */
   organizationId: string;
   /** Milliseconds since the epoch. */
@@ -113,41 +115,41 @@ export interface SsoStore {
    * the realm holds the domain's verification; idempotent. Atomic with respect to changes of the
    * organization's domain list.
    */
-  verifyDomain(realm: string, organizationId: string, domain: string, verifiedTimestamp: number): Promise<DomainClaim>;
+  verifyDomain(realm: string, organizationId: string, domain: string, verifiedTimestamp: number, origin?: ChangeOrigin): Promise<DomainClaim>;
   /** The enabled identity providers of the organization that verified `domain`, ordered by alias (none when no organization did). */
   routesForDomain(realm: string, domain: string): Promise<DomainRoute[]>;
 
   // Identity providers ----------------------------------------------------------------------------
 
   /** Inserts a provider. Throws `StoreConflictError` (`identity provider alias`) when the realm has one with the alias. */
-  createIdentityProvider(provider: IdentityProviderRecord): Promise<void>;
+  createIdentityProvider(provider: IdentityProviderRecord, origin?: ChangeOrigin): Promise<void>;
   /** One provider of a realm by alias. */
   getIdentityProvider(realm: string, alias: string): Promise<IdentityProviderRecord | undefined>;
   /** The providers an organization owns, ordered by alias. */
   listIdentityProviders(realm: string, organizationId: string): Promise<IdentityProviderRecord[]>;
   /** Replaces a provider's settings while `organizationId` owns it. False when it does not. */
-  updateIdentityProvider(realm: string, alias: string, organizationId: string, update: IdentityProviderUpdate): Promise<boolean>;
+  updateIdentityProvider(realm: string, alias: string, organizationId: string, update: IdentityProviderUpdate, origin?: ChangeOrigin): Promise<boolean>;
   /**
    * Gives the provider to `organizationId` (link) when it is unlinked or already that
    * organization's, or takes it away (null, unlink) when `from` owns it. Answers the owner before
    * the change, or undefined when there is no such provider; nothing changes when the rule fails.
    */
-  setIdentityProviderOwner(realm: string, alias: string, to: string | null, from: string | null): Promise<{ previousOwner: string | null } | undefined>;
+  setIdentityProviderOwner(realm: string, alias: string, to: string | null, from: string | null, origin?: ChangeOrigin): Promise<{ previousOwner: string | null } | undefined>;
   /** Deletes a provider owned by `organizationId`, with its mappers, links and pending sign-ins. False when there is none. */
-  deleteIdentityProvider(realm: string, alias: string, organizationId: string): Promise<boolean>;
+  deleteIdentityProvider(realm: string, alias: string, organizationId: string, origin?: ChangeOrigin): Promise<boolean>;
 
   // Mappers ---------------------------------------------------------------------------------------
 
   /** Inserts a mapper. Throws `StoreConflictError` (`mapper name`) when the provider has one with the name. */
-  createMapper(mapper: IdentityProviderMapperRecord): Promise<void>;
+  createMapper(mapper: IdentityProviderMapperRecord, origin?: ChangeOrigin): Promise<void>;
   /** The mappers of a provider, in creation order. */
   listMappers(realm: string, alias: string): Promise<IdentityProviderMapperRecord[]>;
   /** One mapper of a provider. */
   getMapper(realm: string, alias: string, id: string): Promise<IdentityProviderMapperRecord | undefined>;
   /** Replaces a mapper's name, type and config. False when there is none; `StoreConflictError` on a name clash. */
-  updateMapper(realm: string, alias: string, id: string, update: Pick<IdentityProviderMapperRecord, 'name' | 'mapperType' | 'config'>): Promise<boolean>;
+  updateMapper(realm: string, alias: string, id: string, update: Pick<IdentityProviderMapperRecord, 'name' | 'mapperType' | 'config'>, origin?: ChangeOrigin): Promise<boolean>;
   /** Deletes a mapper. False when there is none. */
-  deleteMapper(realm: string, alias: string, id: string): Promise<boolean>;
+  deleteMapper(realm: string, alias: string, id: string, origin?: ChangeOrigin): Promise<boolean>;
 
   // Brokered sign-in ------------------------------------------------------------------------------
 
@@ -156,9 +158,10 @@ export interface SsoStore {
   /**
    * Creates the user (when new), records the link (when new) and makes the user a member, in one
    * transaction. Throws `StoreConflictError` (`username`, `email` or `federated identity`) and
-   * writes nothing when a rule is broken.
+   * writes nothing when a rule is broken. A new membership records its event (as `origin`, or
+   * nobody known); the user and the link are the sign-in's, which its access event records.
    */
-  admitFederatedUser(signIn: FederatedSignIn): Promise<void>;
+  admitFederatedUser(signIn: FederatedSignIn, origin?: ChangeOrigin): Promise<void>;
   /** Stores a pending sign-in; also forgets the ones that expired before `nowTimestamp`. */
   saveBrokerLogin(login: BrokerLoginRecord, nowTimestamp: number): Promise<void>;
   /** Deletes and returns the pending sign-in with this state hash, atomically (one callback wins). */
