@@ -241,32 +241,6 @@ export interface WebhookInput {
 const eventTime = (time: Date | number | string | undefined): string | undefined =>
   time instanceof Date ? String(time.getTime()) : time === undefined ? undefined : String(time);
 
-/** A role to create: its name and, optionally, its description. */
-export interface RoleInput {
-  /** Unique in the organization, 1–255 characters, not only whitespace; compared exactly. */
-  name: string;
-  /** @default none */
-  description?: string | null;
-}
-
-/**
- * What one role of a bulk request (create, delete, grant or revoke many) came to, in the order of
- * the request: `ok` when the service did it (`status` 201 created or granted, 204 deleted or
- * revoked), otherwise `error` says why not (`status` 400).
- */
-export interface RoleResult {
-  /** The role's name, as asked. */
-  name: string;
-  /** The entry's own status. */
-  status: number;
-  /** True for a 2xx entry. */
-  ok: boolean;
-  /** Why the service refused this role; null when `ok`. */
-  error: string | null;
-  /** The role concerned, as the service answered it; null when refused (or only named). */
-  role: Role | null;
-}
-
 /** Renders attribute matches as `q` (the one grammar of `src/api/attribute-query.ts`); part of the SDK's API. */
 export { formatAttributeQuery } from '../api';
 
