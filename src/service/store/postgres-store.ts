@@ -57,6 +57,7 @@ import {
 import { adminEvent, UNKNOWN_ORIGIN, type ChangeDescription, type ChangeOrigin, type NewEvent } from '../events/event';
 import { eventCtes, PostgresEvents, writePostgresEvent } from './postgres-events';
 import { PostgresSsoStore } from './postgres-sso-store';
+import { inTransaction } from './postgres-transaction';
 import { groupRolesByOrganization } from './role-rows';
 
 /**
@@ -329,26 +330,9 @@ export class PostgresStore implements Store {
     });
   }
 
-  /** Runs `fn` in a transaction on one pooled connection; rolls back when it throws. */
-  private async transaction<T>(fn: (client: PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    let broken: Error | undefined;
-    try {
-      await client.query('BEGIN');
-      const result = await fn(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      try {
-        await client.query('ROLLBACK');
-      } catch (rollbackError) {
-        // The connection is unusable; the pool must not hand it out again.
-        broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
-      }
-      throw error;
-    } finally {
-      client.release(broken);
-    }
+  /** Runs `fn` in a transaction on one pooled connection; rolls back when it throws (see postgres-transaction.ts). */
+  private transaction<T>(fn: (client: PoolClient) => Promise<T>): Promise<T> {
+    return inTransaction(this.pool, fn);
   }
 
   private async rows(sql: string, values: unknown[] = []): Promise<Row[]> {
