@@ -7,11 +7,14 @@
  */
 import { SUPPORTED_MAPPER_TYPES } from '../../api/identity-provider-settings';
 import type { IdentityProviderMapperRepresentation } from '../../api';
+import { ConflictError } from '../../client/errors';
 import { callOptions, signalOf, type OrgAdminProviderContext } from '../context';
 import { isObjectNotFound, reportError, reportingFor } from '../diagnostics';
+import { importCommands } from '../import-advice';
 import { parseImportId, type ImportIdForm } from '../import-id';
+import { outcomeUnknown } from '../outcome';
 import { planRealm, resourceRealmAttribute, validateRealm } from '../realm';
-import type { ObjectValue, Resource } from '../../tfplugin/framework/types';
+import type { Diagnostics, ObjectValue, Resource } from '../../tfplugin/framework/types';
 import { knownString, quote } from '../values';
 
 /** The resource's type name. */
@@ -36,8 +39,15 @@ function keyOf(ctx: OrgAdminProviderContext, state: ObjectValue): MapperKey {
 
 const describe = (key: MapperKey, name: string): string => `mapper ${quote(name)} of identity provider ${quote(key.alias)} of organization ${quote(key.organizationId)} (realm ${quote(key.realm)})`;
 
+/** The request body of a mapper. */
+interface MapperInput {
+  name: string;
+  identityProviderMapper: string;
+  config: Record<string, string>;
+}
+
 /** The request body of the planned state. */
-function inputOf(plan: ObjectValue) {
+function inputOf(plan: ObjectValue): MapperInput {
   const config = (plan['config'] ?? {}) as Record<string, string>;
   return { name: knownString(plan['name']) ?? '', identityProviderMapper: knownString(plan['mapper_type']) ?? '', config: { ...config } };
 }
@@ -52,6 +62,35 @@ function stateOf(key: MapperKey, found: IdentityProviderMapperRepresentation): O
     mapper_type: found.identityProviderMapper,
     config: { ...found.config },
   };
+}
+
+/** The provider's mapper named `name`, if any (names are unique among one provider's mappers). */
+async function mapperNamed(ctx: OrgAdminProviderContext, key: MapperKey, name: string, signal: AbortSignal | undefined): Promise<IdentityProviderMapperRepresentation | undefined> {
+  const mappers = await ctx.client.listIdentityProviderMappers(key.organizationId, key.alias, callOptions(key.realm, signal));
+  return mappers.find((mapper) => mapper.name === name);
+}
+
+/** True when `found` has the type and exactly the config that `input` sent. */
+function hasSettings(found: IdentityProviderMapperRepresentation, input: MapperInput): boolean {
+  const keys = Object.keys(input.config);
+  return (
+    found.identityProviderMapper === input.identityProviderMapper &&
+    Object.keys(found.config).length === keys.length &&
+    keys.every((name) => found.config[name] === input.config[name])
+  );
+}
+
+/** The error of a create whose name the provider's mappers already have, with the import advice when its id can be read. */
+async function reportNameTaken(ctx: OrgAdminProviderContext, key: MapperKey, name: string, diags: Diagnostics, signal: AbortSignal | undefined): Promise<void> {
+  const existing = await mapperNamed(ctx, key, name, signal).catch(() => undefined);
+  const importIt = existing
+    ? `To manage it with this resource, import it:\n\n${importCommands(IDENTITY_PROVIDER_MAPPER_RESOURCE_TYPE, `${key.organizationId}/${key.alias}/${existing.id}`)}\n\n`
+    : 'To manage it with this resource, import it by `ORG/ALIAS/MAPPER_ID` (the mapper\'s id is in `GET …/idps/{alias}/mappers`). ';
+  diags.error(
+    'Mapper name already taken',
+    `The ${describe(key, name)} already exists, and this configuration does not manage it. orgadmin never takes over a mapper it did not create.\n\n${importIt}Otherwise choose another \`name\`.`,
+    ['name'],
+  );
 }
 
 /** The `orgadmin_organization_identity_provider_mapper` resource. */
@@ -91,10 +130,25 @@ export const identityProviderMapperResource: Resource<OrgAdminProviderContext> =
 
   async create(ctx, req, diags) {
     const key = keyOf(ctx, req.plannedState);
-    const options = callOptions(key.realm, signalOf(req));
+    const signal = signalOf(req);
+    const options = callOptions(key.realm, signal);
     const input = inputOf(req.plannedState);
     try {
-      const id = await ctx.client.createIdentityProviderMapper(key.organizationId, key.alias, input, options);
+      let id: string;
+      try {
+        id = await ctx.client.createIdentityProviderMapper(key.organizationId, key.alias, input, options);
+      } catch (error) {
+        if (error instanceof ConflictError) {
+          await reportNameTaken(ctx, key, input.name, diags, signal);
+          return null;
+        }
+        // The answer was lost: a mapper of this name with these settings is this create's (names are unique per provider).
+        if (!outcomeUnknown(error)) throw error;
+        const found = await mapperNamed(ctx, key, input.name, signal).catch(() => undefined);
+        if (!found || !hasSettings(found, input)) throw error;
+        ctx.logger.info('a mapper create got no answer; the mapper is there with these settings, so it was created', { realm: key.realm, organizationId: key.organizationId });
+        return stateOf(key, found);
+      }
       return stateOf(key, await ctx.client.getIdentityProviderMapper(key.organizationId, key.alias, id, options));
     } catch (error) {
       reportError(diags, error, { action: 'create identity provider mapper', target: describe(key, input.name), permission: 'manage-organizations' }, reportingFor(ctx, key.realm));

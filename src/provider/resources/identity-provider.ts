@@ -10,11 +10,14 @@
  */
 import { identityProviderAliasProblem, IDP_CONFIG, SECRET_MASK } from '../../api/identity-provider-settings';
 import type { IdentityProviderInput, IdentityProviderRepresentation } from '../../api';
+import { ConflictError } from '../../client/errors';
 import { callOptions, signalOf, type OrgAdminProviderContext } from '../context';
 import { isObjectNotFound, reportError, reportingFor } from '../diagnostics';
+import { importCommands } from '../import-advice';
 import { parseImportId, type ImportIdForm } from '../import-id';
+import { outcomeUnknown } from '../outcome';
 import { planRealm, resourceRealmAttribute, validateRealm } from '../realm';
-import type { ObjectValue, Resource, Value } from '../../tfplugin/framework/types';
+import type { Diagnostics, ObjectValue, Resource, Value } from '../../tfplugin/framework/types';
 import { knownString, quote } from '../values';
 
 /** The resource's type name. */
@@ -67,6 +70,49 @@ function stateOf(key: ProviderKey, found: IdentityProviderRepresentation, secret
     enabled: found.enabled,
     redirect_uri: found.redirectUri,
   };
+}
+
+/**
+ * True when `found` has every setting `input` sent but the secret (which the service answers
+ * masked): after a create whose answer was lost, that is the create's own provider, not one
+ * somebody else made under the alias with other settings.
+ */
+function hasSettings(found: IdentityProviderRepresentation, input: IdentityProviderInput): boolean {
+  const settings = [IDP_CONFIG.clientId, IDP_CONFIG.discoveryUrl, IDP_CONFIG.issuer];
+  return (
+    found.alias === input.alias &&
+    (found.displayName ?? null) === (input.displayName ?? null) &&
+    found.enabled === input.enabled &&
+    settings.every((name) => (found.config[name] ?? null) === (input.config?.[name] ?? null))
+  );
+}
+
+/**
+ * The error of a create whose alias the realm already has: an alias is unique in the realm, so it
+ * is either this organization's provider, made outside this configuration (import it), or another
+ * organization's (choose another alias).
+ */
+async function reportAliasTaken(ctx: OrgAdminProviderContext, key: ProviderKey, diags: Diagnostics, signal: AbortSignal | undefined): Promise<void> {
+  // Whose it is decides the advice; when even that read fails, both pieces of advice are given.
+  const ours = await ctx.client.getIdentityProvider(key.organizationId, key.alias, callOptions(key.realm, signal)).then(
+    () => true,
+    (error: unknown) => (isObjectNotFound(error) ? false : undefined),
+  );
+  const id = `${key.organizationId}/${key.alias}`;
+  const importIt =
+    'orgadmin never takes over a provider it did not create (destroying it would take a sign-in path away).\n\n' +
+    `To manage it with this resource, import it:\n\n${importCommands(IDENTITY_PROVIDER_RESOURCE_TYPE, id)}\n\nOtherwise choose another \`alias\`.`;
+  const detail =
+    ours === true
+      ? `Organization ${quote(key.organizationId)} in realm ${quote(key.realm)} already has an identity provider with alias ${quote(key.alias)}, and this configuration does not manage it. ${importIt}`
+      : ours === false
+        ? `Realm ${quote(key.realm)} already has an identity provider with alias ${quote(key.alias)}, owned by another organization or by none. Aliases are unique in a realm: choose another \`alias\`.`
+        : `Realm ${quote(key.realm)} already has an identity provider with alias ${quote(key.alias)} (aliases are unique in a realm). If it is organization ${quote(key.organizationId)}'s: ${importIt}`;
+  diags.error(
+    'Identity provider alias already taken',
+    detail,
+    ['alias'],
+  );
 }
 
 /** The `orgadmin_organization_identity_provider` resource. */
@@ -157,12 +203,27 @@ export const identityProviderResource: Resource<OrgAdminProviderContext> = {
     const key = keyOf(ctx, req.plannedState);
     const secret = knownString(req.config['client_secret_wo']);
     const options = callOptions(key.realm, signalOf(req));
+    const input = inputOf(req.plannedState, secret);
+    const env = reportingFor(ctx, key.realm);
     try {
-      await ctx.client.createIdentityProvider(key.organizationId, inputOf(req.plannedState, secret), options);
+      try {
+        await ctx.client.createIdentityProvider(key.organizationId, input, options);
+      } catch (error) {
+        if (error instanceof ConflictError) {
+          await reportAliasTaken(ctx, key, diags, signalOf(req));
+          return null;
+        }
+        // The answer was lost: the service knows whether the provider is there now (this create made it).
+        if (!outcomeUnknown(error)) throw error;
+        const found = await ctx.client.getIdentityProvider(key.organizationId, key.alias, options).catch(() => undefined);
+        if (!found || !hasSettings(found, input)) throw error;
+        ctx.logger.info('an identity provider create got no answer; the provider is there with these settings, so it was created', { realm: key.realm, organizationId: key.organizationId });
+        return stateOf(key, found, req.plannedState['client_secret_wo_version'] ?? null);
+      }
       const found = await ctx.client.getIdentityProvider(key.organizationId, key.alias, options);
       return stateOf(key, found, req.plannedState['client_secret_wo_version'] ?? null);
     } catch (error) {
-      reportError(diags, error, { action: 'create identity provider', target: describe(key), permission: 'manage-organizations' }, reportingFor(ctx, key.realm));
+      reportError(diags, error, { action: 'create identity provider', target: describe(key), permission: 'manage-organizations' }, env);
       return null;
     }
   },

@@ -40,6 +40,7 @@ import type { OrgAdminProviderContext } from '../context';
 import { isObjectNotFound, reportError, reportingFor, serviceAnswer } from '../diagnostics';
 import type { Diagnostics, ObjectValue } from '../../tfplugin/framework/types';
 import { knownString, quote } from '../values';
+import { importCommands } from '../import-advice';
 
 /** The reserved attribute that marks an organization whose create is not yet known to be recorded in a state. */
 export const CREATION_MARKER = 'orgadmin.terraform/pending-create';
@@ -78,9 +79,7 @@ export function nameTakenAdvice(realm: string, name: string, existingId: string)
     `An organization named ${quote(name)} already exists in realm ${quote(realm)}, and this configuration does not manage it: ` +
     `its id is ${quote(existingId)}. orgadmin never takes over an organization it did not create.\n\n` +
     'To manage it with this resource, import it (use the resource\'s address):\n\n' +
-    `  terraform import orgadmin_organization.<name> ${existingId}\n\n` +
-    'or with an import block:\n\n' +
-    `  import {\n    to = orgadmin_organization.<name>\n    id = "${existingId}"\n  }\n\n` +
+    `${importCommands('orgadmin_organization', existingId)}\n\n` +
     'Otherwise choose another `name`. Import only into one resource: two resources must not manage one organization.'
   );
 }

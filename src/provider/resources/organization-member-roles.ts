@@ -29,6 +29,7 @@ import type { Diagnostics, ObjectValue, PlanModification, Resource, Value } from
 import { containsUnknown } from '../../tfplugin/protocol/unknown';
 import { knownString, knownStringList, quote, sameStringSet } from '../values';
 import { listIds } from './organization-members';
+import { importCommands } from '../import-advice';
 
 /** The resource's type name. */
 export const ORGANIZATION_MEMBER_ROLES_RESOURCE_TYPE = 'orgadmin_organization_member_roles';
@@ -365,8 +366,7 @@ export const organizationMemberRolesResource: Resource<OrgAdminProviderContext> 
         'Member holds roles outside roles',
         `The ${describe(target)} already holds ${outside.length === 1 ? 'a role' : 'roles'} that \`roles\` does not list: ${listIds(outside)}. ` +
           'This resource is authoritative and would revoke them, so nothing was changed. Either add them to `roles`, or import the member\'s roles first and then edit them:\n\n' +
-          `  terraform import ${ORGANIZATION_MEMBER_ROLES_RESOURCE_TYPE}.<name> ${id}\n\n` +
-          `or with an import block:\n\n  import {\n    to = ${ORGANIZATION_MEMBER_ROLES_RESOURCE_TYPE}.<name>\n    id = "${id}"\n  }`,
+          importCommands(ORGANIZATION_MEMBER_ROLES_RESOURCE_TYPE, id),
         ['roles'],
       );
       return null;

@@ -28,6 +28,7 @@ import { parseImportId, type ImportIdForm } from '../import-id';
 import { planRealm, resourceRealmAttribute, validateRealm } from '../realm';
 import { nameKey } from '../user-directory';
 import { knownString, knownStringList, quote } from '../values';
+import { importCommands } from '../import-advice';
 import {
   isReplanOf,
   markImported,
@@ -389,8 +390,7 @@ function reportOutsideMembers(target: Target, outside: readonly Member[], diags:
     'Organization has members the configuration does not list',
     `${where(target)} already has ${outside.length} member${outside.length === 1 ? '' : 's'} that the member set does not list: ${listIds(shown)} (usernames). ` +
       'This resource is authoritative and would remove them, so nothing was changed. Either list them, or import the current member set first and then edit it:\n\n' +
-      `  terraform import ${ORGANIZATION_MEMBERS_RESOURCE_TYPE}.<name> ${target.organizationId}\n\n` +
-      `or with an import block:\n\n  import {\n    to = ${ORGANIZATION_MEMBERS_RESOURCE_TYPE}.<name>\n    id = "${target.organizationId}"\n  }`,
+      importCommands(ORGANIZATION_MEMBERS_RESOURCE_TYPE, target.organizationId),
     ['organization_id'],
   );
 }

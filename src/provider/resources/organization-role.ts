@@ -21,6 +21,7 @@ import { outcomeUnknown } from '../outcome';
 import { planRealm, resourceRealmAttribute, validateRealm } from '../realm';
 import type { Diagnostics, ObjectValue, Resource } from '../../tfplugin/framework/types';
 import { knownString, quote } from '../values';
+import { importCommands } from '../import-advice';
 
 /** The resource's type name. */
 export const ORGANIZATION_ROLE_RESOURCE_TYPE = 'orgadmin_organization_role';
@@ -113,8 +114,7 @@ function roleExistsAdvice(key: RoleKey): string {
   return (
     `Organization ${quote(key.organizationId)} in realm ${quote(key.realm)} already has a role named ${quote(key.name)}, and this configuration does not manage it. ` +
     'orgadmin never takes over a role it did not create (destroying it would take its grants away from their holders).\n\n' +
-    `To manage it with this resource, import it:\n\n  terraform import ${ORGANIZATION_ROLE_RESOURCE_TYPE}.<name> ${id}\n\n` +
-    `or with an import block:\n\n  import {\n    to = ${ORGANIZATION_ROLE_RESOURCE_TYPE}.<name>\n    id = "${id}"\n  }\n\nOtherwise choose another \`name\`.`
+    `To manage it with this resource, import it:\n\n${importCommands(ORGANIZATION_ROLE_RESOURCE_TYPE, id)}\n\nOtherwise choose another \`name\`.`
   );
 }
 

@@ -5,9 +5,14 @@
  * The signing secret is write-only (`secret_wo`, Terraform 1.11+): it goes from the configuration
  * to the service and never into plan or state. Terraform cannot see a change of a write-only
  * value, so `secret_wo_version` says when to send it: a create sends it, and so does an update
- * that changes the version. Without `secret_wo` the service generates a secret, readable through
- * `GET /realms/{realm}/webhooks/{id}/secret` (the `orgadmin_webhook` docs say how).
+ * that changes the version. Without `secret_wo` the create sends a generated secret, readable
+ * through `GET /realms/{realm}/webhooks/{id}/secret` (the `orgadmin_webhook` docs say how).
+ *
+ * The webhook's id is the service's to choose, so a create whose answer was lost is settled by its
+ * secret: the webhook with this create's URL, filters and secret, stamped after the create began,
+ * is its own; anything else fails the create as before and is never taken over.
  */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { WebhookRepresentation } from '../../api';
 // The rules, not the wire schemas: the provider's unconfigured processes must not load those.
 import { eventTypePatternProblem, MAX_EVENT_TYPE_PATTERNS, MAX_WEBHOOK_SECRET_LENGTH, urlProblem } from '../../api/validation';
@@ -15,8 +20,9 @@ import type { WebhookInput } from '../../client';
 import { callOptions, signalOf, type OrgAdminProviderContext } from '../context';
 import { isObjectNotFound, reportError, reportingFor } from '../diagnostics';
 import { parseImportId, type ImportIdForm } from '../import-id';
+import { outcomeUnknown } from '../outcome';
 import { planRealm, resourceRealmAttribute, validateRealm } from '../realm';
-import { knownString, knownStringList, quote } from '../values';
+import { knownString, knownStringList, quote, sameStringSet } from '../values';
 import type { Diagnostics, ObjectValue, Resource } from '../../tfplugin/framework/types';
 import { isUnknown } from '../../tfplugin/protocol/unknown';
 import { target } from './organization-creation';
@@ -82,6 +88,52 @@ function webhookInput(planned: ObjectValue, config: ObjectValue, sendSecret: boo
   return input;
 }
 
+/** A signing secret as strong as the service's generated ones (32 random bytes). */
+function generatedSecret(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/**
+ * How long before its request a create's webhook may have been stamped by the service: the
+ * service's clock is not this machine's, and the window only narrows the candidates (the secret
+ * is the proof).
+ */
+const CLOCK_SKEW_MS = 5 * 60_000;
+
+/** How many webhooks one list request asks for while looking for a create's own webhook. */
+const LIST_PAGE = 100;
+
+/**
+ * The id of the webhook that the create of `input` made when its answer was lost, or undefined
+ * when there is none or more than one candidate: a webhook with the input's URL, filters and
+ * switch, stamped after the create began (less {@link CLOCK_SKEW_MS}), whose secret is the
+ * create's. Nothing else is adopted, so a webhook somebody else made is never taken over.
+ */
+async function createdWebhook(ctx: OrgAdminProviderContext, realm: string, input: WebhookInput, startedAt: number, signal: AbortSignal | undefined): Promise<string | undefined> {
+  const options = callOptions(realm, signal);
+  const candidates: WebhookRepresentation[] = [];
+  for (let first = 0; ; first += LIST_PAGE) {
+    const page = await ctx.client.listWebhooks({ first, max: LIST_PAGE }, options);
+    candidates.push(
+      ...page.filter(
+        (webhook) =>
+          webhook.url === input.url &&
+          webhook.enabled === (input.enabled !== false) &&
+          sameStringSet(webhook.eventTypes, input.eventTypes ?? ALL_EVENTS) &&
+          webhook.createdAt >= startedAt - CLOCK_SKEW_MS,
+      ),
+    );
+    if (page.length < LIST_PAGE) break;
+  }
+  const expected = Buffer.from(input.secret ?? '');
+  const own: string[] = [];
+  for (const candidate of candidates) {
+    const secret = Buffer.from(await ctx.client.getWebhookSecret(candidate.id, options));
+    if (secret.length === expected.length && timingSafeEqual(secret, expected)) own.push(candidate.id);
+  }
+  return own.length === 1 ? own[0] : undefined;
+}
+
 /** The `orgadmin_webhook` resource. */
 export const webhookResource: Resource<OrgAdminProviderContext> = {
   typeName: WEBHOOK_RESOURCE_TYPE,
@@ -93,7 +145,7 @@ export const webhookResource: Resource<OrgAdminProviderContext> = {
       'with exponential backoff.\n\n' +
       'The signing secret is write-only: set `secret_wo` (Terraform 1.11 or later) and it is sent to the service but never ' +
       'stored in plan or state. Terraform cannot see a change of a write-only value, so change `secret_wo_version` to send ' +
-      'a new secret. Without `secret_wo` the service generates a secret; read it with ' +
+      'a new secret. Without `secret_wo` the create sends a random secret (32 bytes); read it with ' +
       '`GET /realms/{realm}/webhooks/{id}/secret` (permission `manage-events`).\n\n' +
       'Import by `ID` or `REALM/ID`, e.g. `terraform import orgadmin_webhook.example 3b0f7c2e-…`; the secret stays as it ' +
       'is on the service until a `secret_wo_version` is set.',
@@ -123,7 +175,7 @@ export const webhookResource: Resource<OrgAdminProviderContext> = {
         writeOnly: true,
         description:
           'The signing secret, 1 to 1024 characters (write-only: never stored in plan or state). Sent on create and when ' +
-          '`secret_wo_version` changes. Left out: the service generates one.',
+          '`secret_wo_version` changes. Left out: a random one is generated on create.',
       },
       secret_wo_version: {
         type: 'number',
@@ -147,10 +199,24 @@ export const webhookResource: Resource<OrgAdminProviderContext> = {
   async create(ctx, req, diags) {
     const planned = req.plannedState;
     const realm = knownString(planned['realm']) ?? ctx.realm;
+    const signal = signalOf(req);
     const input = webhookInput(planned, req.config, true);
+    // The create's proof of authorship when its answer is lost: a webhook's id is the service's to
+    // choose, but its secret is this create's. Without `secret_wo`, one is made here as the service
+    // would make it (readable through GET …/secret all the same).
+    input.secret ??= generatedSecret();
+    const startedAt = ctx.clock.now();
     let id: string;
     try {
-      id = await ctx.client.createWebhook(input, callOptions(realm, signalOf(req)));
+      try {
+        id = await ctx.client.createWebhook(input, callOptions(realm, signal));
+      } catch (error) {
+        if (!outcomeUnknown(error)) throw error;
+        const own = await createdWebhook(ctx, realm, input, startedAt, signal).catch(() => undefined);
+        if (own === undefined) throw error;
+        ctx.logger.info('a webhook create got no answer; a webhook with this create\'s secret is there, so it was created', { realm, id: own });
+        id = own;
+      }
     } catch (error) {
       reportError(diags, error, { action: 'create webhook', target: target(realm, undefined, input.url), permission: 'manage-events' }, reportingFor(ctx, realm));
       return null;

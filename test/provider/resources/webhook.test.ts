@@ -2,10 +2,12 @@
  * `orgadmin_webhook` through the plugin protocol (the framework's harness) against the real
  * service: create, read, update in place, the write-only secret sent on create and on a new
  * version only and never in plan or state, defaults, drift, import, removal outside Terraform,
- * and plan-time errors. The service's own data is read afterwards through the SDK.
+ * plan-time errors, and a create whose answer was lost settled by its secret (a fault proxy drops
+ * the answer). The service's own data is read afterwards through the SDK.
  */
 import { diagnosticsText, errorsOf, stateOf, warningsOf } from '../../../src/tfplugin/testing/harness';
 import { WEBHOOK_RESOURCE_TYPE as TYPE } from '../../../src/provider/resources/webhook';
+import { startFaultProxy, type FaultKind, type FaultProxy } from '../../helpers/fault-proxy';
 import { startProviderTest, type ProviderTest } from '../harness';
 
 /** A public address literal (TEST-NET-3): accepted without DNS, and nothing is ever delivered in these tests. */
@@ -88,6 +90,63 @@ describe('orgadmin_webhook', () => {
     const fixed = stateOf(await t.tf.update(TYPE, refreshed, config));
     expect(await t.client.getWebhook(id)).toMatchObject({ url: URL, enabled: true, eventTypes: ['admin.*'] });
     await t.tf.destroy(TYPE, fixed);
+  });
+
+  describe('a create whose answer is lost', () => {
+    const creates = (): number => t.svc.requests.filter((r) => r.method === 'POST' && r.url === '/realms/acme/webhooks').length;
+    const proxied = (kind: FaultKind): Promise<FaultProxy> =>
+      startFaultProxy({ upstream: t.svc.baseUrl, rate: 1, seed: 1, kinds: [kind], eligible: (method, path) => method === 'POST' && path.endsWith('/webhooks') });
+
+    it('is settled by its secret: without secret_wo the create sent a generated one, and its webhook is adopted, not duplicated', async () => {
+      const proxy = await proxied('lost-answer');
+      try {
+        const tf = await t.harness({ base_url: proxy.baseUrl });
+        const before = creates();
+        const result = await tf.create(TYPE, { url: URL, event_types: ['admin.*'] });
+        expect(errorsOf(result.diagnostics)).toEqual([]);
+        expect(proxy.injected['lost-answer']).toBe(1);
+        expect(creates() - before).toBe(1);
+        const state = stateOf(result);
+        const all = await t.client.listWebhooks();
+        expect(all.map((webhook) => webhook.id)).toEqual([state['id']]);
+        // The generated secret is as strong as the service's own (32 random bytes) and readable as before.
+        expect(await t.client.getWebhookSecret(state['id'] as string)).toMatch(/^[A-Za-z0-9_-]{43}$/);
+        await t.tf.destroy(TYPE, state);
+      } finally {
+        await proxy.close();
+      }
+    });
+
+    it('adopts the webhook with the configured secret, not one made by hand with the same URL and filters', async () => {
+      const byHand = await t.client.createWebhook({ url: URL, eventTypes: ['admin.*'], secret: 'made by hand' });
+      const proxy = await proxied('lost-answer');
+      try {
+        const tf = await t.harness({ base_url: proxy.baseUrl });
+        const state = stateOf(await tf.create(TYPE, { url: URL, event_types: ['admin.*'], secret_wo: SECRET, secret_wo_version: 1 }));
+        expect(state['id']).not.toBe(byHand);
+        expect(await t.client.getWebhookSecret(state['id'] as string)).toBe(SECRET);
+        expect(await t.client.countWebhooks()).toBe(2);
+        await t.tf.destroy(TYPE, state);
+      } finally {
+        await proxy.close();
+        await t.client.deleteWebhook(byHand);
+      }
+    });
+
+    it('fails, taking nothing over, when the create did not reach the service', async () => {
+      const byHand = await t.client.createWebhook({ url: URL, eventTypes: ['admin.*'], secret: 'made by hand' });
+      const proxy = await proxied('unavailable');
+      try {
+        const tf = await t.harness({ base_url: proxy.baseUrl, max_retries: 0 });
+        const result = await tf.create(TYPE, { url: URL, event_types: ['admin.*'] });
+        expect(result.state).toBeNull();
+        expect(errorsOf(result.diagnostics)).toHaveLength(1);
+        expect((await t.client.listWebhooks()).map((webhook) => webhook.id)).toEqual([byHand]);
+      } finally {
+        await proxy.close();
+        await t.client.deleteWebhook(byHand);
+      }
+    });
   });
 
   it('imports by id and by REALM/ID, with no change planned for the same configuration', async () => {
