@@ -121,6 +121,20 @@ describe('Admin', () => {
     });
   });
 
+  describe('clients', () => {
+    it('records each registered client as public or confidential, as it is, and never its secret', async () => {
+      const publicOne = await admin.createClient('acme', { clientId: 'spa', redirectUris: ['https://app.example/cb'] });
+      const confidential = await admin.createClient('acme', { clientId: 'backend', redirectUris: ['https://api.example/cb'], confidential: true });
+      expect(publicOne.clientSecret).toBeUndefined();
+      expect(confidential.clientSecret).toEqual(expect.any(String));
+      const events = await admin.events.list('acme', { type: 'admin.CLIENT-CREATE', max: 100 });
+      const shown = (clientId: string): unknown => events.find((event) => event.resourcePath === `clients/${clientId}`)?.representation;
+      expect(JSON.parse(shown('spa') as string)).toMatchObject({ clientId: 'spa', publicClient: true });
+      expect(JSON.parse(shown('backend') as string)).toMatchObject({ clientId: 'backend', publicClient: false });
+      expect(JSON.stringify(events)).not.toContain(confidential.clientSecret);
+    });
+  });
+
   describe('users', () => {
     it('refuses names that spoof others (DEL, C1, direction overrides) in user and client names, creating nothing', async () => {
       await expect(admin.createUser('acme', { username: 'spoof', firstName: 'Ann\u202e' })).rejects.toThrow(

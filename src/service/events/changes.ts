@@ -127,13 +127,13 @@ export function apiKeySecretChange(key: ApiKeyRecord): ChangeDescription {
   return { resourceType: 'CLIENT', operation: 'ACTION', resourcePath: `${clientResourcePath(key.clientId)}/client-secret`, representation: undefined };
 }
 
-/** A public OpenID Connect client registered. */
+/** An OpenID Connect client registered: public, or confidential when it has a secret (never recorded). */
 export function oidcClientCreated(client: OidcClientRecord): ChangeDescription {
   return {
     resourceType: 'CLIENT',
     operation: 'CREATE',
     resourcePath: clientResourcePath(client.clientId),
-    representation: { clientId: client.clientId, name: client.name, publicClient: true, redirectUris: client.redirectUris, createdTimestamp: client.createdTimestamp },
+    representation: { clientId: client.clientId, name: client.name, publicClient: client.secretHash === null, redirectUris: client.redirectUris, createdTimestamp: client.createdTimestamp },
   };
 }
 
