@@ -190,7 +190,7 @@ describe.each(['sqlite', 'postgres'] as const)('domain and identity provider eve
     }
   });
 
-  it('records the membership a brokered first sign-in makes, once', async () => {
+  it('records what a brokered first sign-in makes (user, membership, mapped roles) as that user, and a later sign-in nothing', async () => {
     const user = newUser({ id: `fed-${kind}`, realm: 'acme', username: `fed-${kind}`, kind: 'user', createdTimestamp: Date.now() });
     const link = { realm: 'acme', alias: 'upstream', issuer: 'https://idp.example', subject: `sub-${kind}`, userId: user.id };
     await svc.store.sso.createIdentityProvider({
@@ -207,11 +207,20 @@ describe.each(['sqlite', 'postgres'] as const)('domain and identity provider eve
       createdTimestamp: Date.now(),
     });
     const before = (await events()).length;
-    await svc.store.sso.admitFederatedUser({ realm: 'acme', newUser: user, userId: user.id, link, organizationId: orgId, timestamp: Date.now() });
-    await svc.store.sso.admitFederatedUser({ realm: 'acme', userId: user.id, organizationId: orgId, timestamp: Date.now() }); // a later sign-in
-    const recorded = (await events()).slice(before);
-    expect(recorded.filter((event) => event.type.startsWith('admin.')).map((event) => [event.type, event.resourcePath, event.representation])).toEqual([
-      ['admin.ORGANIZATION_MEMBERSHIP-CREATE', `orgs/${orgId}/members/${user.id}`, JSON.stringify(user.id)],
+    const via = { clientId: 'spa', userId: user.id, username: user.username, ipAddress: '198.51.100.7' };
+    const skipped = await svc.store.sso.admitFederatedUser(
+      { realm: 'acme', newUser: user, userId: user.id, link, organizationId: orgId, timestamp: Date.now(), roles: ['view-members', 'no-such-role'] },
+      via,
+    );
+    expect(skipped).toEqual(['no-such-role']);
+    // A later sign-in: already a member and already holding the role, so nothing changes and nothing is recorded.
+    expect(await svc.store.sso.admitFederatedUser({ realm: 'acme', userId: user.id, organizationId: orgId, timestamp: Date.now(), roles: ['view-members'] }, via)).toEqual([]);
+    const recorded = (await events()).slice(before).filter((event) => event.type.startsWith('admin.'));
+    expect(recorded.map((event) => [event.type, event.resourcePath])).toEqual([
+      ['admin.USER-CREATE', `users/${user.id}`],
+      ['admin.ORGANIZATION_MEMBERSHIP-CREATE', `orgs/${orgId}/members/${user.id}`],
+      ['admin.ORGANIZATION_ROLE_MAPPING-CREATE', `orgs/${orgId}/roles/view-members/users/${user.id}`],
     ]);
+    for (const event of recorded) expect(event.authDetails).toMatchObject({ realmId: 'acme', clientId: 'spa', userId: user.id, username: user.username, ipAddress: '198.51.100.7' });
   });
 });

@@ -16,9 +16,10 @@
  *    the email counts as verified when the upstream says so or the provider trusts its emails.
  *
  * Every sign-in makes sure the user is a member of the organization (a member removed by hand is
- * a member again at the next sign-in through the organization's provider). Then the provider's
- * `oidc-hardcoded-org-role-idp-mapper`s grant their organization roles: on the first sign-in, and
- * on every later one when the mapper's sync mode (or, with `INHERIT`, the provider's) is `FORCE`.
+ * a member again at the next sign-in through the organization's provider), and the provider's
+ * `oidc-hardcoded-org-role-idp-mapper`s grant their organization roles in the same transaction:
+ * on the first sign-in, and on every later one when the mapper's sync mode (or, with `INHERIT`,
+ * the provider's) is `FORCE`. A failure writes nothing, so the next sign-in is the first one again.
  * A role the organization no longer has is skipped with a warning in the log; it never blocks the
  * sign-in.
  */
@@ -26,7 +27,7 @@ import { randomUUID } from 'node:crypto';
 import { configList, DEFAULT_SYNC_MODE, emailProblem, IDP_CONFIG, INHERIT_SYNC_MODE, MAPPER_TYPES, normalizeDomain, reservedUsernameProblem } from '../../api';
 import { mapperRoles } from '../admin/identity-providers';
 import type { ServiceContext } from '../context';
-import type { IdentityProviderMapperRecord, IdentityProviderRecord } from '../store/sso-store';
+import type { FederatedSignIn, IdentityProviderMapperRecord, IdentityProviderRecord } from '../store/sso-store';
 import { newUser, StoreConflictError, type UserRecord } from '../store/store';
 import type { UpstreamIdentity } from './upstream';
 
@@ -86,19 +87,26 @@ export function profileOf(identity: UpstreamIdentity, alias: string, mappers: re
 /** The domain of an email address, normalized. */
 const domainOf = (email: string): string => normalizeDomain(email.slice(email.lastIndexOf('@') + 1));
 
+/** Where a brokered sign-in comes from: the client signed in to and the person's address (the user is the admitted one). */
+export interface SignInVia {
+  clientId: string | null;
+  ipAddress: string | null;
+}
+
 /**
  * Admits the person an upstream identity is (see the module comment): finds, links or creates the
- * user and makes them a member of the provider's organization, in one transaction. Throws
- * {@link SignInRefused} when the rule refuses.
+ * user, makes them a member of the provider's organization and grants the roles of the provider's
+ * role mappers, in one transaction (a sign-in is never admitted without its roles). Its events name
+ * the admitted user as the actor, with `via`'s client and address. Throws {@link SignInRefused}
+ * when the rule refuses.
  */
 export async function admitUpstreamIdentity(
   ctx: ServiceContext,
   provider: IdentityProviderRecord & { organizationId: string },
   identity: UpstreamIdentity,
+  via: SignInVia,
 ): Promise<AdmittedUser> {
-  const admitted = await admitPerson(ctx, provider, identity);
-  const skippedRoles = await grantMappedRoles(ctx, provider, admitted);
-  return skippedRoles.length > 0 ? { ...admitted, skippedRoles } : admitted;
+  return admitPerson(ctx, provider, identity, via);
 }
 
 /**
@@ -117,35 +125,26 @@ export function rolesToGrant(provider: Pick<IdentityProviderRecord, 'config'>, m
   return [...names];
 }
 
-/** Grants the roles of {@link rolesToGrant} to the admitted member; answers the names the organization has no role of. */
-async function grantMappedRoles(ctx: ServiceContext, provider: IdentityProviderRecord & { organizationId: string }, admitted: AdmittedUser): Promise<string[]> {
-  const names = rolesToGrant(provider, await ctx.store.sso.listMappers(provider.realm, provider.alias), admitted.firstSignIn);
-  if (names.length === 0) return [];
-  const result = await ctx.store.changeMemberRoles(provider.realm, provider.organizationId, admitted.user.id, names, 'grant', ctx.now());
-  // The admission just made the user a member; anything else means the organization went away meanwhile.
-  if (result.kind !== 'done') return names;
-  return result.changes.flatMap((change) => (change.outcome === 'no-role' ? [change.name] : []));
-}
-
 /** Finds, links or creates the user and makes them a member (see the module comment). */
 async function admitPerson(
   ctx: ServiceContext,
   provider: IdentityProviderRecord & { organizationId: string },
   identity: UpstreamIdentity,
+  via: SignInVia,
 ): Promise<AdmittedUser> {
   const { realm, alias, organizationId } = provider;
   const { store } = ctx;
   const subject = identity.claims.sub;
   const timestamp = ctx.now();
+  const mappers = await store.sso.listMappers(realm, alias);
   const linkedId = await store.sso.findFederatedUser(realm, alias, identity.issuer, subject);
   if (linkedId !== undefined) {
     const user = await store.getUser(realm, linkedId);
     if (!user || user.kind !== 'user' || !user.enabled) throw new SignInRefused('Your account here is disabled; ask an administrator of this service.');
-    await store.sso.admitFederatedUser({ userId: user.id, realm, organizationId, timestamp });
-    return { user, firstSignIn: false };
+    const skipped = await admit(ctx, { userId: user.id, realm, organizationId, timestamp, roles: rolesToGrant(provider, mappers, false) }, via, user);
+    return admitted(user, false, skipped);
   }
 
-  const mappers = await store.sso.listMappers(realm, alias);
   const profile = profileOf(identity, alias, mappers);
   const email = profile.email;
   if (email === undefined || emailProblem(email)) {
@@ -170,8 +169,8 @@ async function admitPerson(
     if (existing.kind !== 'user' || existing.realmAdmin || !existing.enabled) {
       throw new SignInRefused(`The account with the email ${email} cannot be signed in through ${provider.displayName ?? alias}; sign in with your password instead.`);
     }
-    await admit(ctx, { userId: existing.id, link: { ...link, userId: existing.id }, realm, organizationId, timestamp });
-    return { user: existing, firstSignIn: true };
+    const skipped = await admit(ctx, { userId: existing.id, link: { ...link, userId: existing.id }, realm, organizationId, timestamp, roles: rolesToGrant(provider, mappers, true) }, via, existing);
+    return admitted(existing, true, skipped);
   }
 
   const username = profile.username ?? email;
@@ -188,14 +187,21 @@ async function admitPerson(
     kind: 'user',
     createdTimestamp: timestamp,
   });
-  await admit(ctx, { newUser: user, userId: user.id, link: { ...link, userId: user.id }, realm, organizationId, timestamp });
-  return { user, firstSignIn: true };
+  const skipped = await admit(ctx, { newUser: user, userId: user.id, link: { ...link, userId: user.id }, realm, organizationId, timestamp, roles: rolesToGrant(provider, mappers, true) }, via, user);
+  return admitted(user, true, skipped);
 }
 
-/** Writes the admission, turning collisions into refusals a person can act on. */
-async function admit(ctx: ServiceContext, signIn: Parameters<ServiceContext['store']['sso']['admitFederatedUser']>[0]): Promise<void> {
+/** The result of an admission, with the skipped roles only when there are some. */
+const admitted = (user: UserRecord, firstSignIn: boolean, skippedRoles: string[]): AdmittedUser =>
+  skippedRoles.length > 0 ? { user, firstSignIn, skippedRoles } : { user, firstSignIn };
+
+/**
+ * Writes the admission as `user` acting through `via`, turning collisions into refusals a person
+ * can act on; answers the roles the organization has no role of.
+ */
+async function admit(ctx: ServiceContext, signIn: FederatedSignIn, via: SignInVia, user: Pick<UserRecord, 'id' | 'username'>): Promise<string[]> {
   try {
-    await ctx.store.sso.admitFederatedUser(signIn);
+    return await ctx.store.sso.admitFederatedUser(signIn, { ...via, userId: user.id, username: user.username });
   } catch (error) {
     if (!(error instanceof StoreConflictError)) throw error;
     const taken = signIn.newUser;

@@ -80,7 +80,7 @@ async function callback(
   try {
     const clientSecret = provider.sealedClientSecret === null ? undefined : await ctx.admin.sealedSecrets.open(provider.sealedClientSecret, secretContext(realm.name, alias));
     const identity = await ctx.upstreams.exchange({ config: provider.config, clientSecret }, callbackUrl, { state: state!, nonce: login.nonce, codeVerifier: login.codeVerifier });
-    const { user, skippedRoles } = await admitUpstreamIdentity(ctx, { ...provider, organizationId: provider.organizationId }, identity);
+    const { user, skippedRoles } = await admitUpstreamIdentity(ctx, { ...provider, organizationId: provider.organizationId }, identity, { clientId: client.clientId, ipAddress: request.ip });
     if (skippedRoles) request.log.warn({ realm: realm.name, alias, roles: skippedRoles }, 'role mappers name roles the organization does not have; they were not granted');
     // By page: the browser came from the upstream's login form, whose form-action policy would
     // block a redirect to the client's origin.

@@ -16,7 +16,7 @@ import type {
   IdentityProviderUpdate,
   SsoStore,
 } from './sso-store';
-import type { NewUser } from './store';
+import type { NewUser, RoleChange } from './store';
 import type { ChangeDescription, ChangeOrigin } from '../events/event';
 import {
   domainVerified,
@@ -26,6 +26,7 @@ import {
   identityProviderMapperDeleted,
   identityProviderOwnerChange,
   membershipChange,
+  userChange,
 } from '../events/changes';
 
 const { providerFromRow, mapperFromRow, brokerLoginFromRow } = ssoRowReaders(JSON_PARSED);
@@ -45,6 +46,8 @@ export interface PostgresStoreParts {
   recordChange(client: PoolClient, realm: string, change: ChangeDescription, origin: ChangeOrigin | undefined): Promise<void>;
   /** Tells the delivery worker that a write may have recorded events (after its commit). */
   recorded(): void;
+  /** Grants a member the organization's roles `names` on the caller's transaction, recording their events. */
+  grantRoles(client: PoolClient, realm: string, orgId: string, userId: string, names: readonly string[], timestamp: number, origin: ChangeOrigin | undefined): Promise<RoleChange[]>;
 }
 
 /** The PostgreSQL implementation of {@link SsoStore}. */
@@ -276,10 +279,13 @@ export class PostgresSsoStore implements SsoStore {
     return row && String(row.user_id);
   }
 
-  async admitFederatedUser(signIn: FederatedSignIn, origin?: ChangeOrigin): Promise<void> {
-    await this.afterCommit(this.parts.mapConflicts(() =>
-      this.parts.transaction(async (client) => {
-        if (signIn.newUser) await this.parts.insertUser(client, signIn.newUser);
+  async admitFederatedUser(signIn: FederatedSignIn, origin?: ChangeOrigin): Promise<string[]> {
+    return this.afterCommit(this.parts.mapConflicts(() =>
+      this.parts.transaction(async (client): Promise<string[]> => {
+        if (signIn.newUser) {
+          await this.parts.insertUser(client, signIn.newUser);
+          await this.parts.recordChange(client, signIn.realm, userChange('CREATE', { realmAdmin: false, ...signIn.newUser }), origin);
+        }
         if (signIn.link) {
           const { realm, alias, issuer, subject, userId } = signIn.link;
           await client.query('INSERT INTO federated_identities (realm, alias, issuer, subject, user_id, created_timestamp) VALUES ($1, $2, $3, $4, $5, $6)', [
@@ -297,6 +303,17 @@ export class PostgresSsoStore implements SsoStore {
           [signIn.realm, signIn.organizationId, signIn.userId, signIn.timestamp],
         );
         if ((added.rowCount ?? 0) > 0) await this.parts.recordChange(client, signIn.realm, membershipChange('CREATE', signIn.organizationId, signIn.userId), origin);
+        if (!signIn.roles?.length) return [];
+        // Held against a removal until the grants commit (a membership that existed is not locked by
+        // the insert above); one removed in between has no grants to take, and gets none.
+        const member = await client.query('SELECT 1 FROM memberships WHERE realm = $1 AND organization_id = $2 AND user_id = $3 FOR KEY SHARE', [
+          signIn.realm,
+          signIn.organizationId,
+          signIn.userId,
+        ]);
+        if (member.rows.length === 0) return [];
+        const granted = await this.parts.grantRoles(client, signIn.realm, signIn.organizationId, signIn.userId, signIn.roles, signIn.timestamp, origin);
+        return granted.flatMap((change) => (change.outcome === 'no-role' ? [change.name] : []));
       }),
     ));
   }

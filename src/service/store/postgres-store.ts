@@ -268,6 +268,7 @@ export class PostgresStore implements Store {
       unmatchable,
       recordChange: (client, realm, change, origin) => this.recordChange(client, realm, change, origin),
       recorded: () => this.recorded(),
+      grantRoles: (client, realm, orgId, userId, names, timestamp, origin) => this.writeRoleChanges(client, realm, orgId, userId, names, 'grant', timestamp, origin),
     });
     this.realmCache = new RealmCache(
       {
@@ -1237,41 +1238,58 @@ export class PostgresStore implements Store {
         realm,
       ]);
       if (member.rows.length === 0) return { kind: 'not-member' };
-      const changes: RoleChange[] = [];
-      for (const name of names) {
-        const found = unmatchable(name)
-          ? undefined
-          : (await client.query('SELECT * FROM organization_roles WHERE realm = $3 AND organization_id = $1 AND name = $2 FOR KEY SHARE', [orgId, name, realm]))
-              .rows[0];
-        if (!found) {
-          changes.push({ outcome: 'no-role', name });
-          continue;
-        }
-        const role = roleFromRow(found);
-        const result =
-          change === 'grant'
-            ? await client.query(
-                `INSERT INTO role_grants (realm, organization_id, role_id, user_id, created_timestamp) VALUES ($5, $1, $2, $3, $4)
-                 ON CONFLICT (role_id, user_id) DO NOTHING`,
-                [orgId, role.id, userId, createdTimestamp, realm],
-              )
-            : await client.query('DELETE FROM role_grants WHERE realm = $4 AND organization_id = $1 AND role_id = $2 AND user_id = $3', [
-                orgId,
-                role.id,
-                userId,
-                realm,
-              ]);
-        if ((result.rowCount ?? 0) === 0) {
-          changes.push({ outcome: 'unchanged', role });
-          continue;
-        }
-        await this.recordChange(client, realm, roleGrantChange(change, role, userId), origin);
-        changes.push({ outcome: 'changed', role });
-      }
-      return { kind: 'done', changes };
+      return { kind: 'done', changes: await this.writeRoleChanges(client, realm, orgId, userId, names, change, createdTimestamp, origin) };
     });
     this.recorded();
     return outcome;
+  }
+
+  /**
+   * Grants or revokes the organization's roles `names` of a member on the caller's transaction
+   * (the caller locked the organization and the membership), recording an event per change.
+   */
+  private async writeRoleChanges(
+    client: PoolClient,
+    realm: string,
+    orgId: string,
+    userId: string,
+    names: readonly string[],
+    change: 'grant' | 'revoke',
+    createdTimestamp: number,
+    origin: ChangeOrigin | undefined,
+  ): Promise<RoleChange[]> {
+    const changes: RoleChange[] = [];
+    for (const name of names) {
+      const found = unmatchable(name)
+        ? undefined
+        : (await client.query('SELECT * FROM organization_roles WHERE realm = $3 AND organization_id = $1 AND name = $2 FOR KEY SHARE', [orgId, name, realm]))
+            .rows[0];
+      if (!found) {
+        changes.push({ outcome: 'no-role', name });
+        continue;
+      }
+      const role = roleFromRow(found);
+      const result =
+        change === 'grant'
+          ? await client.query(
+              `INSERT INTO role_grants (realm, organization_id, role_id, user_id, created_timestamp) VALUES ($5, $1, $2, $3, $4)
+               ON CONFLICT (role_id, user_id) DO NOTHING`,
+              [orgId, role.id, userId, createdTimestamp, realm],
+            )
+          : await client.query('DELETE FROM role_grants WHERE realm = $4 AND organization_id = $1 AND role_id = $2 AND user_id = $3', [
+              orgId,
+              role.id,
+              userId,
+              realm,
+            ]);
+      if ((result.rowCount ?? 0) === 0) {
+        changes.push({ outcome: 'unchanged', role });
+        continue;
+      }
+      await this.recordChange(client, realm, roleGrantChange(change, role, userId), origin);
+      changes.push({ outcome: 'changed', role });
+    }
+    return changes;
   }
 
   async hasRole(realm: string, orgId: string, name: string, userId: string): Promise<boolean> {

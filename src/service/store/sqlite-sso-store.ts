@@ -15,7 +15,7 @@ import type {
   IdentityProviderUpdate,
   SsoStore,
 } from './sso-store';
-import type { NewUser } from './store';
+import type { NewUser, RoleChange } from './store';
 import type { ChangeDescription, ChangeOrigin } from '../events/event';
 import {
   domainVerified,
@@ -25,6 +25,7 @@ import {
   identityProviderMapperDeleted,
   identityProviderOwnerChange,
   membershipChange,
+  userChange,
 } from '../events/changes';
 
 const { providerFromRow, mapperFromRow, brokerLoginFromRow } = ssoRowReaders(JSON_AS_TEXT);
@@ -40,6 +41,8 @@ export interface SqliteStoreParts {
   mapConflicts<T>(fn: () => T): T;
   /** Records the admin event of a change (inside the change's transaction, after the change; see the store's `recordChange`). */
   recordChange(realm: string, change: ChangeDescription, origin: ChangeOrigin | undefined): void;
+  /** Grants a member the organization's roles `names` (inside the caller's transaction), recording their events. */
+  grantRoles(realm: string, orgId: string, userId: string, names: readonly string[], timestamp: number, origin: ChangeOrigin | undefined): RoleChange[];
 }
 
 /** The SQLite implementation of {@link SsoStore}. */
@@ -253,11 +256,14 @@ export class SqliteSsoStore implements SsoStore {
     return row && String(row.user_id);
   }
 
-  async admitFederatedUser(signIn: FederatedSignIn, origin?: ChangeOrigin): Promise<void> {
-    this.parts.mapConflicts(() =>
+  async admitFederatedUser(signIn: FederatedSignIn, origin?: ChangeOrigin): Promise<string[]> {
+    return this.parts.mapConflicts(() =>
       this.parts.db
-        .transaction(() => {
-          if (signIn.newUser) this.parts.insertUser(signIn.newUser);
+        .transaction((): string[] => {
+          if (signIn.newUser) {
+            this.parts.insertUser(signIn.newUser);
+            this.parts.recordChange(signIn.realm, userChange('CREATE', { realmAdmin: false, ...signIn.newUser }), origin);
+          }
           if (signIn.link) {
             const { realm, alias, issuer, subject, userId } = signIn.link;
             this.statement(
@@ -269,6 +275,9 @@ export class SqliteSsoStore implements SsoStore {
              ON CONFLICT (realm, organization_id, user_id) DO NOTHING`,
           ).run(signIn.realm, signIn.organizationId, signIn.userId, signIn.timestamp).changes > 0;
           if (added) this.parts.recordChange(signIn.realm, membershipChange('CREATE', signIn.organizationId, signIn.userId), origin);
+          if (!signIn.roles?.length) return [];
+          const granted = this.parts.grantRoles(signIn.realm, signIn.organizationId, signIn.userId, signIn.roles, signIn.timestamp, origin);
+          return granted.flatMap((change) => (change.outcome === 'no-role' ? [change.name] : []));
         })
         .immediate(),
     );

@@ -175,6 +175,7 @@ export class SqliteStore implements Store {
       insertUser: (user) => this.insertUser(user),
       mapConflicts,
       recordChange: (realm, change, origin) => this.recordChange(realm, change, origin),
+      grantRoles: (realm, orgId, userId, names, timestamp, origin) => this.writeRoleChanges(realm, orgId, userId, names, 'grant', timestamp, origin),
     });
     // One read transaction for the batch: the shared lock is taken and released once, not per check.
     const answerChecks = db.transaction((questions: readonly MembershipQuestion[]) => {
@@ -1066,24 +1067,39 @@ export class SqliteStore implements Store {
         if (this.statement('SELECT 1 FROM memberships WHERE realm = ? AND organization_id = ? AND user_id = ?').get(realm, orgId, userId) === undefined) {
           return { kind: 'not-member' };
         }
-        const write =
-          change === 'grant'
-            ? this.statement(
-                `INSERT INTO role_grants (realm, organization_id, role_id, user_id, created_timestamp) VALUES (?, ?, ?, ?, ?)
-                 ON CONFLICT (role_id, user_id) DO NOTHING`,
-              )
-            : this.statement('DELETE FROM role_grants WHERE realm = ? AND organization_id = ? AND role_id = ? AND user_id = ?');
-        const changes = names.map((name): RoleChange => {
-          const role = this.roleRow(realm, orgId, name);
-          if (!role) return { outcome: 'no-role', name };
-          const result = change === 'grant' ? write.run(realm, orgId, role.id, userId, createdTimestamp) : write.run(realm, orgId, role.id, userId);
-          if (result.changes === 0) return { outcome: 'unchanged', role };
-          this.recordChange(realm, roleGrantChange(change, role, userId), origin);
-          return { outcome: 'changed', role };
-        });
-        return { kind: 'done', changes };
+        return { kind: 'done', changes: this.writeRoleChanges(realm, orgId, userId, names, change, createdTimestamp, origin) };
       })
       .immediate();
+  }
+
+  /**
+   * Grants or revokes the organization's roles `names` of a member, inside the caller's transaction
+   * (the caller made sure of the organization and the membership), recording an event per change.
+   */
+  private writeRoleChanges(
+    realm: string,
+    orgId: string,
+    userId: string,
+    names: readonly string[],
+    change: 'grant' | 'revoke',
+    createdTimestamp: number,
+    origin: ChangeOrigin | undefined,
+  ): RoleChange[] {
+    const write =
+      change === 'grant'
+        ? this.statement(
+            `INSERT INTO role_grants (realm, organization_id, role_id, user_id, created_timestamp) VALUES (?, ?, ?, ?, ?)
+             ON CONFLICT (role_id, user_id) DO NOTHING`,
+          )
+        : this.statement('DELETE FROM role_grants WHERE realm = ? AND organization_id = ? AND role_id = ? AND user_id = ?');
+    return names.map((name): RoleChange => {
+      const role = this.roleRow(realm, orgId, name);
+      if (!role) return { outcome: 'no-role', name };
+      const result = change === 'grant' ? write.run(realm, orgId, role.id, userId, createdTimestamp) : write.run(realm, orgId, role.id, userId);
+      if (result.changes === 0) return { outcome: 'unchanged', role };
+      this.recordChange(realm, roleGrantChange(change, role, userId), origin);
+      return { outcome: 'changed', role };
+    });
   }
 
   async hasRole(realm: string, orgId: string, name: string, userId: string): Promise<boolean> {

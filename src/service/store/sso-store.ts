@@ -102,6 +102,11 @@ export interface FederatedSignIn {
   organizationId: string;
   /** Milliseconds since the epoch. */
   timestamp: number;
+  /**
+   * Organization roles to grant the member in the same transaction (those the provider's role
+   * mappers grant at this sign-in): a sign-in is never admitted without them.
+   */
+  roles?: readonly string[];
 }
 
 /** Storage of verified domains, identity providers, their mappers, federated identities and broker sign-ins. */
@@ -156,12 +161,14 @@ export interface SsoStore {
   /** The local user an upstream account is linked to, if any. */
   findFederatedUser(realm: string, alias: string, issuer: string, subject: string): Promise<string | undefined>;
   /**
-   * Creates the user (when new), records the link (when new) and makes the user a member, in one
-   * transaction. Throws `StoreConflictError` (`username`, `email` or `federated identity`) and
-   * writes nothing when a rule is broken. A new membership records its event (as `origin`, or
-   * nobody known); the user and the link are the sign-in's, which its access event records.
+   * Creates the user (when new), records the link (when new), makes the user a member and grants
+   * `roles`, in one transaction: a failure at any step writes nothing. Throws `StoreConflictError`
+   * (`username`, `email` or `federated identity`) when a rule is broken. The new user, a new
+   * membership and each new grant record their events (as `origin`, or nobody known); the link is
+   * the sign-in's, which its access event records. Answers the names of `roles` the organization
+   * has no role of (not granted).
    */
-  admitFederatedUser(signIn: FederatedSignIn, origin?: ChangeOrigin): Promise<void>;
+  admitFederatedUser(signIn: FederatedSignIn, origin?: ChangeOrigin): Promise<string[]>;
   /** Stores a pending sign-in; also forgets the ones that expired before `nowTimestamp`. */
   saveBrokerLogin(login: BrokerLoginRecord, nowTimestamp: number): Promise<void>;
   /** Deletes and returns the pending sign-in with this state hash, atomically (one callback wins). */

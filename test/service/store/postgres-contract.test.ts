@@ -2,6 +2,7 @@
  * The shared Store contract on PostgreSQL: one throwaway cluster for this file, a fresh schema
  * for each test.
  */
+import { Client } from 'pg';
 import { PostgresStore } from '../../../src/service/store/postgres-store';
 import { startPostgres, type TestPostgres } from '../../helpers/postgres';
 import { describeSsoStoreContract } from './sso-store-contract';
@@ -18,13 +19,27 @@ afterAll(async () => {
 });
 
 const open = async (): Promise<OpenedStore> => {
-  const store = await PostgresStore.open(await postgres.createSchema());
-  return {
-    store,
+  const url = await postgres.createSchema();
+  const opened: OpenedStore = {
+    store: await PostgresStore.open(url),
+    async reopenRefusingInserts(table) {
+      await opened.store.close();
+      const client = new Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query(`CREATE FUNCTION refuse_${table}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$`);
+        await client.query(`CREATE TRIGGER refuse_${table} BEFORE INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION refuse_${table}()`);
+      } finally {
+        await client.end();
+      }
+      opened.store = await PostgresStore.open(url);
+      return opened.store;
+    },
     async cleanup() {
-      await store.close();
+      await opened.store.close();
     },
   };
+  return opened;
 };
 
 describeStoreContract('PostgresStore', open);

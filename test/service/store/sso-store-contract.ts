@@ -222,6 +222,34 @@ export function describeSsoStoreContract(name: string, open: () => Promise<Opene
       expect(await store.sso.findFederatedUser('acme', 'corp', 'https://idp.example', 'sub-1')).toBeUndefined();
     });
 
+    it('grants the mapped roles in the admission\'s transaction: a grant that fails leaves no user, link or membership', async () => {
+      await store.sso.createIdentityProvider(provider('corp', 'o1'));
+      await store.createRoles('acme', 'o1', [{ id: 'r-admin', name: 'admin', description: null }], T0);
+      const carol = newUser({ id: 'u-carol', realm: 'acme', username: 'carol', email: 'carol@a.example', kind: 'user', createdTimestamp: T0 });
+      const link = { realm: 'acme', alias: 'corp', issuer: 'https://idp.example', subject: 'sub-carol', userId: 'u-carol' };
+      const signIn = { newUser: carol, userId: 'u-carol', link, realm: 'acme', organizationId: 'o1', timestamp: T0, roles: ['admin', 'gone'] };
+
+      store = await opened.reopenRefusingInserts('role_grants');
+      // Matched by message: a driver's error class may come from another test file's globals in a
+      // shared jest worker, where toThrow would not recognise it as an Error.
+      await expect(store.sso.admitFederatedUser(signIn)).rejects.toMatchObject({ message: expect.stringContaining('refused by the test') });
+      expect(await store.getUser('acme', 'u-carol')).toBeUndefined();
+      expect(await store.isMember('acme', 'o1', 'u-carol')).toBe(false);
+      expect(await store.sso.findFederatedUser('acme', 'corp', 'https://idp.example', 'sub-carol')).toBeUndefined();
+    });
+
+    it('admits with the mapped roles, answering the ones the organization does not have', async () => {
+      await store.sso.createIdentityProvider(provider('corp', 'o1'));
+      await store.createRoles('acme', 'o1', [{ id: 'r-admin', name: 'admin', description: null }], T0);
+      const carol = newUser({ id: 'u-carol', realm: 'acme', username: 'carol', email: 'carol@a.example', kind: 'user', createdTimestamp: T0 });
+      const link = { realm: 'acme', alias: 'corp', issuer: 'https://idp.example', subject: 'sub-carol', userId: 'u-carol' };
+      expect(await store.sso.admitFederatedUser({ newUser: carol, userId: 'u-carol', link, realm: 'acme', organizationId: 'o1', timestamp: T0, roles: ['admin', 'gone'] })).toEqual(['gone']);
+      expect(await store.hasRole('acme', 'o1', 'admin', 'u-carol')).toBe(true);
+      expect(await store.isMember('acme', 'o1', 'u-carol')).toBe(true);
+      // Again (a later sign-in that syncs by FORCE): the grant is there already.
+      expect(await store.sso.admitFederatedUser({ userId: 'u-carol', realm: 'acme', organizationId: 'o1', timestamp: T0 + 1, roles: ['admin'] })).toEqual([]);
+    });
+
     it('hands a pending broker sign-in out exactly once and forgets expired ones', async () => {
       await store.sso.createIdentityProvider(provider('corp', 'o1'));
       const login = { stateHash: 's1', realm: 'acme', alias: 'corp', browserHash: 'b', codeVerifier: 'v', nonce: 'n', request: { client_id: 'spa', state: 'x' }, expiresTimestamp: T0 + 600_000 };

@@ -10,6 +10,13 @@ import { StoreConflictError, type ApiKeyRecord, type RealmRecord, type Store, ty
 export interface OpenedStore {
   store: Store;
   cleanup(): Promise<void>;
+  /**
+   * Closes `store`, makes the database refuse every insert into `table` (a trigger) and opens the
+   * store again as the new `store`, which it answers: a failure in the middle of a store's
+   * transaction, for tests of its atomicity. (Reopened rather than changed under the open store,
+   * so that no connection works from a schema read before the trigger.)
+   */
+  reopenRefusingInserts(table: string): Promise<Store>;
 }
 
 // A fixed, realistic timestamp above 2^32 ms, so 32-bit columns would fail the round trip.
