@@ -23,7 +23,7 @@ export interface WebhookProps {
   readonly enabled?: boolean;
   /**
    * The signing secret, as a token (`new TerraformVariable(this, 'webhook_secret', { sensitive: true }).stringValue`).
-   * @default a secret the service generates (read it through `GET /realms/{realm}/webhooks/{id}/secret`)
+   * @default a random secret generated on create (read it through `GET /realms/{realm}/webhooks/{id}/secret`)
    */
   readonly secret?: string;
   /**

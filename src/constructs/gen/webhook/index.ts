@@ -26,7 +26,7 @@ export interface WebhookConfig extends cdktf.TerraformMetaArguments {
   */
   readonly realm?: string;
   /**
-  * The signing secret, 1 to 1024 characters (write-only: never stored in plan or state). Sent on create and when `secret_wo_version` changes. Left out: the service generates one.
+  * The signing secret, 1 to 1024 characters (write-only: never stored in plan or state). Sent on create and when `secret_wo_version` changes. Left out: a random one is generated on create.
   *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/orgadmin/orgadmin/0.1.0/docs/resources/webhook#secret_wo Webhook#secret_wo}
   */
