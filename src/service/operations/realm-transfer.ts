@@ -2,7 +2,8 @@
  * A whole realm as one file (`orgadmin realms export|import`): what moving a realm to another
  * instance needs so that the new instance answers every read as the old one did.
  *
- * Carried: the realm's settings (enabled, token lifetime, default admin users, rate limit), its
+ * Carried: the realm's settings (enabled, token lifetime, default admin users, rate limit, the
+ * organizations claim, event retention), its
  * users with their ids, profile, realm-administrator flag and creation times (organizations'
  * default admin users included, with their ids), password hashes (slow salted scrypt hashes, never
  * a password: users sign in with the same password), registered public OpenID Connect clients,
@@ -13,7 +14,11 @@
  * Not carried: the realm's signing keys (a private key never leaves the service: the new instance
  * makes its own, so tokens of the old one are not accepted there), API keys and their service
  * accounts (a key's secret is never stored, only a hash under the old instance's server-side key:
- * create new keys), authorization codes, revocations and sessions (short-lived).
+ * create new keys), authorization codes, revocations and sessions (short-lived), and what holds a
+ * secret sealed under the old instance's own key: identity providers and their mappers, webhooks,
+ * and a confidential client's secret (the client arrives, its secret does not verify: register it
+ * again). Verified domains are not carried either (they are verified again by DNS), nor the audit
+ * log.
  */
 import type { Organization, OrganizationRepresentation } from '../../api';
 import { DEFAULT_ORGANIZATION_ROLE_NAMES, organizationToWire } from '../../api';
@@ -35,7 +40,17 @@ export interface RealmFile {
   format: typeof REALM_FILE_FORMAT;
   version: typeof REALM_FILE_VERSION;
   exportedAt: string;
-  realm: { name: string; enabled: boolean; tokenLifetimeSeconds: number; createAdminUser: boolean; rateLimit: RealmRateLimit };
+  realm: {
+    name: string;
+    enabled: boolean;
+    tokenLifetimeSeconds: number;
+    createAdminUser: boolean;
+    rateLimit: RealmRateLimit;
+    /** Absent in files of builds before it was carried: off. */
+    organizationsClaim?: boolean;
+    /** Days the audit log keeps events, null for ever; absent in files of builds before it was carried: for ever. */
+    eventRetentionDays?: number | null;
+  };
   users: ExportedUser[];
   oidcClients: Array<Omit<OidcClientRecord, 'realm'>>;
   /** Organizations in name order, each with its members' ids in membership order and its roles. */
@@ -83,7 +98,15 @@ export async function exportRealm(store: Store, name: string, now: () => number 
     format: REALM_FILE_FORMAT,
     version: REALM_FILE_VERSION,
     exportedAt: new Date(now()).toISOString(),
-    realm: { name, enabled: realm.enabled, tokenLifetimeSeconds: realm.tokenLifetimeSeconds, createAdminUser: realm.createAdminUser, rateLimit: realm.rateLimit },
+    realm: {
+      name,
+      enabled: realm.enabled,
+      tokenLifetimeSeconds: realm.tokenLifetimeSeconds,
+      createAdminUser: realm.createAdminUser,
+      rateLimit: realm.rateLimit,
+      organizationsClaim: realm.organizationsClaim,
+      eventRetentionDays: await store.events.retentionDays(name),
+    },
     users,
     oidcClients,
     organizations,
@@ -119,7 +142,12 @@ export async function importRealm(admin: Admin, store: Store, file: RealmFile, a
   if ((await store.getRealmSettings(as)) !== undefined) throw new RealmFileError(`realm ${as} already exists; import into a realm that does not.`);
   const { realm } = file;
   await admin.createRealm(as, { tokenLifetimeSeconds: realm.tokenLifetimeSeconds, createAdminUser: realm.createAdminUser });
-  await admin.updateRealm(as, { enabled: realm.enabled, rateLimit: realm.rateLimit });
+  await admin.updateRealm(as, {
+    enabled: realm.enabled,
+    rateLimit: realm.rateLimit,
+    organizationsClaim: realm.organizationsClaim ?? false,
+    eventRetentionDays: realm.eventRetentionDays ?? null,
+  });
   const adminUsers = new Map<string, UserRecord>();
   for (const user of file.users) {
     const record: UserRecord = { ...user, realm: as };

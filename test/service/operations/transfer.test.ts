@@ -2,7 +2,8 @@
  * Export and import on both stores: the vendor's `GET /orgs/export` → `POST /orgs/import` into
  * another realm, and `orgadmin realms export` → `realms import` into an empty instance, after which
  * every read of the realm answers as on the source (organizations, counts, members, checks, user
- * lookups, tokens of a user by password).
+ * lookups, tokens of a user by password, the realm's settings with its organizations claim and
+ * event retention).
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
@@ -42,6 +43,7 @@ async function bearer(server: RunningServer, realm: string, permissions: readonl
 async function seed(server: RunningServer): Promise<void> {
   const admin = new Admin(server.store);
   await admin.createRealm('acme');
+  await admin.updateRealm('acme', { organizationsClaim: true, eventRetentionDays: 30 });
   const alice = await admin.createUser('acme', { username: 'alice', email: 'alice@example.com', password: 'correct horse battery' });
   const bob = await admin.createUser('acme', { username: 'bob', email: 'bob@example.com' });
   const carol = await admin.createUser('acme', { username: 'carol' });
@@ -73,7 +75,13 @@ async function reads(server: RunningServer, realm = 'acme'): Promise<Record<stri
     const answer = await fetch(`${server.url}${path}`, { headers: { authorization } });
     return [answer.status, answer.status === 204 ? null : await answer.json()];
   };
-  const out: Record<string, unknown> = { orgs: await get(orgsPath(realm)), count: await get(`${orgsPath(realm)}/count`) };
+  const admin = new Admin(server.store);
+  const { createdTimestamp: _created, ...settings } = (await admin.getRealm(realm))!;
+  const out: Record<string, unknown> = {
+    settings: { ...settings, eventRetentionDays: await admin.realms.eventRetentionDays(realm) },
+    orgs: await get(orgsPath(realm)),
+    count: await get(`${orgsPath(realm)}/count`),
+  };
   for (const orgId of ['o-1', 'o-2']) {
     out[`org ${orgId}`] = await get(`${orgsPath(realm)}/${orgId}`);
     out[`members ${orgId}`] = await get(`${orgsPath(realm)}/${orgId}/members`);
