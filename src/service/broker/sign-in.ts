@@ -94,22 +94,6 @@ export interface SignInVia {
 }
 
 /**
- * Admits the person an upstream identity is (see the module comment): finds, links or creates the
- * user, makes them a member of the provider's organization and grants the roles of the provider's
- * role mappers, in one transaction (a sign-in is never admitted without its roles). Its events name
- * the admitted user as the actor, with `via`'s client and address. Throws {@link SignInRefused}
- * when the rule refuses.
- */
-export async function admitUpstreamIdentity(
-  ctx: ServiceContext,
-  provider: IdentityProviderRecord & { organizationId: string },
-  identity: UpstreamIdentity,
-  via: SignInVia,
-): Promise<AdmittedUser> {
-  return admitPerson(ctx, provider, identity, via);
-}
-
-/**
  * The organization roles the provider's role mappers grant at this sign-in: every one on the
  * first sign-in, afterwards those of mappers that sync by `FORCE`.
  */
@@ -125,8 +109,14 @@ export function rolesToGrant(provider: Pick<IdentityProviderRecord, 'config'>, m
   return [...names];
 }
 
-/** Finds, links or creates the user and makes them a member (see the module comment). */
-async function admitPerson(
+/**
+ * Admits the person an upstream identity is (see the module comment): finds, links or creates the
+ * user, makes them a member of the provider's organization and grants the roles of the provider's
+ * role mappers, in one transaction (a sign-in is never admitted without its roles). Its events name
+ * the admitted user as the actor, with `via`'s client and address. Throws {@link SignInRefused}
+ * when the rule refuses.
+ */
+export async function admitUpstreamIdentity(
   ctx: ServiceContext,
   provider: IdentityProviderRecord & { organizationId: string },
   identity: UpstreamIdentity,
