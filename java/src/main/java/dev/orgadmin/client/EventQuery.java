@@ -91,7 +91,7 @@ public final class EventQuery {
      * @return a new query
      */
     public EventQuery withFrom(String from) {
-        return new EventQuery(types, resourcePath, actor, requireText(from, "from"), to, first, max);
+        return new EventQuery(types, resourcePath, actor, Wire.requireText(from, "from"), to, first, max);
     }
 
     /**
@@ -107,7 +107,7 @@ public final class EventQuery {
      * @return a new query
      */
     public EventQuery withTo(String to) {
-        return new EventQuery(types, resourcePath, actor, from, requireText(to, "to"), first, max);
+        return new EventQuery(types, resourcePath, actor, from, Wire.requireText(to, "to"), first, max);
     }
 
     /**
@@ -126,12 +126,6 @@ public final class EventQuery {
     public EventQuery withMax(int max) {
         if (max < 0) throw new IllegalArgumentException("max must be an integer >= 0, got " + max);
         return new EventQuery(types, resourcePath, actor, from, to, first, max);
-    }
-
-    private static String requireText(String value, String what) {
-        Objects.requireNonNull(value, what + " must not be null");
-        if (value.isEmpty()) throw new IllegalArgumentException(what + " must not be empty");
-        return value;
     }
 
     /** {@code type} as sent: the types comma-separated, or null for any. */

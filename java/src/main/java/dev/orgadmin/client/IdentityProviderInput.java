@@ -46,7 +46,7 @@ public final class IdentityProviderInput {
      * @return an input with only the alias set (provider type {@code oidc}, enabled, by the service's defaults)
      */
     public static IdentityProviderInput aliased(String alias) {
-        return new IdentityProviderInput(requireText(alias, "alias"), null, null, null, null, Map.of());
+        return new IdentityProviderInput(Wire.requireText(alias, "alias"), null, null, null, null, Map.of());
     }
 
     /**
@@ -65,12 +65,6 @@ public final class IdentityProviderInput {
                 provider.isTrustEmail(), Wire.copyStringMap(config, "config"));
     }
 
-    private static String requireText(String value, String what) {
-        Objects.requireNonNull(value, what + " must not be null");
-        if (value.isEmpty()) throw new IllegalArgumentException(what + " must not be empty");
-        return value;
-    }
-
     /**
      * @param displayName the name on the login page, or null for none
      * @return a new input
@@ -84,7 +78,7 @@ public final class IdentityProviderInput {
      * @return a new input
      */
     public IdentityProviderInput withProviderId(String providerId) {
-        return new IdentityProviderInput(alias, displayName, requireText(providerId, "providerId"), enabled, trustEmail, config);
+        return new IdentityProviderInput(alias, displayName, Wire.requireText(providerId, "providerId"), enabled, trustEmail, config);
     }
 
     /**
@@ -118,7 +112,7 @@ public final class IdentityProviderInput {
      */
     public IdentityProviderInput withConfig(String name, String value) {
         Map<String, String> next = new LinkedHashMap<>(config);
-        next.put(requireText(name, "config name"), Objects.requireNonNull(value, "config value"));
+        next.put(Wire.requireText(name, "config name"), Objects.requireNonNull(value, "config value"));
         return withConfig(next);
     }
 

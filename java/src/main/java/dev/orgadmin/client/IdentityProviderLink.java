@@ -4,7 +4,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * The body of {@link OrgAdminClient#linkIdentityProvider} (the vendor's
@@ -29,9 +28,7 @@ public final class IdentityProviderLink {
      * @return a link of that provider with the service's defaults
      */
     public static IdentityProviderLink alias(String alias) {
-        Objects.requireNonNull(alias, "alias must not be null");
-        if (alias.isEmpty()) throw new IllegalArgumentException("alias must not be empty");
-        return new IdentityProviderLink(alias, null, null, null);
+        return new IdentityProviderLink(Wire.requireText(alias, "alias"), null, null, null);
     }
 
     /**

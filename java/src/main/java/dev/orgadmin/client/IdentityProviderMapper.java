@@ -43,13 +43,7 @@ public final class IdentityProviderMapper {
      * @return the mapper, without config (no id: the service gives it one)
      */
     public static IdentityProviderMapper of(String name, String type) {
-        return new IdentityProviderMapper(null, requireText(name, "name"), null, requireText(type, "type"), Map.of());
-    }
-
-    private static String requireText(String value, String what) {
-        Objects.requireNonNull(value, what + " must not be null");
-        if (value.isEmpty()) throw new IllegalArgumentException(what + " must not be empty");
-        return value;
+        return new IdentityProviderMapper(null, Wire.requireText(name, "name"), null, Wire.requireText(type, "type"), Map.of());
     }
 
     /**
@@ -67,7 +61,7 @@ public final class IdentityProviderMapper {
      */
     public IdentityProviderMapper withConfig(String key, String value) {
         Map<String, String> next = new LinkedHashMap<>(config);
-        next.put(requireText(key, "config name"), Objects.requireNonNull(value, "config value"));
+        next.put(Wire.requireText(key, "config name"), Objects.requireNonNull(value, "config value"));
         return withConfig(next);
     }
 

@@ -4,7 +4,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * The body of {@link OrgAdminClient#createWebhook} and {@link OrgAdminClient#updateWebhook}.
@@ -38,9 +37,7 @@ public final class WebhookInput {
      * @return an input with only the URL set
      */
     public static WebhookInput to(String url) {
-        Objects.requireNonNull(url, "url must not be null");
-        if (url.isEmpty()) throw new IllegalArgumentException("url must not be empty");
-        return new WebhookInput(url, null, null, null);
+        return new WebhookInput(Wire.requireText(url, "url"), null, null, null);
     }
 
     /**

@@ -127,6 +127,13 @@ final class Wire {
         return Collections.unmodifiableMap(out);
     }
 
+    /** A required text field of an input: {@code value} when set and not empty, else {@link NullPointerException} or {@link IllegalArgumentException} naming {@code what}. */
+    static String requireText(String value, String what) {
+        if (value == null) throw new NullPointerException(what + " must not be null");
+        if (value.isEmpty()) throw new IllegalArgumentException(what + " must not be empty");
+        return value;
+    }
+
     /** A copy of attributes with unmodifiable lists, for inputs. */
     static Map<String, List<String>> copyAttributes(Map<String, List<String>> attributes) {
         Map<String, List<String>> out = new LinkedHashMap<>();
