@@ -4,14 +4,23 @@
  * against this real service on a free port), writes their counts to java/build/test-results/summary.json
  * (read by .ci/run), and cross-checks the two SDKs: the same scenario run by the TypeScript SDK and
  * by the Java SDK against one service must see the same things.
+ *
+ * The service looks domain records up in a DNS server started here (one TXT record published for
+ * the organization id the Java test creates its verified domain with), and delivers webhooks to
+ * loopback (the Java test's own receiver): the delivery worker runs when a request lists a
+ * webhook's sends, before that list is answered, so the Java test reads settled deliveries without
+ * polling or sleeping.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import type { Member } from '../../src/api';
+import { domainRecordName, domainRecordValue, type Member } from '../../src/api';
 import { ClientCredentialsTokenSource, OrgAdminClient, OrgAdminError } from '../../src/client';
 import { delayBeforeRetry, describeAttempt, isRetryable, whyNotRetried, type AttemptFailure } from '../../src/client/retry-policy';
+import { httpDeliver } from '../../src/service/events/delivery';
+import { WebhookDispatcher } from '../../src/service/events/webhook-dispatcher';
+import { startDnsServer, type TestDnsServer } from '../helpers/dns-server';
 import { createTestRealm, startTestService, type TestService } from '../helpers/service';
 
 const run = promisify(execFile);
@@ -23,6 +32,11 @@ const RESULTS = join(JAVA, 'build/test-results');
 /** Read by .ci/run for its `java: N passed, N failed` line. */
 const SUMMARY = join(RESULTS, 'summary.json');
 const JUNIT_CONSOLE = join(process.env.JUNIT_JARS ?? '/usr/share/java', 'junit-platform-console-standalone.jar');
+/** The organization id and domain of the Java test's verified domain: its TXT record is published before the run. */
+const VERIFIED_ORG_ID = '6a1f0c52-3b7e-4d2a-9c41-8e5d7f0b2a93';
+const VERIFIED_DOMAIN = 'java-verified.example';
+/** A list of one webhook's sends: the delivery worker settles before it is answered. */
+const SENDS_LIST = /^\/realms\/[^/]+\/webhooks\/[^/]+\/sends(\?|$)/;
 
 /** Output of a child process, kept for the failure message. */
 async function runJava(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -120,6 +134,11 @@ async function scenarioWithTypeScript(
     await client.deleteOrganization(id);
     out.afterDelete = await failure(() => client.getOrganization(id));
     out.isMemberAfterDelete = await client.isMember(id, users.ann);
+    // The audit log of what the scenario did to its organization, newest first.
+    out.auditLog = (await client.listEvents({ types: ['admin.ORGANIZATION*'], resourcePath: `orgs/${id}`, max: 1000 })).map((e) => [
+      e.type,
+      (e.resourcePath ?? '').split(id).join('{id}'),
+    ]);
     return out;
   } finally {
     await client.close();
@@ -177,13 +196,32 @@ function typeScriptDecisions(cases: PolicyCase[]): unknown[] {
 
 describe('the Java SDK', () => {
   let svc: TestService;
+  let dns: TestDnsServer;
+  let delivery: ReturnType<typeof httpDeliver>;
   let key: { realm: string; clientId: string; clientSecret: string };
   let users: { ann: string; bob: string; carol: string };
   let env: NodeJS.ProcessEnv;
   let classPath: string;
 
   beforeAll(async () => {
-    svc = await startTestService();
+    dns = await startDnsServer();
+    dns.setTxt(domainRecordName(VERIFIED_DOMAIN), [domainRecordValue(VERIFIED_ORG_ID, VERIFIED_DOMAIN)]);
+    delivery = httpDeliver(true);
+    let dispatcher: WebhookDispatcher | undefined;
+    svc = await startTestService({
+      app: { dnsServer: dns.address, allowPrivateWebhooks: true },
+      configure: (app) =>
+        app.addHook('onRequest', async (request) => {
+          if (request.method !== 'GET' || !SENDS_LIST.test(request.url) || !dispatcher) return;
+          // Every attempt is answered by the receiver, so no run waits for a backoff.
+          for (let run = 0; run < 100; run += 1) {
+            const { handedOut, attempts } = await dispatcher.runOnce();
+            if (handedOut === 0 && attempts === 0) return;
+          }
+          throw new Error('webhook delivery did not settle within 100 runs');
+        }),
+    });
+    dispatcher = new WebhookDispatcher(svc.store.events, { owner: 'java-sdk-test', deliver: delivery.deliver, now: Date.now, random: () => 0.5 });
     key = await createTestRealm(svc, 'acme');
     const viewer = await createTestRealm(svc, 'acme', { permissions: ['view-organizations'] });
     const ann = await svc.admin.createUser('acme', { username: 'ann', email: 'ann@example.com', firstName: 'Ann', password: 'ann-pw' });
@@ -202,6 +240,8 @@ describe('the Java SDK', () => {
       ORGADMIN_IT_ANN_PASSWORD: 'ann-pw',
       ORGADMIN_IT_BOB_ID: users.bob,
       ORGADMIN_IT_CAROL_ID: users.carol,
+      ORGADMIN_IT_VERIFIED_ORG_ID: VERIFIED_ORG_ID,
+      ORGADMIN_IT_VERIFIED_DOMAIN: VERIFIED_DOMAIN,
     };
     classPath = [TEST_CLASSES, JAR].join(':');
     // The build script skips quietly without a JDK (so `npm run build` works anywhere); this test
@@ -215,6 +255,8 @@ describe('the Java SDK', () => {
 
   afterAll(async () => {
     await svc?.close();
+    await delivery?.close();
+    await dns?.close();
   });
 
   it('builds the jar and the tests with the JDK', () => {
@@ -246,7 +288,8 @@ describe('the Java SDK', () => {
     expect(report.tests).toBeGreaterThan(0);
     expect(report.failed).toBe(0);
     expect(report.skipped).toBe(0);
-    for (const suite of ['ClientCredentialsTokenSourceTest', 'RetryTest', 'TransportTest', 'RetryPolicyTest', 'JsonTest', 'ClientOptionsTest', 'IntegrationTest', 'RolesTest']) {
+    for (const suite of ['ClientCredentialsTokenSourceTest', 'RetryTest', 'TransportTest', 'RetryPolicyTest', 'JsonTest', 'ClientOptionsTest', 'IntegrationTest', 'RolesTest',
+      'WireValuesTest', 'SsoAndWebhooksTest', 'SsoAndEventsIntegrationTest']) {
       expect(report.classes).toContain(`dev.orgadmin.client.${suite}`);
     }
     // The service answered the integration tests.
@@ -306,5 +349,9 @@ describe('the Java SDK', () => {
       afterDelete: { code: 'ORGADMIN_NOT_FOUND', status: 404, error: 'not_found' },
       isMemberAfterDelete: false,
     });
+    const auditLog = (fromTypeScript as { auditLog: string[][] }).auditLog;
+    expect(auditLog[0]).toEqual(['admin.ORGANIZATION-DELETE', 'orgs/{id}']);
+    expect(auditLog[auditLog.length - 1]).toEqual(['admin.ORGANIZATION-CREATE', 'orgs/{id}']);
+    expect(auditLog).toContainEqual(['admin.ORGANIZATION_MEMBERSHIP-CREATE', `orgs/{id}/members/${users.bob}`]);
   }, 120_000);
 });

@@ -130,6 +130,76 @@ final class ApiPaths {
         return userOrganizations(realm, userId) + "/" + encodeComponent(orgId) + "/roles";
     }
 
+    static String domains(String realm, String orgId) {
+        return org(realm, orgId) + "/domains";
+    }
+
+    static String domain(String realm, String orgId, String domain) {
+        return domains(realm, orgId) + "/" + encodeComponent(domain);
+    }
+
+    static String domainVerify(String realm, String orgId, String domain) {
+        return domain(realm, orgId, domain) + "/verify";
+    }
+
+    static String idps(String realm, String orgId) {
+        return org(realm, orgId) + "/idps";
+    }
+
+    static String idpLink(String realm, String orgId) {
+        return idps(realm, orgId) + "/link";
+    }
+
+    static String idp(String realm, String orgId, String alias) {
+        return idps(realm, orgId) + "/" + encodeComponent(alias);
+    }
+
+    static String idpUnlink(String realm, String orgId, String alias) {
+        return idp(realm, orgId, alias) + "/unlink";
+    }
+
+    static String idpMappers(String realm, String orgId, String alias) {
+        return idp(realm, orgId, alias) + "/mappers";
+    }
+
+    static String idpMapper(String realm, String orgId, String alias, String id) {
+        return idpMappers(realm, orgId, alias) + "/" + encodeComponent(id);
+    }
+
+    /** The vendor's webhook paths, under the realm (not {@code /admin}). */
+    static String webhooks(String realm) {
+        return realm(realm) + "/webhooks";
+    }
+
+    static String webhooksCount(String realm) {
+        return webhooks(realm) + "/count";
+    }
+
+    static String webhook(String realm, String id) {
+        return webhooks(realm) + "/" + encodeComponent(id);
+    }
+
+    static String webhookSecret(String realm, String id) {
+        return webhook(realm, id) + "/secret";
+    }
+
+    static String webhookSends(String realm, String id) {
+        return webhook(realm, id) + "/sends";
+    }
+
+    static String webhookSend(String realm, String id, String sendId) {
+        return webhookSends(realm, id) + "/" + encodeComponent(sendId);
+    }
+
+    static String webhookResend(String realm, String id, String sendId) {
+        return webhookSend(realm, id, sendId) + "/resend";
+    }
+
+    /** The audit log. */
+    static String events(String realm) {
+        return "/admin/realms/" + encodeComponent(realm) + "/events";
+    }
+
     static String users(String realm) {
         return "/admin/realms/" + encodeComponent(realm) + "/users";
     }

@@ -34,6 +34,8 @@ public final class OrgAdminClient {
     private static final int MEMBERS_PAGE_DEFAULT = 100;
     /** The service's cap of member page sizes. */
     private static final int MEMBERS_PAGE_CAP = 1000;
+    /** Page size (and the service's cap, the vendor's) of webhook and send lists. */
+    private static final int WEBHOOKS_PAGE = 100;
 
     private final URI baseUrl;
     private final String realm;
@@ -588,6 +590,377 @@ public final class OrgAdminClient {
         return bulk("PATCH", ApiPaths.memberRoles(realm, requireId("userId", userId), requireId("orgId", orgId)), names, nameBodies(names));
     }
 
+    // ---- Verified domains -------------------------------------------------------------------
+
+    /**
+     * "Get organization domains".
+     *
+     * @param orgId the organization's id
+     * @return each of the organization's domains with its verification state and TXT record
+     */
+    public List<OrganizationDomain> listDomains(String orgId) {
+        String path = ApiPaths.domains(realm, requireId("orgId", orgId));
+        return read(get(path, ""), "GET", path, json -> map(Wire.array(json, "the body"), OrganizationDomain::fromJson));
+    }
+
+    /**
+     * "Get organization domain".
+     *
+     * @param orgId the organization's id
+     * @param domain the domain name
+     * @return the domain with its verification state and TXT record
+     * @throws NotFoundException when the domain is not in the organization's list
+     */
+    public OrganizationDomain getDomain(String orgId, String domain) {
+        String path = ApiPaths.domain(realm, requireId("orgId", orgId), requireId("domain", domain));
+        return read(get(path, ""), "GET", path, OrganizationDomain::fromJson);
+    }
+
+    /**
+     * "Verify organization domain": the service looks the TXT record up now. A verification changes
+     * nothing but the domain's state, so it is retried like a read.
+     *
+     * @param orgId the organization's id
+     * @param domain the domain name
+     * @return the domain after the check and what the lookup found
+     * @throws ConflictException when another organization of the realm verified the domain
+     */
+    public DomainVerification verifyDomain(String orgId, String domain) {
+        String path = ApiPaths.domainVerify(realm, requireId("orgId", orgId), requireId("domain", domain));
+        RequestPipeline.ApiResponse response = pipeline.send(new RequestPipeline.ApiRequest("POST", path, "", null, null, realm, true));
+        return read(response, "POST", path, DomainVerification::fromJson);
+    }
+
+    // ---- Identity providers -----------------------------------------------------------------
+
+    /**
+     * "Get identity providers" of the organization.
+     *
+     * @param orgId the organization's id
+     * @return the providers it owns, client secrets masked
+     */
+    public List<IdentityProvider> listIdentityProviders(String orgId) {
+        String path = ApiPaths.idps(realm, requireId("orgId", orgId));
+        return read(get(path, ""), "GET", path, json -> map(Wire.array(json, "the body"), IdentityProvider::fromJson));
+    }
+
+    /**
+     * "Create identity provider" owned by the organization. Not retried after a timeout or a
+     * dropped connection (a second attempt would answer 409): ask {@link #getIdentityProvider} then.
+     *
+     * @param orgId the organization's id
+     * @param input alias, settings and client secret
+     * @return the new provider's alias, read from {@code Location}
+     * @throws ConflictException when the realm has a provider of that alias
+     * @throws BadRequestException for settings the service refuses (the secret never in the message)
+     */
+    public String createIdentityProvider(String orgId, IdentityProviderInput input) {
+        Objects.requireNonNull(input, "input");
+        String path = ApiPaths.idps(realm, requireId("orgId", orgId));
+        RequestPipeline.ApiResponse response = pipeline.send(new RequestPipeline.ApiRequest("POST", path, "", "application/json",
+                Json.write(input.toJson()), realm, false, input.secrets()));
+        return idFromLocation(response, path);
+    }
+
+    /**
+     * "Get identity provider".
+     *
+     * @param orgId the organization's id
+     * @param alias the provider's alias
+     * @return the provider, its client secret masked
+     * @throws NotFoundException when the organization does not own it
+     */
+    public IdentityProvider getIdentityProvider(String orgId, String alias) {
+        String path = ApiPaths.idp(realm, requireId("orgId", orgId), requireId("alias", alias));
+        return read(get(path, ""), "GET", path, IdentityProvider::fromJson);
+    }
+
+    /**
+     * "Update identity provider": replaces its settings. A client secret given as
+     * {@link IdentityProviderConfig#SECRET_MASK} keeps the stored one (start from
+     * {@link IdentityProviderInput#from(IdentityProvider)}). Idempotent (PUT).
+     *
+     * @param orgId the organization's id
+     * @param alias the provider's alias
+     * @param input the new settings
+     */
+    public void updateIdentityProvider(String orgId, String alias, IdentityProviderInput input) {
+        Objects.requireNonNull(input, "input");
+        String path = ApiPaths.idp(realm, requireId("orgId", orgId), requireId("alias", alias));
+        pipeline.send(new RequestPipeline.ApiRequest("PUT", path, "", "application/json", Json.write(input.toJson()), realm, false, input.secrets()));
+    }
+
+    /**
+     * "Delete identity provider", with its mappers and its links to users.
+     *
+     * @param orgId the organization's id
+     * @param alias the provider's alias
+     */
+    public void deleteIdentityProvider(String orgId, String alias) {
+        String path = ApiPaths.idp(realm, requireId("orgId", orgId), requireId("alias", alias));
+        pipeline.send(new RequestPipeline.ApiRequest("DELETE", path, "", null, null, realm, false));
+    }
+
+    /**
+     * "Link identity provider": gives a provider of the realm that no organization owns to this one.
+     *
+     * @param orgId the organization's id
+     * @param link the provider's alias and the link's options
+     * @return the provider's alias, read from {@code Location}
+     * @throws ConflictException while another organization owns it
+     */
+    public String linkIdentityProvider(String orgId, IdentityProviderLink link) {
+        Objects.requireNonNull(link, "link");
+        String path = ApiPaths.idpLink(realm, requireId("orgId", orgId));
+        RequestPipeline.ApiResponse response = pipeline.send(new RequestPipeline.ApiRequest("POST", path, "", "application/json",
+                Json.write(link.toJson()), realm, false));
+        return idFromLocation(response, path);
+    }
+
+    /**
+     * "Unlink identity provider": the provider stays in the realm, owned by no organization.
+     *
+     * @param orgId the organization's id
+     * @param alias the provider's alias
+     */
+    public void unlinkIdentityProvider(String orgId, String alias) {
+        String path = ApiPaths.idpUnlink(realm, requireId("orgId", orgId), requireId("alias", alias));
+        pipeline.send(new RequestPipeline.ApiRequest("POST", path, "", null, null, realm, false));
+    }
+
+    /**
+     * "Get identity provider mappers".
+     *
+     * @param orgId the organization's id
+     * @param alias the provider's alias
+     * @return its mappers
+     */
+    public List<IdentityProviderMapper> listIdentityProviderMappers(String orgId, String alias) {
+        String path = ApiPaths.idpMappers(realm, requireId("orgId", orgId), requireId("alias", alias));
+        return read(get(path, ""), "GET", path, json -> map(Wire.array(json, "the body"), IdentityProviderMapper::fromJson));
+    }
+
+    /**
+     * "Add identity provider mapper". Not retried after a timeout or a dropped connection (a second
+     * attempt could add it twice).
+     *
+     * @param orgId the organization's id
+     * @param alias the provider's alias
+     * @param mapper {@link IdentityProviderMapper#of} with its config
+     * @return the new mapper's id, read from {@code Location}
+     */
+    public String createIdentityProviderMapper(String orgId, String alias, IdentityProviderMapper mapper) {
+        Objects.requireNonNull(mapper, "mapper");
+        String path = ApiPaths.idpMappers(realm, requireId("orgId", orgId), requireId("alias", alias));
+        RequestPipeline.ApiResponse response = pipeline.send(new RequestPipeline.ApiRequest("POST", path, "", "application/json",
+                Json.write(mapperBody(mapper)), realm, false));
+        return idFromLocation(response, path);
+    }
+
+    /**
+     * "Get identity provider mapper".
+     *
+     * @param orgId the organization's id
+     * @param alias the provider's alias
+     * @param id the mapper's id
+     * @return the mapper
+     * @throws NotFoundException when the provider has no such mapper
+     */
+    public IdentityProviderMapper getIdentityProviderMapper(String orgId, String alias, String id) {
+        String path = ApiPaths.idpMapper(realm, requireId("orgId", orgId), requireId("alias", alias), requireId("id", id));
+        return read(get(path, ""), "GET", path, IdentityProviderMapper::fromJson);
+    }
+
+    /**
+     * "Update identity provider mapper": replaces its name, type and config. Idempotent (PUT).
+     *
+     * @param orgId the organization's id
+     * @param alias the provider's alias
+     * @param id the mapper's id
+     * @param mapper the new state
+     */
+    public void updateIdentityProviderMapper(String orgId, String alias, String id, IdentityProviderMapper mapper) {
+        Objects.requireNonNull(mapper, "mapper");
+        String path = ApiPaths.idpMapper(realm, requireId("orgId", orgId), requireId("alias", alias), requireId("id", id));
+        pipeline.send(new RequestPipeline.ApiRequest("PUT", path, "", "application/json", Json.write(mapperBody(mapper)), realm, false));
+    }
+
+    /**
+     * "Delete identity provider mapper".
+     *
+     * @param orgId the organization's id
+     * @param alias the provider's alias
+     * @param id the mapper's id
+     */
+    public void deleteIdentityProviderMapper(String orgId, String alias, String id) {
+        String path = ApiPaths.idpMapper(realm, requireId("orgId", orgId), requireId("alias", alias), requireId("id", id));
+        pipeline.send(new RequestPipeline.ApiRequest("DELETE", path, "", null, null, realm, false));
+    }
+
+    // ---- Audit log --------------------------------------------------------------------------
+
+    /**
+     * The realm's audit log ({@code view-events}): one page of admin and access events, newest first.
+     *
+     * @param query types, resource path, actor, time range, {@code first} and {@code max}
+     * @return the page
+     */
+    public List<AuditEvent> listEvents(EventQuery query) {
+        Objects.requireNonNull(query, "query");
+        String path = ApiPaths.events(realm);
+        RequestPipeline.ApiResponse response = get(path, ApiPaths.query(ApiPaths.params("type", query.renderedTypes(),
+                "resourcePath", query.resourcePath(), "actor", query.actor(), "dateFrom", query.from(), "dateTo", query.to(),
+                "first", query.first(), "max", query.max())));
+        return read(response, "GET", path, json -> map(Wire.array(json, "the body"), AuditEvent::fromJson));
+    }
+
+    // ---- Webhooks ---------------------------------------------------------------------------
+
+    /**
+     * @return every webhook of the realm, oldest first ({@code view-events}; pages of 100 until a short page)
+     */
+    public List<Webhook> listWebhooks() {
+        return collectPages(ApiPaths.webhooks(realm), WEBHOOKS_PAGE, Webhook::getId, (first) -> listWebhooksPage(first, WEBHOOKS_PAGE));
+    }
+
+    /**
+     * One page of the realm's webhooks, oldest first ({@code view-events}).
+     *
+     * @param first offset, ≥ 0
+     * @param max page size, ≥ 0; the service cuts it to 100
+     * @return the page
+     */
+    public List<Webhook> listWebhooksPage(int first, int max) {
+        String path = ApiPaths.webhooks(realm);
+        RequestPipeline.ApiResponse response = get(path, pageQuery(first, max));
+        return read(response, "GET", path, json -> map(Wire.array(json, "the body"), Webhook::fromJson));
+    }
+
+    /**
+     * @return how many webhooks the realm has ({@code view-events})
+     */
+    public long countWebhooks() {
+        String path = ApiPaths.webhooksCount(realm);
+        return readCount(get(path, ""), path);
+    }
+
+    /**
+     * Creates a webhook ({@code manage-events}). Not retried after a timeout or a dropped connection,
+     * since a retry could create it twice.
+     *
+     * @param input URL, filters, enabled and secret (generated by the service when not set)
+     * @return the new webhook's id, read from {@code Location}
+     * @throws BadRequestException for a URL or filter the service refuses (the secret never in the message)
+     */
+    public String createWebhook(WebhookInput input) {
+        Objects.requireNonNull(input, "input");
+        String path = ApiPaths.webhooks(realm);
+        RequestPipeline.ApiResponse response = pipeline.send(new RequestPipeline.ApiRequest("POST", path, "", "application/json",
+                Json.write(input.toJson()), realm, false, input.secrets()));
+        return idFromLocation(response, path);
+    }
+
+    /**
+     * One webhook, without its secret ({@code view-events}).
+     *
+     * @param webhookId the webhook's id
+     * @return the webhook
+     * @throws NotFoundException when it does not exist
+     */
+    public Webhook getWebhook(String webhookId) {
+        String path = ApiPaths.webhook(realm, requireId("webhookId", webhookId));
+        return read(get(path, ""), "GET", path, Webhook::fromJson);
+    }
+
+    /**
+     * Changes a webhook ({@code manage-events}): the URL as given; unset {@code enabled}, event
+     * types and secret stay as they are. Idempotent (PUT).
+     *
+     * @param webhookId the webhook's id
+     * @param input the changes
+     */
+    public void updateWebhook(String webhookId, WebhookInput input) {
+        Objects.requireNonNull(input, "input");
+        String path = ApiPaths.webhook(realm, requireId("webhookId", webhookId));
+        pipeline.send(new RequestPipeline.ApiRequest("PUT", path, "", "application/json", Json.write(input.toJson()), realm, false, input.secrets()));
+    }
+
+    /**
+     * Deletes a webhook and its delivery log ({@code manage-events}).
+     *
+     * @param webhookId the webhook's id
+     */
+    public void deleteWebhook(String webhookId) {
+        String path = ApiPaths.webhook(realm, requireId("webhookId", webhookId));
+        pipeline.send(new RequestPipeline.ApiRequest("DELETE", path, "", null, null, realm, false));
+    }
+
+    /**
+     * A webhook's signing secret ({@code manage-events}), to verify deliveries with
+     * {@link WebhookSignature#verify}. Keep it out of logs.
+     *
+     * @param webhookId the webhook's id
+     * @return the secret
+     */
+    public String getWebhookSecret(String webhookId) {
+        String path = ApiPaths.webhookSecret(realm, requireId("webhookId", webhookId));
+        return read(get(path, ""), "GET", path, json -> {
+            Map<String, Object> credential = Wire.object(json, "the body");
+            if (!"secret".equals(credential.get("type"))) throw new Wire.ShapeException("expected \"type\" to be \"secret\"");
+            return Wire.string(credential, "value");
+        });
+    }
+
+    /**
+     * The first page of a webhook's delivery log, newest first ({@code view-events}).
+     *
+     * @param webhookId the webhook's id
+     * @return up to 100 sends
+     */
+    public List<WebhookSend> listWebhookSends(String webhookId) {
+        return listWebhookSends(webhookId, 0, WEBHOOKS_PAGE);
+    }
+
+    /**
+     * One page of a webhook's delivery log, newest first ({@code view-events}).
+     *
+     * @param webhookId the webhook's id
+     * @param first offset, ≥ 0
+     * @param max page size, ≥ 0; the service cuts it to 100
+     * @return the page (without payloads: {@link #getWebhookSend} has them)
+     */
+    public List<WebhookSend> listWebhookSends(String webhookId, int first, int max) {
+        String path = ApiPaths.webhookSends(realm, requireId("webhookId", webhookId));
+        RequestPipeline.ApiResponse response = get(path, pageQuery(first, max));
+        return read(response, "GET", path, json -> map(Wire.array(json, "the body"), WebhookSend::fromJson));
+    }
+
+    /**
+     * One send of a webhook, with the delivered body as {@link WebhookSend#getPayload()} ({@code view-events}).
+     *
+     * @param webhookId the webhook's id
+     * @param sendId the send's id
+     * @return the send
+     * @throws NotFoundException when the webhook has no such send
+     */
+    public WebhookSend getWebhookSend(String webhookId, String sendId) {
+        String path = ApiPaths.webhookSend(realm, requireId("webhookId", webhookId), requireId("sendId", sendId));
+        return read(get(path, ""), "GET", path, WebhookSend::fromJson);
+    }
+
+    /**
+     * Delivers a send again: a new round of retries, the same send id and event id
+     * ({@code manage-events}). Repeatable (a second resend only restarts the round), so it is retried
+     * like a PUT.
+     *
+     * @param webhookId the webhook's id
+     * @param sendId the send's id
+     */
+    public void resendWebhookSend(String webhookId, String sendId) {
+        String path = ApiPaths.webhookResend(realm, requireId("webhookId", webhookId), requireId("sendId", sendId));
+        pipeline.send(new RequestPipeline.ApiRequest("POST", path, "", null, null, realm, true));
+    }
+
     @Override
     public String toString() {
         return "OrgAdminClient{baseUrl=" + BaseUrl.withoutUserInfo(baseUrl) + ", realm=" + realm + "}";
@@ -608,6 +981,22 @@ public final class OrgAdminClient {
             if ("realm_not_found".equals(notFound.getError()) || "realm_mismatch".equals(notFound.getError())) throw notFound;
             return false;
         }
+    }
+
+    /** {@code ?first=…&max=…} of the webhook lists, both checked ≥ 0. */
+    private static String pageQuery(int first, int max) {
+        if (first < 0) throw new IllegalArgumentException("first must be an integer >= 0, got " + first);
+        if (max < 0) throw new IllegalArgumentException("max must be an integer >= 0, got " + max);
+        return ApiPaths.query(ApiPaths.params("first", first, "max", max));
+    }
+
+    /** A mapper's create or update body: its name, type and config (id and alias are the path's). */
+    private static Map<String, Object> mapperBody(IdentityProviderMapper mapper) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("name", mapper.getName());
+        body.put("identityProviderMapper", mapper.getIdentityProviderMapper());
+        body.put("config", mapper.getConfig());
+        return body;
     }
 
     /** {@code [{"name": …}, …]}: the body of the bulk operations that take names. */

@@ -4,7 +4,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * The body of create and update. Immutable: start with {@link #named(String)} and add fields with
@@ -44,13 +43,7 @@ public final class OrganizationInput {
      * @return an input with only the name set
      */
     public static OrganizationInput named(String name) {
-        return new OrganizationInput(null, requireText(name, "name"), null, null, null, null);
-    }
-
-    private static String requireText(String value, String what) {
-        Objects.requireNonNull(value, what + " must not be null");
-        if (value.isEmpty()) throw new IllegalArgumentException(what + " must not be empty");
-        return value;
+        return new OrganizationInput(null, Wire.requireText(name, "name"), null, null, null, null);
     }
 
     /**
@@ -58,7 +51,7 @@ public final class OrganizationInput {
      * @return a new input
      */
     public OrganizationInput withId(String id) {
-        return new OrganizationInput(requireText(id, "id"), name, displayName, url, domains, attributes);
+        return new OrganizationInput(Wire.requireText(id, "id"), name, displayName, url, domains, attributes);
     }
 
     /**
@@ -66,7 +59,7 @@ public final class OrganizationInput {
      * @return a new input
      */
     public OrganizationInput withName(String name) {
-        return new OrganizationInput(id, requireText(name, "name"), displayName, url, domains, attributes);
+        return new OrganizationInput(id, Wire.requireText(name, "name"), displayName, url, domains, attributes);
     }
 
     /**

@@ -20,9 +20,20 @@ final class RequestPipeline {
     /**
      * One API request. {@code repeatable}: sending it twice has the effect of sending it once although
      * its method is not idempotent (a create that carries a client-chosen id); idempotent methods are
-     * repeatable anyway.
+     * repeatable anyway. {@code secrets}: values the body carries (a webhook secret, an identity
+     * provider's client secret) that an error answer must not repeat: they are redacted from it like
+     * the token.
      */
-    record ApiRequest(String method, String path, String query, String contentType, String body, String realm, boolean repeatable) {
+    record ApiRequest(String method, String path, String query, String contentType, String body, String realm, boolean repeatable,
+                      List<String> secrets) {
+        ApiRequest {
+            secrets = List.copyOf(secrets);
+        }
+
+        /** A request whose body carries no secret. */
+        ApiRequest(String method, String path, String query, String contentType, String body, String realm, boolean repeatable) {
+            this(method, path, query, contentType, body, realm, repeatable, List.of());
+        }
     }
 
     /** A successful (2xx) answer, body read in full. */
@@ -167,7 +178,9 @@ final class RequestPipeline {
         int status = response.statusCode();
         if (status >= 200 && status < 300) return Outcome.ok(new ApiResponse(status, response.headers(), response.body()));
 
-        ErrorBody read = ErrorBody.read(response.body()).redacted(token);
+        List<String> secrets = new ArrayList<>(request.secrets());
+        secrets.add(token);
+        ErrorBody read = ErrorBody.read(response.body()).redacted(secrets.toArray(new String[0]));
         Long retryAfter = RetryPolicy.parseRetryAfter(response.headers().firstValue("Retry-After").orElse(null), clock.millis());
         HttpErrorDetails details = new HttpErrorDetails(status, read.error(), read.description(), method, path, retryAfter, null);
         if (status == 401) return Outcome.unauthorized(token, details);

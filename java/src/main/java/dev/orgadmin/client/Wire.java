@@ -63,6 +63,43 @@ final class Wire {
         return ((Number) value).longValue();
     }
 
+    /** A number field that may be null or absent, read as a whole number. */
+    static Long nullableInteger(Map<String, Object> map, String key) {
+        Object value = map.get(key);
+        if (value == null) return null;
+        if (!(value instanceof Number)) throw new ShapeException("expected \"" + key + "\" to be a number or null");
+        return ((Number) value).longValue();
+    }
+
+    /** A boolean field that may be null or absent (read as false): fields the hosted service may leave out. */
+    static boolean optionalBool(Map<String, Object> map, String key) {
+        Object value = map.get(key);
+        if (value == null) return false;
+        if (!(value instanceof Boolean)) throw new ShapeException("expected \"" + key + "\" to be a boolean");
+        return (Boolean) value;
+    }
+
+    /** An object of string values ({@code config}, {@code details}); absent reads as empty. Unmodifiable. */
+    static Map<String, String> stringMap(Map<String, Object> map, String key) {
+        Object value = map.get(key);
+        if (value == null) return Collections.emptyMap();
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Map.Entry<String, Object> entry : object(value, "\"" + key + "\"").entrySet()) {
+            if (!(entry.getValue() instanceof String)) throw new ShapeException("expected \"" + key + "." + entry.getKey() + "\" to be a string");
+            out.put(entry.getKey(), (String) entry.getValue());
+        }
+        return Collections.unmodifiableMap(out);
+    }
+
+    /** A copy of a map of strings with no null key or value, for inputs. Unmodifiable, order kept. */
+    static Map<String, String> copyStringMap(Map<String, String> values, String what) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Map.Entry<String, String> entry : values.entrySet()) {
+            out.put(requireNonNull(entry.getKey(), what + " name"), requireNonNull(entry.getValue(), what + " \"" + entry.getKey() + "\""));
+        }
+        return Collections.unmodifiableMap(out);
+    }
+
     /** A list of strings; absent or null reads as null. Unmodifiable. */
     static List<String> stringList(Map<String, Object> map, String key) {
         Object value = map.get(key);
@@ -88,6 +125,13 @@ final class Wire {
             out.put(entry.getKey(), strings(entry.getValue(), "attribute \"" + entry.getKey() + "\""));
         }
         return Collections.unmodifiableMap(out);
+    }
+
+    /** A required text field of an input: {@code value} when set and not empty, else {@link NullPointerException} or {@link IllegalArgumentException} naming {@code what}. */
+    static String requireText(String value, String what) {
+        if (value == null) throw new NullPointerException(what + " must not be null");
+        if (value.isEmpty()) throw new IllegalArgumentException(what + " must not be empty");
+        return value;
     }
 
     /** A copy of attributes with unmodifiable lists, for inputs. */

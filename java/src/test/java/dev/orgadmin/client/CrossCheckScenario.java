@@ -9,7 +9,7 @@ import java.util.stream.Collectors;
 /**
  * The cross-check scenario, run by test/java/java-sdk.test.ts with this SDK and with the TypeScript
  * SDK against one service: create, add members, check, list, roles (create, grant, check, revoke,
- * delete), remove, delete. Prints what it saw as
+ * delete), remove, delete, and the audit log of it all. Prints what it saw as
  * one JSON object on stdout; the harness compares the two objects. Ids that differ between runs are
  * left out (or replaced by {@code {id}}).
  */
@@ -79,6 +79,12 @@ public final class CrossCheckScenario {
         client.deleteOrganization(id);
         out.put("afterDelete", failure(() -> client.getOrganization(id)));
         out.put("isMemberAfterDelete", client.isMember(id, ann));
+        // The audit log of what the scenario did to its organization, newest first.
+        List<List<String>> auditLog = new ArrayList<>();
+        for (AuditEvent event : client.listEvents(EventQuery.all().withTypes("admin.ORGANIZATION*").withResourcePath("orgs/" + id).withMax(1000))) {
+            auditLog.add(List.of(event.getType(), event.getResourcePath() == null ? "" : event.getResourcePath().replace(id, "{id}")));
+        }
+        out.put("auditLog", auditLog);
         System.out.println(Json.write(out));
     }
 
