@@ -9,7 +9,7 @@ import { html, layout, sendPage, type Html } from '../web/html';
 import type { DashboardCaller } from './session-guard';
 
 /** The dashboard's sections. */
-export type Section = 'api-keys' | 'users' | 'organizations' | 'settings' | 'events';
+export type Section = 'api-keys' | 'users' | 'organizations' | 'settings' | 'events' | 'webhooks';
 
 const SECTIONS: Array<[Section, string]> = [
   ['api-keys', 'API Keys'],
@@ -17,6 +17,7 @@ const SECTIONS: Array<[Section, string]> = [
   ['organizations', 'Organizations'],
   ['settings', 'Realm settings'],
   ['events', 'Events'],
+  ['webhooks', 'Webhooks'],
 ];
 
 /** Fixed notices shown after a change (`?done=...`), so no text of the URL ends up on the page. */

@@ -12,6 +12,7 @@ import { apiKeyPages } from '../dashboard/pages/api-keys';
 import { eventPages } from '../dashboard/pages/events';
 import { organizationPages } from '../dashboard/pages/organizations';
 import { settingsPages } from '../dashboard/pages/settings';
+import { webhookPages } from '../dashboard/pages/webhooks';
 import { userPages } from '../dashboard/pages/users';
 import { dashboardCallback, guarded } from '../dashboard/session-guard';
 import { sectionPath } from '../dashboard/shell';
@@ -38,5 +39,6 @@ export async function dashboardRoutes(
     organizationPages(realmScope, ctx);
     settingsPages(realmScope, ctx);
     eventPages(realmScope, ctx);
+    webhookPages(realmScope, ctx);
   });
 }

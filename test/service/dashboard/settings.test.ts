@@ -120,3 +120,25 @@ it('refuses a post without the CSRF token, or with a forged one, and changes not
   expect((await browser.go('POST', SETTINGS, { ...form, _csrf: 'forged' })).status).toBe(403);
   expect(await svc.admin.getRealm('acme')).toEqual(before);
 });
+
+it('sets how long the audit log keeps events, back to for ever when emptied, and refuses a bad number changing nothing', async () => {
+  expect((await save({ eventRetentionDays: '30' })).status).toBe(303);
+  expect(await svc.admin.realms.eventRetentionDays('acme')).toBe(30);
+  expect((await settingsPage()).text).toContain('name="eventRetentionDays" min="1" max="3650" value="30"');
+  // A post without the field (an older form) leaves it as it is.
+  expect((await save({ tokenLifetimeSeconds: '300' })).status).toBe(303);
+  expect(await svc.admin.realms.eventRetentionDays('acme')).toBe(30);
+  for (const [typed, message] of [
+    ['0', 'Event retention 0 is not a whole number of days between 1 and 3650'],
+    ['a week', 'Event retention &#34;a week&#34; is not a whole number.'],
+  ]) {
+    const refused = await save({ eventRetentionDays: typed, tokenLifetimeSeconds: '301' });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain(message);
+    expect(refused.text).toContain(`name="eventRetentionDays" min="1" max="3650" value="${typed}"`);
+    expect(await svc.admin.realms.eventRetentionDays('acme')).toBe(30);
+    expect((await svc.admin.getRealm('acme'))?.tokenLifetimeSeconds).toBe(300);
+  }
+  expect((await save({ eventRetentionDays: '' })).status).toBe(303);
+  expect(await svc.admin.realms.eventRetentionDays('acme')).toBeNull();
+});

@@ -1,11 +1,11 @@
 /**
- * Realm settings: the token lifetime, whether new organizations get a default admin user, and the
+ * Realm settings: the token lifetime, whether new organizations get a default admin user, the
  * realm's rate limit (the service default from `orgadmin serve --rate-limit`, off, or its own
- * limit), all changed together through {@link Admin.updateRealm} (the same checks and limits as
- * every other caller). Which limit then applies is rate-limit.ts's rule; this page only shows it.
+ * limit) and how long the audit log keeps events, all changed together through
+ * {@link Admin.updateRealm} (the same checks and limits as every other caller). Which limit then applies is rate-limit.ts's rule; this page only shows it.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AdminError, MAX_TOKEN_LIFETIME_SECONDS } from '../../admin';
+import { AdminError, MAX_EVENT_RETENTION_DAYS, MAX_TOKEN_LIFETIME_SECONDS } from '../../admin';
 import type { ServiceContext } from '../../context';
 import {
   MAX_REALM_RATE_LIMIT_REQUESTS,
@@ -28,6 +28,8 @@ interface FormValues {
   mode: RateLimitMode;
   requests: string;
   windowSeconds: string;
+  /** Days the audit log keeps events; empty: for ever. */
+  retentionDays: string;
 }
 
 const describeLimit = (limit: RateLimitOptions | undefined): string =>
@@ -39,8 +41,9 @@ function modeOf(setting: RealmRateLimit): RateLimitMode {
 }
 
 /** The form's values for the realm as stored; the number fields start from the limit in force. */
-function storedValues(caller: DashboardCaller, ctx: ServiceContext): FormValues {
+async function storedValues(caller: DashboardCaller, ctx: ServiceContext): Promise<FormValues> {
   const realm = caller.realm;
+  const retention = await ctx.admin.realms.eventRetentionDays(realm.name);
   const shown = realm.rateLimit !== null && realm.rateLimit !== 'off' ? realm.rateLimit : ctx.rateLimiter.serviceDefault;
   return {
     lifetime: String(realm.tokenLifetimeSeconds),
@@ -48,6 +51,7 @@ function storedValues(caller: DashboardCaller, ctx: ServiceContext): FormValues 
     mode: modeOf(realm.rateLimit),
     requests: shown ? String(shown.requests) : '',
     windowSeconds: shown ? String(shown.windowSeconds) : '',
+    retentionDays: retention === null ? '' : String(retention),
   };
 }
 
@@ -73,6 +77,9 @@ function settingsPage(
 <input type="number" id="rate-limit-requests" name="rateLimitRequests" min="1" max="${MAX_REALM_RATE_LIMIT_REQUESTS}" value="${values.requests}">
 <label for="rate-limit-window">Window (seconds, 1 to ${MAX_REALM_RATE_LIMIT_WINDOW_SECONDS}; used with “own limit”)</label>
 <input type="number" id="rate-limit-window" name="rateLimitWindowSeconds" min="1" max="${MAX_REALM_RATE_LIMIT_WINDOW_SECONDS}" value="${values.windowSeconds}">
+<h2>Audit log</h2>
+<label for="event-retention">Keep events for (days, 1 to ${MAX_EVENT_RETENTION_DAYS}; empty: for ever)</label>
+<input type="number" id="event-retention" name="eventRetentionDays" min="1" max="${MAX_EVENT_RETENTION_DAYS}" value="${values.retentionDays}">
 <p><button type="submit" id="save-settings">Save settings</button></p></form></div>`;
   return sendDashboard(reply, caller, 'settings', { title: 'Realm settings', body, status: opts.status, error: opts.error, done: opts.done });
 }
@@ -100,7 +107,7 @@ export function settingsPages(app: FastifyInstance, ctx: ServiceContext): void {
   app.get(
     '/realms/:realm/dashboard/settings',
     guarded<Req>(ctx, async (request, reply, caller) =>
-      settingsPage(reply, caller, ctx, storedValues(caller, ctx), { done: field(request.query, 'done') }),
+      settingsPage(reply, caller, ctx, await storedValues(caller, ctx), { done: field(request.query, 'done') }),
     ),
   );
   app.post(
@@ -114,7 +121,10 @@ export function settingsPages(app: FastifyInstance, ctx: ServiceContext): void {
         mode: mode === '' ? modeOf(caller.realm.rateLimit) : mode === 'off' || mode === 'custom' ? mode : 'default',
         requests: field(request.body, 'rateLimitRequests'),
         windowSeconds: field(request.body, 'rateLimitWindowSeconds'),
+        retentionDays: field(request.body, 'eventRetentionDays'),
       };
+      // A post without the field (an older form) leaves the retention as it is; an empty one keeps events for ever.
+      const retentionPosted = typeof request.body === 'object' && request.body !== null && 'eventRetentionDays' in request.body;
       try {
         // Every value is read and checked before the one update that writes them all.
         if (mode !== '' && mode !== 'default' && mode !== 'off' && mode !== 'custom') {
@@ -125,6 +135,7 @@ export function settingsPages(app: FastifyInstance, ctx: ServiceContext): void {
           tokenLifetimeSeconds,
           createAdminUser: values.createAdminUser,
           rateLimit: mode === '' ? undefined : rateLimitOf(values),
+          eventRetentionDays: !retentionPosted ? undefined : values.retentionDays.trim() === '' ? null : wholeNumber(values.retentionDays.trim(), 'Event retention'),
         });
         return reply.redirect(`${sectionPath(caller.realm.name, 'settings')}?done=settings`, 303);
       } catch (error) {
