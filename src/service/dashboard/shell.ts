@@ -32,6 +32,9 @@ const NOTICES: Record<string, string> = {
   'role-granted': 'The role was granted.',
   'role-revoked': 'The role was revoked.',
   settings: 'The realm settings were saved.',
+  'webhook-enabled': 'The webhook was turned on: events recorded from now on are delivered.',
+  'webhook-disabled': 'The webhook was turned off: nothing is delivered to it until it is turned on.',
+  'webhook-deleted': 'The webhook was deleted, with its delivery log.',
 };
 
 /** The path of a section (and sub-path) of a realm's dashboard. */

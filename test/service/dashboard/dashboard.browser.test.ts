@@ -3,7 +3,7 @@
  * installed by .ci/run) driven by playwright-core, against the real service on port 0 with a real
  * SQLite file. Signs in through the authorization code flow, creates an API key and reads its
  * secret from the page, uses it with the SDK, revokes it, adds a member, grants and revokes an
- * organization role, changes realm settings,
+ * organization role, changes realm settings, adds a webhook (its generated secret copied), turns it off and deletes it,
  * and checks the refusals: a forged CSRF request, a non-administrator. Every page is saved as a
  * screenshot under test-artifacts/dashboard/ (git-ignored).
  */
@@ -294,6 +294,34 @@ it('changes the realm settings, including the realm’s own rate limit', async (
   await page.click('#save-settings');
   await page.waitForSelector('.notice');
   expect(await svc.admin.getRealm('acme')).toMatchObject({ rateLimit: null });
+});
+
+it('adds a webhook whose generated secret is shown once and copied, turns it off and deletes it', async () => {
+  await page.goto(`${dashboard}/webhooks`);
+  expect(await page.textContent('#webhooks')).toContain('No webhooks yet.');
+  await page.fill('#webhook-url', 'https://203.0.113.10/hooks/orgadmin');
+  await page.fill('#webhook-event-types', 'admin.ORGANIZATION-*, access.LOGIN_ERROR');
+  await page.click('#create-webhook');
+  await page.waitForSelector('#webhook-secret-value');
+  await shot('10-webhook-created');
+  const secret = (await page.textContent('#webhook-secret-value'))!;
+  const [webhook] = await svc.store.events.listWebhooks('acme', 0, 10);
+  expect(webhook).toMatchObject({ url: 'https://203.0.113.10/hooks/orgadmin', eventTypes: ['admin.ORGANIZATION-*', 'access.LOGIN_ERROR'], enabled: true, secret });
+  await page.click('button[data-copy="webhook-secret-value"]');
+  expect(await page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText())).toBe(secret);
+
+  await page.click('#back-to-webhooks');
+  const row = page.locator(`tr[data-webhook-id="${webhook!.id}"]`);
+  expect(await page.content()).not.toContain(secret);
+  await row.locator('button', { hasText: 'Turn off' }).click();
+  await page.waitForSelector('.notice');
+  expect(await row.locator('td').nth(2).textContent()).toBe('Off');
+  expect((await svc.store.events.getWebhook('acme', webhook!.id))?.enabled).toBe(false);
+  await shot('11-webhook-off');
+  await row.locator('button', { hasText: 'Delete' }).click();
+  await page.waitForSelector('.notice');
+  expect(await page.textContent('.notice')).toBe('The webhook was deleted, with its delivery log.');
+  expect(await svc.store.events.getWebhook('acme', webhook!.id)).toBeUndefined();
 });
 
 it('refuses forged CSRF requests and changes nothing', async () => {

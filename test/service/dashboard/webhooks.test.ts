@@ -84,6 +84,7 @@ it('turns a webhook off and on and deletes it, each through the service', async 
   const form = async (action: string) => browser.go('POST', `${WEBHOOKS}/${webhook.id}/${action}`, { _csrf: (await page()).csrf });
   const off = await form('disable');
   expect(off.status).toBe(303);
+  expect((await browser.go('GET', off.location!)).text).toContain('The webhook was turned off: nothing is delivered to it until it is turned on.');
   expect((await svc.admin.webhooks.get('acme', webhook.id)).enabled).toBe(false);
   expect((await page()).text).toContain(`${WEBHOOKS}/${webhook.id}/enable`);
   expect((await form('enable')).status).toBe(303);

@@ -109,7 +109,7 @@ export function webhookPages(app: FastifyInstance, ctx: ServiceContext): void {
       try {
         const current = await admin.get(caller.realm.name, request.params.id!);
         await admin.update(caller.realm.name, current.id, { url: current.url, enabled });
-        return reply.redirect(`${sectionPath(caller.realm.name, 'webhooks')}?done=${enabled ? 'enabled' : 'disabled'}`, 303);
+        return reply.redirect(`${sectionPath(caller.realm.name, 'webhooks')}?done=${enabled ? 'webhook-enabled' : 'webhook-disabled'}`, 303);
       } catch (error) {
         if (!refused(error)) throw error;
         return listPage(ctx, reply, caller, { status: error.statusCode, error: error.message });
@@ -122,7 +122,7 @@ export function webhookPages(app: FastifyInstance, ctx: ServiceContext): void {
     page(async (request, reply, caller) => {
       try {
         await adminFor(ctx, request, caller).webhooks.delete(caller.realm.name, request.params.id!);
-        return reply.redirect(`${sectionPath(caller.realm.name, 'webhooks')}?done=deleted`, 303);
+        return reply.redirect(`${sectionPath(caller.realm.name, 'webhooks')}?done=webhook-deleted`, 303);
       } catch (error) {
         if (!refused(error)) throw error;
         return listPage(ctx, reply, caller, { status: error.statusCode, error: error.message });
