@@ -260,14 +260,29 @@ describe('startPluginServer', () => {
       for (const blocker of blockers.splice(0)) await new Promise((resolveClose) => blocker.close(resolveClose));
     });
 
-    /** A port of 127.0.0.1 that was free when asked, below the last port (the tests use the next one too). */
+    /** Listens on `port` of 127.0.0.1 (0: any free one); answers the server, or undefined when the port is taken. */
+    async function tryListen(port: number): Promise<Server | undefined> {
+      const probe = createNetServer();
+      return new Promise((resolveListen) => {
+        probe.once('error', () => resolveListen(undefined));
+        probe.listen(port, '127.0.0.1', () => resolveListen(probe));
+      });
+    }
+
+    /**
+     * A port P of 127.0.0.1 such that P and P + 1 were both free when asked (the tests use both).
+     * Both are checked: the next port of a free one lies in the ephemeral range too, where another
+     * process may hold it at any time.
+     */
     async function freePorts(): Promise<number> {
       for (;;) {
-        const probe = createNetServer();
-        await new Promise<void>((resolveListen) => probe.listen(0, '127.0.0.1', resolveListen));
-        const port = (probe.address() as AddressInfo).port;
-        await new Promise((resolveClose) => probe.close(resolveClose));
-        if (port < 65535) return port;
+        const first = (await tryListen(0))!;
+        const port = (first.address() as AddressInfo).port;
+        const second = port < 65535 ? await tryListen(port + 1) : undefined;
+        await new Promise((resolveClose) => first.close(resolveClose));
+        if (second === undefined) continue;
+        await new Promise((resolveClose) => second.close(resolveClose));
+        return port;
       }
     }
 
