@@ -19,6 +19,7 @@
  * - Email addresses are checked loosely (one `@` with text around it, no whitespace), as Keycloak
  *   accepts addresses such as `admin@localhost`; the mail system decides the rest.
  */
+import { randomBytes } from 'node:crypto';
 
 /** Longest name, display name, id or path parameter the service accepts. */
 export const MAX_NAME_LENGTH = 255;
@@ -327,3 +328,12 @@ export function eventTypePatternProblem(pattern: string): string | undefined {
 
 /** The longest webhook secret the service accepts. */
 export const MAX_WEBHOOK_SECRET_LENGTH = 1024;
+
+/**
+ * A new webhook secret, for a webhook created without one: 256 random bits, base64url. The service
+ * makes one when a create's body has none; the provider makes one itself, so that a create whose
+ * answer was lost can be told by its secret (provider/resources/webhook.ts).
+ */
+export function generateWebhookSecret(): string {
+  return randomBytes(32).toString('base64url');
+}

@@ -12,10 +12,10 @@
  * secret: the webhook with this create's URL, filters and secret, stamped after the create began,
  * is its own; anything else fails the create as before and is never taken over.
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import type { WebhookRepresentation } from '../../api';
 // The rules, not the wire schemas: the provider's unconfigured processes must not load those.
-import { eventTypePatternProblem, MAX_EVENT_TYPE_PATTERNS, MAX_WEBHOOK_SECRET_LENGTH, urlProblem } from '../../api/validation';
+import { eventTypePatternProblem, generateWebhookSecret, MAX_EVENT_TYPE_PATTERNS, MAX_WEBHOOK_SECRET_LENGTH, urlProblem } from '../../api/validation';
 import type { WebhookInput } from '../../client';
 import { callOptions, signalOf, type OrgAdminProviderContext } from '../context';
 import { isObjectNotFound, reportError, reportingFor } from '../diagnostics';
@@ -86,11 +86,6 @@ function webhookInput(planned: ObjectValue, config: ObjectValue, sendSecret: boo
   const secret = knownString(config['secret_wo']);
   if (sendSecret && secret !== undefined) input.secret = secret;
   return input;
-}
-
-/** A signing secret as strong as the service's generated ones (32 random bytes). */
-function generatedSecret(): string {
-  return randomBytes(32).toString('base64url');
 }
 
 /**
@@ -204,7 +199,7 @@ export const webhookResource: Resource<OrgAdminProviderContext> = {
     // The create's proof of authorship when its answer is lost: a webhook's id is the service's to
     // choose, but its secret is this create's. Without `secret_wo`, one is made here as the service
     // would make it (readable through GET …/secret all the same).
-    input.secret ??= generatedSecret();
+    input.secret ??= generateWebhookSecret();
     const startedAt = ctx.clock.now();
     let id: string;
     try {

@@ -3,8 +3,8 @@
  * create, read, update, delete, their secret, their sends and resends. The rules are written here
  * once. Failures are the wire contract's {@link ServiceError}s (400 `invalid_body`, 404).
  */
-import { randomBytes, randomUUID } from 'node:crypto';
-import { eventTypePatternProblem, type WebhookInput } from '../../api';
+import { randomUUID } from 'node:crypto';
+import { eventTypePatternProblem, generateWebhookSecret, type WebhookInput } from '../../api';
 import { UNKNOWN_ORIGIN, type ChangeOrigin } from '../events/event';
 import { webhookUrlProblem, type ResolveAll } from '../events/webhook-address';
 import type { WebhookRecord, WebhookUpdate } from '../events/webhook-record';
@@ -29,11 +29,6 @@ export interface WebhookAdminOptions {
 }
 
 const invalidBody = (description: string): ServiceError => new ServiceError(400, 'invalid_body', description);
-
-/** A secret made up for a webhook created without one: 256 random bits. */
-function generatedSecret(): string {
-  return randomBytes(32).toString('base64url');
-}
 
 /** `enabled` as the body has it (a boolean, or the vendor docs' strings), or undefined when absent. */
 function enabledOf(input: WebhookInput): boolean | undefined {
@@ -69,7 +64,7 @@ export class WebhookAdmin {
    */
   async create(realm: string, input: WebhookInput): Promise<CreatedWebhook> {
     await this.checkUrl(input.url);
-    const secret = input.secret === undefined || input.secret === null || input.secret === '' ? generatedSecret() : input.secret;
+    const secret = input.secret === undefined || input.secret === null || input.secret === '' ? generateWebhookSecret() : input.secret;
     const webhook: WebhookRecord = {
       id: randomUUID(),
       realm,
