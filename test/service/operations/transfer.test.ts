@@ -119,6 +119,10 @@ describe.each([['sqlite'], ['postgres']])('export and import on %s', (kind) => {
     const imported = await sandbox.runRaw(['realms', 'import', file, '--data', targetData, '--json']);
     expect(imported.stderr).toBe('');
     expect(JSON.parse(imported.stdout)).toEqual({ realm: 'acme', users: 5, organizations: 2, memberships: 3 });
+    // The same import again: refused, nothing added or changed (the reads below are still the source's).
+    const again = await sandbox.runRaw(['realms', 'import', file, '--data', targetData, '--json']);
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toContain('realm acme already exists; import into a realm that does not.');
     const target = await startServer({ dataFile: targetData, port: 0 });
     try {
       const after = await reads(target);
